@@ -1,0 +1,61 @@
+import Foundation
+
+/// A book on the reader's shelf: what it is, and every reading (read-through) of it.
+///
+/// A book's status and progress are derived from its latest reading, never stored beside it.
+public struct Book: Identifiable, Codable, Equatable, Sendable {
+    /// A lowercase hexadecimal identifier that never changes once given; scripts may use any unique prefix.
+    public typealias ID = String
+
+    public let id: ID
+    public var title: String
+    public var author: String?
+    /// The page count, when known. Page numbers are turned into fractions with it.
+    public var pages: Int?
+    public var isbn: String?
+    /// The name of a cover image, as in the talk's `Book.coverName`.
+    public var coverName: String?
+    public var tags: [String]
+    public let added: Date
+    /// The read-throughs of this book, oldest first. A re-read starts a new one.
+    public var readings: [Reading]
+
+    public init(
+        id: ID, title: String, author: String? = nil, pages: Int? = nil, isbn: String? = nil,
+        coverName: String? = nil, tags: [String] = [], added: Date, readings: [Reading] = []
+    ) {
+        self.id = id
+        self.title = title
+        self.author = author
+        self.pages = pages
+        self.isbn = isbn
+        self.coverName = coverName
+        self.tags = tags
+        self.added = added
+        self.readings = readings
+    }
+
+    /// The latest reading, if the book was ever started.
+    public var currentReading: Reading? { readings.last }
+
+    public var status: Status { currentReading?.status ?? .unstarted }
+
+    /// The fraction read in the latest reading, 0...1; 1 once it is finished.
+    public var currentProgress: Double { currentReading?.currentProgress ?? 0 }
+
+    /// The page reached in the latest reading: the page logged, or else derived from the fraction and page count.
+    public var currentPage: Int? {
+        guard let reading = currentReading else { return nil }
+        if reading.isFinished { return pages }
+        guard let latest = reading.progress.latest else { return nil }
+        if let page = latest.page { return page }
+        return pages.map { Int((latest.progress * Double($0)).rounded()) }
+    }
+}
+
+extension Book {
+    /// Where a book stands, derived from its latest reading.
+    public enum Status: String, CaseIterable, Codable, Sendable {
+        case unstarted, reading, finished, abandoned
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+
+/// Everything the core refuses, with a message that names the fix.
+///
+/// The CLI maps each case to an exit code (see `kind`).
+public enum BookClubError: Error, Equatable, Sendable {
+    case bookNotFound(String)
+    case ambiguousBook(String, candidates: [String])
+    case noSelection
+    case finished(title: String, reference: String)
+    case abandoned(title: String, reference: String)
+    case notEnded(title: String, reference: String)
+    case notFinished(title: String, reference: String)
+    case needsPageCount(title: String, reference: String)
+    case pageOutOfRange(page: Int, title: String, pages: Int)
+    case duplicateTitle(String)
+    case invalidSetting(key: String, value: String, expected: String)
+    case unknownSetting(String, suggestion: String?)
+    case corruptFile(path: String, detail: String)
+    case newerSchema(path: String, found: Int, supported: Int)
+    case io(path: String, cause: String)
+    case storeBusy(lockPath: String, seconds: Double)
+    case editorFailed(String)
+    case aborted(String)
+
+    /// How the CLI should treat the error.
+    public enum Kind: Sendable {
+        /// A valid request that cannot be done (exit 1).
+        case rejected
+        /// A data file that cannot be read or is of a newer schema (exit 65).
+        case dataFile
+        /// Reading or writing a file failed (exit 74).
+        case io
+        /// The store stayed locked past the timeout (exit 75).
+        case busy
+    }
+
+    public var kind: Kind {
+        switch self {
+        case .corruptFile, .newerSchema: .dataFile
+        case .io: .io
+        case .storeBusy: .busy
+        default: .rejected
+        }
+    }
+}
+
+extension BookClubError: LocalizedError {
+    public var errorDescription: String? {
+        switch self {
+        case .bookNotFound(let reference):
+            "No book matches '\(reference)'. See `bookclub list --all`."
+        case .ambiguousBook(let reference, let candidates):
+            "'\(reference)' matches \(candidates.count) books: \(candidates.joined(separator: "; ")). Use more of the title or the id."
+        case .noSelection:
+            "No book given and none selected. Name a book, or select one with `bookclub select BOOK`."
+        case .finished(let title, let reference):
+            "'\(title)' is finished; run `bookclub unfinish \(reference)` to log more progress, or `bookclub reread \(reference)` to start again."
+        case .abandoned(let title, let reference):
+            "'\(title)' was abandoned; run `bookclub unfinish \(reference)` to resume it, or `bookclub reread \(reference)` to start again."
+        case .notEnded(let title, let reference):
+            "'\(title)' is not finished or abandoned; run `bookclub finish \(reference)` first."
+        case .notFinished(let title, _):
+            "'\(title)' is neither finished nor abandoned."
+        case .needsPageCount(let title, let reference):
+            "'\(title)' has no page count; log a percent (45%) or set it with `bookclub edit \(reference) --pages N`."
+        case .pageOutOfRange(let page, let title, let pages):
+            "Page \(page) is past the end of '\(title)' (\(pages) pages)."
+        case .duplicateTitle(let title):
+            "A book titled '\(title)' by the same author is already there."
+        case .invalidSetting(let key, let value, let expected):
+            "'\(value)' is not a valid value for \(key): expected \(expected)."
+        case .unknownSetting(let key, let suggestion):
+            "Unknown setting '\(key)'" + (suggestion.map { ". Did you mean '\($0)'?" } ?? ". See `bookclub settings list`.")
+        case .corruptFile(let path, let detail):
+            "\(path): \(detail); the file was left untouched."
+        case .newerSchema(let path, let found, let supported):
+            "\(path): schema version \(found) is newer than this bookclub understands (\(supported)); upgrade bookclub. The file was left untouched."
+        case .io(let path, let cause):
+            "\(path): \(cause)"
+        case .storeBusy(let lockPath, let seconds):
+            "The store is busy: another bookclub held \(lockPath) for more than \(Self.format(seconds)) s. Try again."
+        case .editorFailed(let message):
+            message
+        case .aborted(let message):
+            message
+        }
+    }
+
+    private static func format(_ seconds: Double) -> String {
+        seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+    }
+}

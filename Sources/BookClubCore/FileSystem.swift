@@ -1,0 +1,194 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The file operations the core performs, as a value of closures (like swift-sharing's `FileStorage`),
+/// so that tests can run in memory or inject a failure at any step.
+///
+/// Every error thrown is a `BookClubError.io` that names the path and the cause.
+public struct FileSystem {
+    /// The whole file, or `nil` when there is none.
+    public var read: (_ path: String) throws -> Data?
+    /// The first `length` bytes of a file (fewer if it is shorter); empty when there is none.
+    public var readPrefix: (_ path: String, _ length: Int) throws -> Data
+    /// Replaces a file atomically, created readable by its owner only; parent folders are created.
+    public var writeAtomically: (_ path: String, _ data: Data) throws -> Void
+    /// Cuts a file to `offset` bytes (dropping what an interrupted write left), appends `data`, syncs it.
+    public var append: (_ path: String, _ data: Data, _ offset: Int) throws -> Void
+    /// Takes an exclusive lock on `path`, waiting at most `timeout` seconds; returns the unlock.
+    public var lock: (_ path: String, _ timeout: Double) throws -> () -> Void
+
+    public init(
+        read: @escaping (String) throws -> Data?,
+        readPrefix: @escaping (String, Int) throws -> Data,
+        writeAtomically: @escaping (String, Data) throws -> Void,
+        append: @escaping (String, Data, Int) throws -> Void,
+        lock: @escaping (String, Double) throws -> () -> Void
+    ) {
+        self.read = read
+        self.readPrefix = readPrefix
+        self.writeAtomically = writeAtomically
+        self.append = append
+        self.lock = lock
+    }
+}
+
+extension FileSystem {
+    /// The real file system, with POSIX calls: fsync before and after the rename, `flock(2)` for locks.
+    public static var live: FileSystem {
+        FileSystem(
+            read: { path in
+                guard FileManager.default.fileExists(atPath: path) else { return nil }
+                return try POSIXFile.readAll(path)
+            },
+            readPrefix: { path, length in
+                guard FileManager.default.fileExists(atPath: path) else { return Data() }
+                return try POSIXFile.readAll(path, limit: length)
+            },
+            writeAtomically: POSIXFile.writeAtomically,
+            append: POSIXFile.append,
+            lock: POSIXFile.lock)
+    }
+
+    /// Files kept in memory, for tests; locks always succeed.
+    public static func inMemory(_ files: [String: Data] = [:]) -> FileSystem {
+        let box = MemoryFiles(files)
+        return FileSystem(
+            read: { box.files[$0] },
+            readPrefix: { path, length in box.files[path].map { Data($0.prefix(length)) } ?? Data() },
+            writeAtomically: { box.files[$0] = $1 },
+            append: { path, data, offset in
+                box.files[path] = (box.files[path].map { Data($0.prefix(offset)) } ?? Data()) + data
+            },
+            lock: { _, _ in {} })
+    }
+}
+
+private final class MemoryFiles {
+    var files: [String: Data]
+    init(_ files: [String: Data]) { self.files = files }
+}
+
+/// The POSIX calls behind `FileSystem.live`.
+enum POSIXFile {
+    static func failure(_ path: String, _ what: String, _ code: Int32 = errno) -> BookClubError {
+        .io(path: path, cause: "\(what): \(String(cString: strerror(code)))")
+    }
+
+    static func readAll(_ path: String, limit: Int = .max) throws -> Data {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw failure(path, "cannot open") }
+        defer { close(fd) }
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while data.count < limit {
+            let wanted = min(buffer.count, limit - data.count)
+            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, wanted) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw failure(path, "cannot read")
+            }
+            if count == 0 { break }
+            data.append(contentsOf: buffer[0..<count])
+        }
+        return data
+    }
+
+    static func writeAll(_ fd: Int32, _ data: Data, path: String) throws {
+        try data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
+            var offset = 0
+            while offset < bytes.count {
+                let written = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    throw failure(path, "cannot write")
+                }
+                offset += written
+            }
+        }
+    }
+
+    static func makeParent(of path: String) throws {
+        let parent = (path as NSString).deletingLastPathComponent
+        guard !parent.isEmpty, !FileManager.default.fileExists(atPath: parent) else { return }
+        do {
+            try FileManager.default.createDirectory(
+                atPath: parent, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw BookClubError.io(path: parent, cause: "cannot create the folder")
+        }
+    }
+
+    static func syncDirectory(of path: String) throws {
+        let parent = (path as NSString).deletingLastPathComponent
+        let fd = open(parent.isEmpty ? "." : parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw failure(parent, "cannot open the folder") }
+        defer { close(fd) }
+        guard fsync(fd) == 0 else { throw failure(parent, "cannot sync the folder") }
+    }
+
+    /// Temporary file in the same folder, fsync, rename over the target, fsync of the folder.
+    /// Skipped when the file already holds these bytes.
+    static func writeAtomically(_ path: String, _ data: Data) throws {
+        if FileManager.default.fileExists(atPath: path), (try? readAll(path)) == data { return }
+        try makeParent(of: path)
+        let directory = (path as NSString).deletingLastPathComponent
+        let name = (path as NSString).lastPathComponent
+        let temporary = (directory.isEmpty ? "" : directory + "/") + ".\(name).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw failure(path, "cannot create a temporary file") }
+        var renamed = false
+        defer {
+            if !renamed { unlink(temporary) }
+        }
+        do {
+            defer { close(fd) }
+            try writeAll(fd, data, path: path)
+            guard fsync(fd) == 0 else { throw failure(path, "cannot sync") }
+        }
+        guard rename(temporary, path) == 0 else { throw failure(path, "cannot replace the file") }
+        renamed = true
+        try syncDirectory(of: path)
+    }
+
+    static func append(_ path: String, _ data: Data, at offset: Int) throws {
+        try makeParent(of: path)
+        let existed = FileManager.default.fileExists(atPath: path)
+        let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw failure(path, "cannot open") }
+        defer { close(fd) }
+        guard ftruncate(fd, off_t(offset)) == 0 else { throw failure(path, "cannot truncate") }
+        guard lseek(fd, off_t(offset), SEEK_SET) >= 0 else { throw failure(path, "cannot seek") }
+        try writeAll(fd, data, path: path)
+        guard fsync(fd) == 0 else { throw failure(path, "cannot sync") }
+        if !existed { try syncDirectory(of: path) }
+    }
+
+    /// `flock(2)` on a lock file of its own, polled until `timeout`; the returned closure unlocks.
+    static func lock(_ path: String, timeout: Double) throws -> () -> Void {
+        try makeParent(of: path)
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw failure(path, "cannot open the lock file") }
+        let deadline = Date().addingTimeInterval(timeout)
+        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            let code = errno
+            guard code == EWOULDBLOCK || code == EINTR else {
+                close(fd)
+                throw failure(path, "cannot lock", code)
+            }
+            guard Date() < deadline else {
+                close(fd)
+                throw BookClubError.storeBusy(lockPath: path, seconds: timeout)
+            }
+            usleep(5_000)
+        }
+        return {
+            flock(fd, LOCK_UN)
+            close(fd)
+        }
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+
+/// The JSON conventions of every file bookclub writes: pretty-printed, sorted keys, ISO 8601 dates.
+enum JSONCoding {
+    static func encoder(pretty: Bool = true) -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        return encoder
+    }
+
+    static func decoder() -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
+    }
+
+    /// Decodes a data file, turning any failure into `BookClubError.corruptFile` with the path and where it failed.
+    static func decode<T: Decodable>(_ type: T.Type, from data: Data, path: String) throws -> T {
+        do {
+            return try decoder().decode(type, from: data)
+        } catch let error as DecodingError {
+            throw BookClubError.corruptFile(path: path, detail: describe(error))
+        } catch let error as BookClubError {
+            throw error
+        } catch {
+            throw BookClubError.corruptFile(path: path, detail: "not valid JSON")
+        }
+    }
+
+    /// "at `books[2].title`: expected a String", as swift-format renders configuration errors.
+    static func describe(_ error: DecodingError) -> String {
+        func at(_ path: [any CodingKey]) -> String {
+            var text = ""
+            for key in path {
+                if let index = key.intValue { text += "[\(index)]" } else { text += (text.isEmpty ? "" : ".") + key.stringValue }
+            }
+            return text.isEmpty ? "" : "at `\(text)`: "
+        }
+        switch error {
+        case .typeMismatch(let type, let context):
+            return at(context.codingPath) + "expected \(article(type))"
+        case .valueNotFound(let type, let context):
+            return at(context.codingPath) + "expected \(article(type)), found null"
+        case .keyNotFound(let key, let context):
+            return at(context.codingPath) + "missing key `\(key.stringValue)`"
+        case .dataCorrupted(let context):
+            if context.codingPath.isEmpty { return "not valid JSON" }
+            return at(context.codingPath) + context.debugDescription.prefix(1).lowercased() + context.debugDescription.dropFirst()
+        @unknown default:
+            return "cannot be read"
+        }
+    }
+
+    private static func article(_ type: Any.Type) -> String {
+        let name = String(describing: type)
+        return ("AEIOU".contains(name.prefix(1)) ? "an " : "a ") + name
+    }
+}
+
+/// Reads only `schemaVersion`, so that a newer file is refused before its contents are decoded.
+struct SchemaHeader: Decodable {
+    var schemaVersion: Int?
+}

@@ -1,0 +1,193 @@
+import Foundation
+
+/// How the library is kept on disk: a small current-state file and an append-only history beside it.
+///
+/// - `STORE` (`store.json`): pretty JSON with sorted keys: the books, their readings, and only the
+///   *latest* entry of each reading, plus `historyLength`, the committed size of the history.
+/// - `STORE.history`: JSON Lines, one progress entry a line, appended and never rewritten.
+/// - `STORE.lock`: the lock file every read-modify-write holds (`flock(2)`; scripts may use `flock(1)`).
+///
+/// A save appends the new entries to the history (cutting away anything past `historyLength` that an
+/// interrupted save left), syncs it, then replaces the state file atomically. So a `progress` write
+/// costs the same whatever the length of the history, and a crash at any point leaves the last
+/// committed state. A book's full history is read only when a command needs it (`show`, `notes`).
+public struct LibraryStorage {
+    public static let schemaVersion = 1
+
+    public let path: String
+    public let fileSystem: FileSystem
+
+    public init(path: String, fileSystem: FileSystem) {
+        self.path = path
+        self.fileSystem = fileSystem
+    }
+
+    public var historyPath: String { path + ".history" }
+    public var lockPath: String { path + ".lock" }
+
+    /// The persistence of a library store. With `lockTimeout`, the store is locked first (and stays
+    /// locked until the store goes away), then read: use it for commands that change the library.
+    public func persistence(lockTimeout: Double?) -> Persistence<Library> {
+        var committedHistory = 0
+        var unlock: (() -> Void)?
+        return Persistence(
+            load: {
+                if let timeout = lockTimeout { unlock = try fileSystem.lock(lockPath, timeout) }
+                let (library, length) = try loadState()
+                committedHistory = length
+                return library
+            },
+            save: { old, new in
+                let lines = try Self.historyLines(adding: new, to: old)
+                if !lines.isEmpty {
+                    try fileSystem.append(historyPath, lines, committedHistory)
+                }
+                let length = committedHistory + lines.count
+                try fileSystem.writeAtomically(path, try encodeState(new, historyLength: length))
+                committedHistory = length
+            },
+            close: {
+                unlock?()
+                unlock = nil
+            })
+    }
+
+    /// Every entry in the committed history of these books, by reading id, in time order.
+    public func history(of bookIDs: Set<Book.ID>) throws -> [UUID: [ReadingProgress.Entry]] {
+        let (_, length) = try loadState()
+        let data = try fileSystem.readPrefix(historyPath, length)
+        let decoder = JSONCoding.decoder()
+        var result: [UUID: [ReadingProgress.Entry]] = [:]
+        let needles = bookIDs.map { Data("\"book\":\"\($0)\"".utf8) }
+        for line in data.split(separator: UInt8(ascii: "\n")) where needles.contains(where: { line.range(of: $0) != nil }) {
+            let record: HistoryRecord
+            do {
+                record = try decoder.decode(HistoryRecord.self, from: Data(line))
+            } catch {
+                throw BookClubError.corruptFile(path: historyPath, detail: "a line cannot be read")
+            }
+            guard bookIDs.contains(record.book) else { continue }
+            result[record.reading, default: []].append(record.entry)
+        }
+        return result.mapValues { $0.sorted { $0.time < $1.time } }
+    }
+
+    // MARK: State file
+
+    private func loadState() throws -> (Library, historyLength: Int) {
+        guard let data = try fileSystem.read(path) else { return (Library(), 0) }
+        let header = try JSONCoding.decode(SchemaHeader.self, from: data, path: path)
+        guard let version = header.schemaVersion else {
+            throw BookClubError.corruptFile(path: path, detail: "missing key `schemaVersion`")
+        }
+        guard version <= Self.schemaVersion else {
+            throw BookClubError.newerSchema(path: path, found: version, supported: Self.schemaVersion)
+        }
+        let state = try JSONCoding.decode(StateFile.self, from: data, path: path)
+        guard state.historyLength >= 0 else {
+            throw BookClubError.corruptFile(path: path, detail: "at `historyLength`: expected a size of 0 or more")
+        }
+        return (Library(books: state.books.map(\.book)), state.historyLength)
+    }
+
+    private func encodeState(_ library: Library, historyLength: Int) throws -> Data {
+        let state = StateFile(
+            schemaVersion: Self.schemaVersion, historyLength: historyLength,
+            books: library.books.map(StoredBook.init))
+        return try JSONCoding.encoder().encode(state) + Data("\n".utf8)
+    }
+
+    /// JSON Lines for the entries in `new` that `old` does not have.
+    static func historyLines(adding new: Library, to old: Library) throws -> Data {
+        var known = Set<UUID>()
+        for book in old.books {
+            for reading in book.readings {
+                for entry in reading.progress.entries { known.insert(entry.id) }
+            }
+        }
+        let encoder = JSONCoding.encoder(pretty: false)
+        var data = Data()
+        for book in new.books {
+            for reading in book.readings {
+                for entry in reading.progress.entries where !known.contains(entry.id) {
+                    data += try encoder.encode(HistoryRecord(book: book.id, reading: reading.id, entry: entry))
+                    data += Data("\n".utf8)
+                }
+            }
+        }
+        return data
+    }
+}
+
+// MARK: - File formats
+
+private struct StateFile: Codable {
+    var schemaVersion: Int
+    var historyLength: Int
+    var books: [StoredBook]
+}
+
+/// A book as the state file keeps it: each reading with its latest entry only.
+private struct StoredBook: Codable {
+    struct StoredReading: Codable {
+        var id: UUID
+        var started: Date?
+        var ending: Ending?
+        var latest: ReadingProgress.Entry?
+    }
+
+    var id: Book.ID
+    var title: String
+    var author: String?
+    var pages: Int?
+    var isbn: String?
+    var coverName: String?
+    var tags: [String]
+    var added: Date
+    var readings: [StoredReading]
+
+    init(_ book: Book) {
+        (id, title, author, pages, isbn, coverName, tags, added) =
+            (book.id, book.title, book.author, book.pages, book.isbn, book.coverName, book.tags, book.added)
+        readings = book.readings.map {
+            StoredReading(id: $0.id, started: $0.started, ending: $0.ending, latest: $0.progress.latest)
+        }
+    }
+
+    var book: Book {
+        Book(
+            id: id, title: title, author: author, pages: pages, isbn: isbn, coverName: coverName, tags: tags,
+            added: added,
+            readings: readings.map {
+                Reading(
+                    id: $0.id, started: $0.started, progress: ReadingProgress(entries: $0.latest.map { [$0] } ?? []),
+                    ending: $0.ending)
+            })
+    }
+}
+
+private struct HistoryRecord: Codable {
+    var book: Book.ID
+    var reading: UUID
+    var entry: ReadingProgress.Entry
+}
+
+extension Store where State == Library {
+    /// Loads the full progress history of these books into the store (it holds only the latest entry
+    /// of each reading until then). Not a change: nothing is saved because of it.
+    public func loadHistory(of bookIDs: Set<Book.ID>, from storage: LibraryStorage) throws {
+        let history = try storage.history(of: bookIDs)
+        merge { library in
+            for index in library.books.indices where bookIDs.contains(library.books[index].id) {
+                for r in library.books[index].readings.indices {
+                    let reading = library.books[index].readings[r]
+                    var entries = history[reading.id] ?? []
+                    // Entries added in memory since the load are not in the committed history yet.
+                    let loaded = Set(entries.map(\.id))
+                    entries += reading.progress.entries.filter { !loaded.contains($0.id) }
+                    library.books[index].readings[r].progress = ReadingProgress(entries: entries)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+
+/// The notes of a book's current reading as Markdown, for the next meeting.
+public enum NotesReport {
+    /// ```markdown
+    /// # Dune
+    /// Frank Herbert · p. 206 of 412 (50%)
+    ///
+    /// - p. 120, Fri 20 Nov 2026: the spice
+    /// ```
+    public static func markdown(for book: Book, timeZone: TimeZone) -> String {
+        var lines = ["# \(book.title)"]
+        var facts: [String] = []
+        if let author = book.author { facts.append(author) }
+        facts.append(ProgressText.describe(book))
+        lines.append(facts.joined(separator: " · "))
+        lines.append("")
+        let notes = notes(of: book)
+        if notes.isEmpty {
+            lines.append("_No notes yet. Add one with `bookclub progress \"\(book.title)\" VALUE --note TEXT`._")
+        }
+        for note in notes {
+            lines.append("- \(note.place), \(DateText.day(note.time, timeZone: timeZone)): \(note.text.replacingOccurrences(of: "\n", with: "\n  "))")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A note with where in the book and when it was written.
+    public struct Note: Equatable, Sendable {
+        public var place: String
+        public var time: Date
+        public var text: String
+    }
+
+    /// The notes of the current reading in reading order, the ending's note last.
+    public static func notes(of book: Book) -> [Note] {
+        guard let reading = book.currentReading else { return [] }
+        var notes = reading.progress.entries.compactMap { entry in
+            entry.note.map { Note(place: ProgressText.place(entry, pages: book.pages), time: entry.time, text: $0) }
+        }
+        if let ending = reading.ending, let note = ending.note {
+            notes.append(Note(place: ending.outcome.rawValue, time: ending.date ?? reading.progress.latest?.time ?? book.added, text: note))
+        }
+        return notes
+    }
+}
+
+/// How progress reads in text: "p. 206 of 412 (50%)", "45%", "finished".
+public enum ProgressText {
+    public static func describe(_ book: Book) -> String {
+        switch book.status {
+        case .unstarted: return "not started"
+        case .finished: return "finished"
+        case .abandoned: return "abandoned at " + percent(book.currentProgress)
+        case .reading:
+            if let page = book.currentPage, let pages = book.pages {
+                return "p. \(page) of \(pages) (\(percent(book.currentProgress)))"
+            }
+            return percent(book.currentProgress)
+        }
+    }
+
+    /// "p. 120" for an entry logged as a page, else "45%".
+    public static func place(_ entry: ReadingProgress.Entry, pages: Int?) -> String {
+        if let page = entry.page { return "p. \(page)" }
+        return percent(entry.progress)
+    }
+
+    public static func percent(_ fraction: Double) -> String {
+        let value = fraction * 100
+        if value > 0 && value < 1 { return "<1%" }
+        if value > 99 && value < 100 { return ">99%" }
+        return "\(Int(value.rounded()))%"
+    }
+}
+
+/// Dates as bookclub shows them, in the reader's time zone.
+public enum DateText {
+    /// "Fri 20 Nov 2026"
+    public static func day(_ date: Date, timeZone: TimeZone) -> String {
+        format(date, "EEE d MMM yyyy", timeZone)
+    }
+
+    /// "Fri 20 Nov 2026 19:00"
+    public static func minute(_ date: Date, timeZone: TimeZone) -> String {
+        format(date, "EEE d MMM yyyy HH:mm", timeZone)
+    }
+
+    private static func format(_ date: Date, _ pattern: String, _ timeZone: TimeZone) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = timeZone
+        formatter.dateFormat = pattern
+        return formatter.string(from: date)
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+
+/// One read-through of a book: its progress log, when it started, and how it ended.
+///
+/// This is the talk's `CurrentlyReading`, as a value: `currentProgress` is derived exactly as there.
+public struct Reading: Identifiable, Codable, Equatable, Sendable {
+    public let id: UUID
+    /// When the reading started; `nil` when unknown (an imported book, say).
+    public var started: Date?
+    public var progress: ReadingProgress
+    /// How the reading ended; `nil` while it goes on.
+    public var ending: Ending?
+
+    public init(id: UUID = UUID(), started: Date?, progress: ReadingProgress = ReadingProgress(), ending: Ending? = nil) {
+        self.id = id
+        self.started = started
+        self.progress = progress
+        self.ending = ending
+    }
+
+    public var isFinished: Bool { ending?.outcome == .finished }
+
+    /// 1 when finished, else the latest entry's fraction.
+    public var currentProgress: Double { isFinished ? 1 : progress.progress }
+
+    public var status: Book.Status {
+        switch ending?.outcome {
+        case .finished: .finished
+        case .abandoned: .abandoned
+        case nil: .reading
+        }
+    }
+}
+
+/// How a reading ended: finished or abandoned, on a date that may be unknown, with an optional note.
+public struct Ending: Codable, Equatable, Sendable {
+    public enum Outcome: String, Codable, Sendable {
+        case finished, abandoned
+    }
+
+    public var outcome: Outcome
+    public var date: Date?
+    public var note: String?
+
+    public init(outcome: Outcome, date: Date?, note: String? = nil) {
+        self.outcome = outcome
+        self.date = date
+        self.note = note
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+
+/// The log of one reading, as in the talk: a list of entries, the latest of which is the progress.
+public struct ReadingProgress: Codable, Equatable, Sendable {
+    /// One logged update.
+    public struct Entry: Identifiable, Codable, Equatable, Sendable {
+        public let id: UUID
+        /// The fraction read, 0...1.
+        public var progress: Double
+        /// The page, when the entry was logged as a page number.
+        public var page: Int?
+        public var time: Date
+        public var note: String?
+
+        public init(id: UUID = UUID(), progress: Double, page: Int? = nil, time: Date, note: String? = nil) {
+            self.id = id
+            self.progress = min(max(progress.isFinite ? progress : 0, 0), 1)
+            self.page = page
+            self.time = time
+            self.note = note
+        }
+    }
+
+    /// The entries in time order, oldest first.
+    ///
+    /// A store may hold only the latest entry of a reading in memory until its history is loaded;
+    /// the latest entry is always present.
+    public private(set) var entries: [Entry]
+
+    public init(entries: [Entry] = []) {
+        self.entries = entries.sorted { $0.time < $1.time }
+    }
+
+    public var latest: Entry? { entries.last }
+
+    /// The latest fraction read, 0 before any entry.
+    public var progress: Double { latest?.progress ?? 0 }
+
+    /// Adds an entry in time order (after any entry with the same time).
+    public mutating func add(_ entry: Entry) {
+        let index = entries.lastIndex { $0.time <= entry.time }.map { $0 + 1 } ?? 0
+        entries.insert(entry, at: index)
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+
+/// Per-scene state, the CLI's SceneStorage: the book selected in one shell's scene.
+///
+/// A scene is named by `BOOKCLUB_SCENE`; two scenes share one store but not their selection.
+public struct SceneState: Codable, Equatable, Sendable {
+    public static let schemaVersion = 1
+
+    public var selection: Book.ID?
+
+    public init(selection: Book.ID? = nil) {
+        self.selection = selection
+    }
+
+    /// The persistence of the scene file at `path`. A missing file means nothing is selected.
+    public static func persistence(path: String, fileSystem: FileSystem) -> Persistence<SceneState> {
+        Persistence(
+            load: {
+                guard let data = try fileSystem.read(path) else { return SceneState() }
+                let file = try JSONCoding.decode(SceneFile.self, from: data, path: path)
+                if file.schemaVersion > schemaVersion {
+                    throw BookClubError.newerSchema(path: path, found: file.schemaVersion, supported: schemaVersion)
+                }
+                return SceneState(selection: file.selection)
+            },
+            save: { _, scene in
+                let file = SceneFile(schemaVersion: schemaVersion, selection: scene.selection)
+                try fileSystem.writeAtomically(path, try JSONCoding.encoder().encode(file) + Data("\n".utf8))
+            })
+    }
+
+    private struct SceneFile: Codable {
+        var schemaVersion: Int
+        var selection: Book.ID?
+    }
+}
+
+/// Where bookclub keeps its files, from `--store`/`--settings`, the `BOOKCLUB_*` variables and XDG.
+public struct Paths: Equatable, Sendable {
+    public var store: String
+    public var settings: String
+    public var scene: String
+    public var sceneName: String
+
+    /// - Parameters:
+    ///   - environment: the process environment (`HOME`, `XDG_*_HOME`, `BOOKCLUB_STORE`, `BOOKCLUB_SETTINGS`, `BOOKCLUB_SCENE`).
+    public init(environment: [String: String], store: String? = nil, settings: String? = nil) {
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        func base(_ variable: String, _ fallback: String) -> String {
+            // XDG: a relative path in these variables is invalid and must be ignored.
+            if let value = environment[variable], value.hasPrefix("/") { return value }
+            return home + "/" + fallback
+        }
+        func nonEmpty(_ value: String?) -> String? { value.flatMap { $0.isEmpty ? nil : $0 } }
+        let config = base("XDG_CONFIG_HOME", ".config") + "/bookclub"
+        self.store = nonEmpty(store) ?? nonEmpty(environment["BOOKCLUB_STORE"])
+            ?? base("XDG_DATA_HOME", ".local/share") + "/bookclub/store.json"
+        self.settings = nonEmpty(settings) ?? nonEmpty(environment["BOOKCLUB_SETTINGS"]) ?? config + "/settings.json"
+        let name = nonEmpty(environment["BOOKCLUB_SCENE"]) ?? "default"
+        sceneName = name
+        let safeName = String(name.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "_" })
+        scene = base("XDG_STATE_HOME", ".local/state") + "/bookclub/scenes/\(safeName).json"
+    }
+}
