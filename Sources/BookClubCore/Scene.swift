@@ -41,6 +41,8 @@ public struct Paths: Equatable, Sendable {
     public var settings: String
     public var scene: String
     public var sceneName: String
+    /// Where `progress --edit` keeps its draft while the editor is open.
+    public var drafts: String
 
     /// - Parameters:
     ///   - environment: the process environment (`HOME`, `XDG_*_HOME`, `BOOKCLUB_STORE`, `BOOKCLUB_SETTINGS`, `BOOKCLUB_SCENE`).
@@ -59,6 +61,8 @@ public struct Paths: Equatable, Sendable {
         let name = nonEmpty(environment["BOOKCLUB_SCENE"]) ?? "default"
         sceneName = name
         let safeName = String(name.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "_" })
-        scene = base("XDG_STATE_HOME", ".local/state") + "/bookclub/scenes/\(safeName).json"
+        let state = base("XDG_STATE_HOME", ".local/state") + "/bookclub"
+        scene = state + "/scenes/\(safeName).json"
+        drafts = state + "/drafts"
     }
 }

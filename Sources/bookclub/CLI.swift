@@ -1,0 +1,142 @@
+import BookClubCore
+import Foundation
+
+/// The command tree, the parse, the run, and the one place where errors become messages and exit codes.
+enum CLI {
+    static let version = "0.1.0"
+
+    /// Every runnable command, by its path below `bookclub`.
+    static var commands: [(path: String, type: any Command.Type)] {[
+        ("add", AddCommand.self),
+        ("list", ListCommand.self),
+        ("show", ShowCommand.self),
+        ("progress", ProgressCommand.self),
+        ("finish", FinishCommand.self),
+        ("unfinish", UnfinishCommand.self),
+        ("abandon", AbandonCommand.self),
+        ("reread", RereadCommand.self),
+        ("edit", EditCommand.self),
+        ("remove", RemoveCommand.self),
+        ("notes", NotesCommand.self),
+        ("select", SelectCommand.self),
+        ("settings list", SettingsListCommand.self),
+        ("settings get", SettingsGetCommand.self),
+        ("settings set", SettingsSetCommand.self),
+        ("settings reset", SettingsResetCommand.self),
+    ]}
+
+    static let globalOptions: [OptionSpec] = [
+        OptionSpec(long: "store", kind: .value("path"), help: "The store file (default: $BOOKCLUB_STORE, else $XDG_DATA_HOME/bookclub/store.json).", isInherited: true),
+        OptionSpec(long: "settings", kind: .value("path"), help: "The settings file (default: $BOOKCLUB_SETTINGS, else $XDG_CONFIG_HOME/bookclub/settings.json).", isInherited: true),
+        OptionSpec(long: "quiet", short: "q", kind: .flag, help: "Print only data and errors.", isInherited: true),
+        OptionSpec(long: "color", kind: .value("when"), help: "When to colour output.", allowedValues: ColorMode.allCases.map(\.rawValue), defaultValue: "auto", isInherited: true),
+        OptionSpec(long: "no-color", kind: .flag, help: "Never colour output (as --color never).", isInherited: true),
+    ]
+
+    static var root: CommandConfiguration {
+        func configuration(_ path: String) -> CommandConfiguration {
+            commands.first { $0.path == path }!.type.configuration
+        }
+        let settings = CommandConfiguration(
+            name: "settings",
+            abstract: "Read and change settings.",
+            discussion: "Settings live in their own file, apart from your books: see `bookclub settings list`.",
+            subcommands: ["list", "get", "set", "reset"].map { configuration("settings " + $0) })
+        var subcommands = commands.filter { !$0.path.contains(" ") }.map { $0.type.configuration }
+        subcommands.append(settings)
+        return CommandConfiguration(
+            name: "bookclub",
+            abstract: "Track the books you read, your progress and your notes for the next book club meeting.",
+            version: version,
+            options: globalOptions,
+            subcommands: subcommands)
+    }
+
+    /// Parses and runs one command line. Returns the exit code.
+    static func run(_ arguments: [String], process: ProcessContext) -> Int32 {
+        let root = root
+        let outcome = CommandParser.parse(arguments, root: root, environment: process.variables)
+        let write = process.write
+        switch outcome {
+        case .help(let path):
+            write(HelpGenerator.render(path: path, width: process.terminal.width), true)
+            return 0
+        case .version(let version):
+            write(version + "\n", true)
+            return 0
+        case .completionScript(let shell):
+            guard let script = CompletionScript.script(for: shell, root: root) else {
+                write("Error: The value '\(shell)' is invalid for '--generate-completion-script <shell>'\n", false)
+                return 64
+            }
+            write(script, true)
+            return 0
+        case .failure(let error, let path):
+            write(UsageGenerator.errorReport(error, path: path), false)
+            return 64
+        case .run(let path, let parsed):
+            let names = path.dropFirst().map(\.name).joined(separator: " ")
+            guard let type = commands.first(where: { $0.path == names })?.type else {
+                write(HelpGenerator.render(path: path, width: process.terminal.width), true)
+                return 0
+            }
+            let env = process.environment(for: parsed)
+            defer { env.close() }
+            do {
+                let command = try type.init(parsed)
+                try command.run(in: env)
+                try env.saveChanges()
+                return 0
+            } catch let error as ParseError {
+                write(UsageGenerator.errorReport(error, path: path), false)
+                return 64
+            } catch let error as BookClubError {
+                env.output.write(error.localizedDescription.terminalSafe, as: .error)
+                return exitCode(error.kind)
+            } catch let error as ExitCode {
+                return error.code
+            } catch {
+                env.output.write(error.localizedDescription.terminalSafe, as: .error)
+                return 1
+            }
+        }
+    }
+
+    static func exitCode(_ kind: BookClubError.Kind) -> Int32 {
+        switch kind {
+        case .rejected: 1
+        case .dataFile: 65
+        case .io: 74
+        case .busy: 75
+        }
+    }
+}
+
+/// Thrown by a command that has already said what went wrong: exits with `code`, printing nothing more.
+struct ExitCode: Error {
+    var code: Int32
+}
+
+/// What `main` (or a test) gives the CLI: the process's variables, streams, terminal and clock.
+struct ProcessContext {
+    var variables: [String: String]
+    var terminal: Terminal
+    var fileSystem = FileSystem.live
+    var now: () -> Date = { Date() }
+    var timeZone = TimeZone.current
+    var makeID: () -> String = { UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased() }
+    var runEditor: (String, String) throws -> Void = Editor.run
+    var readLine: () -> String? = { Swift.readLine() }
+    /// Writes raw text to standard output (`true`) or standard error.
+    var write: (String, Bool) -> Void
+
+    /// The environment of one command, with the global options applied.
+    func environment(for parsed: ParsedArguments) -> Environment {
+        let color: ColorMode? = parsed.flag("no-color") ? .never : parsed.value("color").flatMap { ColorMode($0) }
+        return Environment(
+            variables: variables,
+            paths: Paths(environment: variables, store: parsed.value("store"), settings: parsed.value("settings")),
+            fileSystem: fileSystem, now: now, timeZone: timeZone, terminal: terminal, makeID: makeID,
+            runEditor: runEditor, readLine: readLine, sink: write, colorFlag: color, isQuiet: parsed.flag("quiet"))
+    }
+}

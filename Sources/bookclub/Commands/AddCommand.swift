@@ -1,0 +1,69 @@
+import BookClubCore
+import Foundation
+
+struct AddCommand: Command {
+    static let configuration = CommandConfiguration(
+        name: "add",
+        abstract: "Add a book and print its id.",
+        discussion: "Example: bookclub add \"Dune\" --author \"Frank Herbert\" --pages 412 --tag sf",
+        arguments: [ArgumentSpec(name: "title", help: "The book's title.")],
+        options: [
+            OptionSpec(long: "author", short: "a", kind: .value("author"), help: "Who wrote it."),
+            OptionSpec(long: "pages", short: "p", kind: .value("pages"), help: "How many pages it has; lets you log page numbers."),
+            OptionSpec(long: "isbn", kind: .value("isbn"), help: "Its ISBN."),
+            OptionSpec(long: "cover", kind: .value("name"), help: "The name of a cover image."),
+            OptionSpec(long: "tag", short: "t", kind: .repeatingValue("tag"), help: "A tag; repeat for more."),
+            CommonOptions.json,
+        ])
+
+    var title: String
+    var author: String?
+    var pages: Int?
+    var isbn: String?
+    var cover: String?
+    var tags: [String]
+    var json: Bool
+
+    init(_ arguments: ParsedArguments) throws {
+        title = arguments.argument("title")?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        guard !title.isEmpty else {
+            throw ParseError.invalidValue(value: title, label: "<title>", reason: "a title cannot be empty")
+        }
+        author = arguments.value("author").flatMap(Self.nonEmpty)
+        pages = try arguments.integer("pages", in: 1...100_000)
+        isbn = arguments.value("isbn").flatMap(Self.nonEmpty)
+        cover = arguments.value("cover").flatMap(Self.nonEmpty)
+        tags = Self.tags(arguments.values("tag"))
+        json = arguments.flag("json")
+    }
+
+    static func nonEmpty(_ text: String) -> String? {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        return trimmed.isEmpty ? nil : trimmed
+    }
+
+    /// Trimmed, without blanks or repeats, in the order given.
+    static func tags(_ values: [String]) -> [String] {
+        var seen = Set<String>()
+        return values.compactMap(nonEmpty).filter { seen.insert($0.lowercased()).inserted }
+    }
+
+    func run(in env: Environment) throws {
+        let store = try env.library(forWriting: true)
+        if store.state.books.contains(where: {
+            $0.title.lowercased() == title.lowercased() && $0.author?.lowercased() == author?.lowercased()
+        }) {
+            throw BookClubError.duplicateTitle(title)
+        }
+        let book = Book(
+            id: env.makeID(), title: title, author: author, pages: pages, isbn: isbn, coverName: cover, tags: tags,
+            added: env.now().wholeSeconds)
+        store.update { $0.addBook(book) }
+        if json {
+            try env.writeJSON(BookJSON(book))
+        } else {
+            env.output.write(book.id, as: .data)
+        }
+        env.output.write("Added '\(title.terminalSafe)'" + (author.map { " by \($0.terminalSafe)" } ?? "") + ".", as: .message)
+    }
+}

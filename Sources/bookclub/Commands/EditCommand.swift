@@ -1,0 +1,55 @@
+import BookClubCore
+import Foundation
+
+struct EditCommand: Command {
+    static let configuration = CommandConfiguration(
+        name: "edit",
+        abstract: "Change a book's title, author, page count, ISBN, cover or tags.",
+        discussion: "An empty value clears an optional field: bookclub edit dune --isbn \"\"",
+        arguments: [CommonOptions.book],
+        options: [
+            OptionSpec(long: "title", kind: .value("title"), help: "A new title."),
+            OptionSpec(long: "author", short: "a", kind: .value("author"), help: "A new author."),
+            OptionSpec(long: "pages", short: "p", kind: .value("pages"), help: "A new page count."),
+            OptionSpec(long: "isbn", kind: .value("isbn"), help: "A new ISBN."),
+            OptionSpec(long: "cover", kind: .value("name"), help: "A new cover image name."),
+            OptionSpec(long: "add-tag", kind: .repeatingValue("tag"), help: "A tag to add; repeat for more."),
+            OptionSpec(long: "remove-tag", kind: .repeatingValue("tag"), help: "A tag to remove; repeat for more."),
+            CommonOptions.json,
+        ])
+
+    var reference: String?
+    var arguments: ParsedArguments
+    var pages: Int?
+
+    init(_ arguments: ParsedArguments) throws {
+        reference = arguments.argument("book")
+        self.arguments = arguments
+        let fields = ["title", "author", "pages", "isbn", "cover", "add-tag", "remove-tag"]
+        guard fields.contains(where: { !arguments.values($0).isEmpty }) else {
+            throw ParseError.message("Nothing to change: give at least one of " + fields.map { "--" + $0 }.joined(separator: ", "))
+        }
+        if let title = arguments.value("title"), AddCommand.nonEmpty(title) == nil {
+            throw ParseError.invalidValue(value: title, label: "--title <title>", reason: "a title cannot be empty")
+        }
+        pages = try arguments.integer("pages", in: 1...100_000)
+    }
+
+    func run(in env: Environment) throws {
+        let store = try env.library(forWriting: true)
+        let id = try env.resolveBook(reference, in: store.state).book.id
+        // Each write through the binding is an update the observers hear; the command still saves once.
+        let book = store.binding(\.books[store.state.index(of: id)!])
+        if let title = arguments.value("title").flatMap(AddCommand.nonEmpty) { book.title.wrappedValue = title }
+        if let author = arguments.value("author") { book.author.wrappedValue = AddCommand.nonEmpty(author) }
+        if let pages { book.pages.wrappedValue = pages }
+        if let isbn = arguments.value("isbn") { book.isbn.wrappedValue = AddCommand.nonEmpty(isbn) }
+        if let cover = arguments.value("cover") { book.coverName.wrappedValue = AddCommand.nonEmpty(cover) }
+        let removed = Set(arguments.values("remove-tag").map { $0.lowercased() })
+        book.tags.wrappedValue = AddCommand.tags(book.tags.wrappedValue + arguments.values("add-tag"))
+            .filter { !removed.contains($0.lowercased()) }
+        let edited = book.wrappedValue
+        env.output.write(store.hasUnsavedChanges ? "Updated '\(edited.title.terminalSafe)'." : "Nothing changed.", as: .message)
+        if arguments.flag("json") { try env.writeJSON(BookJSON(edited)) }
+    }
+}

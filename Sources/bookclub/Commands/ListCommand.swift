@@ -1,0 +1,98 @@
+import BookClubCore
+import Foundation
+
+struct ListCommand: Command {
+    static let configuration = CommandConfiguration(
+        name: "list",
+        aliases: ["ls"],
+        abstract: "List books, one line each, with a progress bar.",
+        discussion: "Without a filter, lists the books being read and those not yet started.",
+        options: [
+            OptionSpec(long: "reading", kind: .flag, help: "Only books being read."),
+            OptionSpec(long: "finished", kind: .flag, help: "Only finished books."),
+            OptionSpec(long: "abandoned", kind: .flag, help: "Only abandoned books."),
+            OptionSpec(long: "unstarted", kind: .flag, help: "Only books not yet started."),
+            OptionSpec(long: "all", kind: .flag, help: "Every book."),
+            OptionSpec(long: "tag", short: "t", kind: .value("tag"), help: "Only books with this tag."),
+            CommonOptions.json,
+        ])
+
+    var statuses: Set<Book.Status>
+    var tag: String?
+    var json: Bool
+
+    init(_ arguments: ParsedArguments) throws {
+        let filters = ["reading", "finished", "abandoned", "unstarted", "all"].filter { arguments.flag($0) }
+        if filters.count > 1 {
+            throw ParseError.exclusiveFlags(duplicate: "--" + filters[1], previous: "--" + filters[0])
+        }
+        switch filters.first {
+        case nil: statuses = [.reading, .unstarted]
+        case "all": statuses = Set(Book.Status.allCases)
+        case let name?: statuses = [Book.Status(rawValue: name)!]
+        }
+        tag = arguments.value("tag")?.lowercased()
+        json = arguments.flag("json")
+    }
+
+    func run(in env: Environment) throws {
+        let books = try env.library().state.books
+            .filter { statuses.contains($0.status) }
+            .filter { book in tag.map { tag in book.tags.contains { $0.lowercased() == tag } } ?? true }
+            .sorted(by: Self.order)
+        if json {
+            try env.writeJSON(books.map { BookJSON($0) })
+            return
+        }
+        guard !books.isEmpty else {
+            env.output.write(
+                try env.library().state.books.isEmpty
+                    ? "No books yet. Add one: bookclub add \"Dune\" --author \"Frank Herbert\" --pages 412"
+                    : "No books match; see `bookclub list --all`.",
+                as: .message)
+            return
+        }
+        for line in Self.render(books, width: env.terminal.width, style: env.style, timeZone: env.timeZone) {
+            env.output.write(line, as: .data)
+        }
+    }
+
+    /// Being read first (latest update first), then unstarted, finished and abandoned ones.
+    static func order(_ a: Book, _ b: Book) -> Bool {
+        let rank: [Book.Status: Int] = [.reading: 0, .unstarted: 1, .finished: 2, .abandoned: 3]
+        if a.status != b.status { return rank[a.status]! < rank[b.status]! }
+        return activity(a) > activity(b)
+    }
+
+    static func activity(_ book: Book) -> Date {
+        book.currentReading?.ending?.date ?? book.currentReading?.progress.latest?.time ?? book.currentReading?.started ?? book.added
+    }
+
+    static func render(_ books: [Book], width: Int, style: Style, timeZone: TimeZone) -> [String] {
+        let idWidth = 8
+        let barWidth = min(24, max(8, width / 5))
+        let rows = books.map { book -> [String] in
+            let detail: String
+            switch book.status {
+            case .unstarted: detail = "not started"
+            case .reading: detail = book.currentPage.map { page in "p. \(page)" + (book.pages.map { "/\($0)" } ?? "") } ?? ""
+            case .finished, .abandoned:
+                detail = book.status.rawValue + (book.currentReading?.ending?.date.map { " " + DateText.day($0, timeZone: timeZone) } ?? "")
+            }
+            return [
+                String(book.id.prefix(idWidth)), book.title.terminalSafe, (book.author ?? "").terminalSafe,
+                ProgressBar.render(book.currentProgress, width: barWidth), ProgressText.percent(book.currentProgress), detail,
+            ]
+        }
+        let table = Table(rows: rows, flexibleColumn: 1, rightAligned: [4])
+        return table.render(width: width) { column, text in
+            switch column {
+            case 0: style.dim(text)
+            case 1: style.bold(text)
+            case 3: style.green(text)
+            case 5: style.dim(text)
+            default: text
+            }
+        }
+    }
+}

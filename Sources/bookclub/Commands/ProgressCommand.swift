@@ -1,0 +1,83 @@
+import BookClubCore
+import Foundation
+
+struct ProgressCommand: Command {
+    static let configuration = CommandConfiguration(
+        name: "progress",
+        abstract: "Log how far you have read.",
+        discussion: """
+            VALUE is a page (120), a percent (45%) or pages read since the last entry (+20). Logging the \
+            value of the latest entry again, with no note, adds nothing. With --edit, your editor \
+            ($VISUAL, else $EDITOR) opens on a draft: the first line is the value, the rest the note; \
+            an empty draft logs nothing.
+            """,
+        arguments: [
+            CommonOptions.book,
+            ArgumentSpec(name: "value", help: "120, 45% or +20. Required unless --edit.", isOptional: true),
+        ],
+        options: [
+            CommonOptions.note,
+            CommonOptions.date,
+            OptionSpec(long: "edit", short: "e", kind: .flag, help: "Write the update in your editor."),
+            CommonOptions.json,
+        ])
+
+    var reference: String?
+    var value: ProgressValue?
+    var note: String?
+    var date: String?
+    var edit: Bool
+    var json: Bool
+    private var arguments: ParsedArguments
+
+    init(_ arguments: ParsedArguments) throws {
+        self.arguments = arguments
+        edit = arguments.flag("edit")
+        var reference = arguments.argument("book")
+        var valueText = arguments.argument("value")
+        if valueText == nil, !edit {
+            valueText = reference
+            reference = nil
+        }
+        self.reference = reference
+        if let valueText {
+            guard let value = ProgressValue(parsing: valueText) else {
+                throw ParseError.invalidValue(value: valueText, label: "<value>", reason: ProgressValue.problem(with: valueText))
+            }
+            self.value = value
+        } else if !edit {
+            throw ParseError.missingArgument(label: "<value>", help: "120, 45% or +20. Required unless --edit.")
+        }
+        if edit, value != nil || arguments.value("note") != nil {
+            throw ParseError.message("--edit takes the value and note from the editor; give neither on the command line")
+        }
+        note = arguments.note()
+        date = arguments.value("date")
+        json = arguments.flag("json")
+    }
+
+    func run(in env: Environment) throws {
+        let time = try arguments.date("date", now: env.now(), timeZone: env.timeZone) ?? env.now().wholeSeconds
+        var value = value
+        var note = note
+        if edit {
+            (value, note) = try ProgressDraft.edit(reference: reference, env: env)
+        }
+        let store = try env.library(forWriting: true)
+        let (book, shellReference) = try env.resolveBook(reference, in: store.state)
+        let outcome = try store.update {
+            try $0.logProgress(value!, note: note, at: time, bookID: book.id, reference: shellReference)
+        }
+        let updated = store.state[id: book.id]!
+        switch outcome {
+        case .unchanged:
+            env.output.write("'\(book.title.terminalSafe)' is already at \(ProgressText.describe(updated)); nothing logged.", as: .message)
+        case .logged:
+            env.output.write("'\(book.title.terminalSafe)': \(ProgressText.describe(updated)).", as: .message)
+            if updated.currentProgress >= 1 {
+                env.output.write("That is the end of the book: run `bookclub finish \(shellReference)` to mark it done.", as: .message)
+            }
+        }
+        if json { try env.writeJSON(BookJSON(updated)) }
+    }
+}

@@ -1,0 +1,51 @@
+import BookClubCore
+import Foundation
+
+/// `progress --edit`: an `EditorConfig` presented in the user's editor, the way `git commit` does it.
+/// The store is not locked while the editor is open.
+enum ProgressDraft {
+    static func edit(reference: String?, env: Environment) throws -> (ProgressValue, String?) {
+        let (book, shellReference) = try env.resolveBook(reference, in: try env.library().state)
+        switch book.status {
+        case .finished: throw BookClubError.finished(title: book.title, reference: shellReference)
+        case .abandoned: throw BookClubError.abandoned(title: book.title, reference: shellReference)
+        case .unstarted, .reading: break
+        }
+        var config = EditorConfig()
+        config.present(initialProgress: book.currentProgress)
+        let path = env.paths.drafts + "/progress-\(book.id.prefix(8)).txt"
+        try env.fileSystem.writeAtomically(path, Data(buffer(for: book, config: config).utf8))
+        try env.runEditor(Editor.command(environment: env.variables), path)
+        guard let text = try env.fileSystem.read(path).map({ String(decoding: $0, as: UTF8.self) }) else {
+            throw BookClubError.aborted("The draft \(path) is gone; nothing was logged.")
+        }
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+            .filter { !$0.hasPrefix("#") }
+        guard let first = lines.firstIndex(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty }) else {
+            try? FileManager.default.removeItem(atPath: path)
+            throw BookClubError.aborted("Empty draft; nothing was logged.")
+        }
+        let valueText = lines[first].trimmingCharacters(in: .whitespaces)
+        guard let value = ProgressValue(parsing: valueText) else {
+            throw BookClubError.aborted(
+                "'\(valueText)' is not a progress value (\(ProgressValue.problem(with: valueText) ?? "")); your draft is kept at \(path).")
+        }
+        config.note = lines[(first + 1)...].joined(separator: "\n")
+        let draft = config.commit()
+        try? FileManager.default.removeItem(atPath: path)
+        return (value, draft?.note)
+    }
+
+    static func buffer(for book: Book, config: EditorConfig) -> String {
+        let seed = book.currentPage.map(String.init) ?? ProgressText.percent(config.progress)
+        return """
+            \(seed)
+
+            # Progress for '\(book.title)', now \(ProgressText.describe(book)).
+            # First line: a page (120), a percent (45%) or pages since the last entry (+20).
+            # The lines after it: a note. Lines starting with '#' are ignored.
+            # An empty draft logs nothing.
+
+            """
+    }
+}

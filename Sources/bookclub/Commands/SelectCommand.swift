@@ -1,0 +1,52 @@
+import BookClubCore
+
+struct SelectCommand: Command {
+    static let configuration = CommandConfiguration(
+        name: "select",
+        abstract: "Select the book that commands use when you name none, in this scene.",
+        discussion: """
+            The selection belongs to the scene named by $BOOKCLUB_SCENE (default: default), so two shells \
+            with different scenes keep their own. Without arguments, prints the selected book.
+            """,
+        arguments: [ArgumentSpec(name: "book", help: "The book to select.", isOptional: true)],
+        options: [
+            OptionSpec(long: "clear", kind: .flag, help: "Select nothing."),
+            CommonOptions.json,
+        ])
+
+    var reference: String?
+    var clear: Bool
+    var json: Bool
+
+    init(_ arguments: ParsedArguments) throws {
+        reference = arguments.argument("book")
+        clear = arguments.flag("clear")
+        json = arguments.flag("json")
+        if clear, let reference {
+            throw ParseError.unexpectedArguments([reference])
+        }
+    }
+
+    func run(in env: Environment) throws {
+        let scene = try env.scene()
+        let library = try env.library().state
+        if clear {
+            scene.update { $0.selection = nil }
+            env.output.write("Cleared the selection of scene '\(env.paths.sceneName.terminalSafe)'.", as: .message)
+        } else if let reference {
+            let book = try library.resolve(reference)
+            scene.update { $0.selection = book.id }
+            env.output.write("Selected '\(book.title.terminalSafe)' in scene '\(env.paths.sceneName.terminalSafe)'.", as: .message)
+        }
+        let selected = scene.state.selection.flatMap { library[id: $0] }
+        if json {
+            try env.writeJSON(selected.map { BookJSON($0) })
+        } else if reference == nil && !clear {
+            if let selected {
+                env.output.write("\(selected.id.prefix(8))  \(selected.title.terminalSafe)", as: .data)
+            } else {
+                env.output.write("Nothing is selected in scene '\(env.paths.sceneName.terminalSafe)'.", as: .message)
+            }
+        }
+    }
+}

@@ -1,0 +1,72 @@
+import BookClubCore
+import Foundation
+
+struct ShowCommand: Command {
+    static let configuration = CommandConfiguration(
+        name: "show",
+        abstract: "Show a book's card and its progress history with notes.",
+        arguments: [CommonOptions.book],
+        options: [CommonOptions.json])
+
+    var reference: String?
+    var json: Bool
+
+    init(_ arguments: ParsedArguments) throws {
+        reference = arguments.argument("book")
+        json = arguments.flag("json")
+    }
+
+    func run(in env: Environment) throws {
+        let store = try env.library()
+        let id = try env.resolveBook(reference, in: store.state).book.id
+        try store.loadHistory(of: [id], from: env.storage)
+        let book = store.state[id: id]!
+        if json {
+            try env.writeJSON(BookJSON(book, withHistory: true))
+            return
+        }
+        for line in Self.card(book, env: env) {
+            env.output.write(line, as: .data)
+        }
+    }
+
+    static func card(_ book: Book, env: Environment) -> [String] {
+        let style = env.style
+        let zone = env.timeZone
+        var lines = [style.bold(book.title.terminalSafe)]
+        var facts: [String] = []
+        if let author = book.author { facts.append("by " + author.terminalSafe) }
+        if let pages = book.pages { facts.append("\(pages) pages") }
+        if let isbn = book.isbn { facts.append("ISBN " + isbn.terminalSafe) }
+        if !book.tags.isEmpty { facts.append("tags: " + book.tags.joined(separator: ", ").terminalSafe) }
+        if !facts.isEmpty { lines.append(facts.joined(separator: " · ")) }
+        lines.append(style.dim("id \(book.id) · added \(DateText.day(book.added, timeZone: zone))"))
+        let barWidth = min(30, max(10, env.terminal.width - 40))
+        lines.append("")
+        lines.append(
+            style.green(ProgressBar.render(book.currentProgress, width: barWidth)) + "  " + ProgressText.describe(book))
+        for (number, reading) in book.readings.enumerated() {
+            lines.append("")
+            var heading = book.readings.count > 1 ? "Reading \(number + 1)" : "Reading"
+            if let started = reading.started { heading += ", started \(DateText.day(started, timeZone: zone))" }
+            if let ending = reading.ending {
+                heading += ", \(ending.outcome.rawValue)" + (ending.date.map { " \(DateText.day($0, timeZone: zone))" } ?? "")
+            }
+            lines.append(style.bold(heading))
+            if reading.progress.entries.isEmpty { lines.append(style.dim("  no progress logged")) }
+            let rows = reading.progress.entries.map { entry in
+                [
+                    DateText.minute(entry.time, timeZone: zone), ProgressText.place(entry, pages: book.pages),
+                    ProgressText.percent(entry.progress), (entry.note ?? "").terminalSafe,
+                ]
+            }
+            let table = Table(rows: rows, flexibleColumn: 3, rightAligned: [2])
+            lines += table.render(width: env.terminal.width - 2) { column, text in column == 0 ? style.dim(text) : text }
+                .map { "  " + $0 }
+            if let note = reading.ending?.note {
+                lines.append("  " + style.dim(reading.ending!.outcome.rawValue + ":") + " " + note.terminalSafe)
+            }
+        }
+        return lines
+    }
+}

@@ -1,0 +1,25 @@
+import BookClubCore
+
+struct UnfinishCommand: Command {
+    static let configuration = CommandConfiguration(
+        name: "unfinish",
+        abstract: "Resume a finished or abandoned book, so that you can log progress again.",
+        arguments: [CommonOptions.book],
+        options: [CommonOptions.json])
+
+    var reference: String?
+    var json: Bool
+
+    init(_ arguments: ParsedArguments) throws {
+        reference = arguments.argument("book")
+        json = arguments.flag("json")
+    }
+
+    func run(in env: Environment) throws {
+        let store = try env.library(forWriting: true)
+        let (book, shellReference) = try env.resolveBook(reference, in: store.state)
+        let outcome = try store.update { try $0.resume(bookID: book.id, reference: shellReference) }
+        env.output.write("'\(book.title.terminalSafe)' is no longer \(outcome.rawValue).", as: .message)
+        if json { try env.writeJSON(BookJSON(store.state[id: book.id]!)) }
+    }
+}

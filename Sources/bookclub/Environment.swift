@@ -1,0 +1,106 @@
+import BookClubCore
+import Foundation
+
+/// Everything a command may use, handed down from `main` (or a test): the stores, opened lazily and
+/// once, the clock, the output, the terminal, the editor. Nothing in a command reads a global.
+final class Environment {
+    let variables: [String: String]
+    let paths: Paths
+    let fileSystem: FileSystem
+    let now: () -> Date
+    let timeZone: TimeZone
+    let terminal: Terminal
+    /// Makes the id of a new book.
+    let makeID: () -> String
+    /// Opens the editor on a file and waits for it; throws when it fails.
+    let runEditor: (_ command: String, _ path: String) throws -> Void
+    /// Reads a line from standard input, for confirmations.
+    let readLine: () -> String?
+    private let sink: (String, Bool) -> Void
+    private let colorFlag: ColorMode?
+    let isQuiet: Bool
+
+    init(
+        variables: [String: String], paths: Paths, fileSystem: FileSystem, now: @escaping () -> Date,
+        timeZone: TimeZone, terminal: Terminal, makeID: @escaping () -> String,
+        runEditor: @escaping (String, String) throws -> Void, readLine: @escaping () -> String?,
+        sink: @escaping (String, Bool) -> Void, colorFlag: ColorMode?, isQuiet: Bool
+    ) {
+        self.variables = variables
+        self.paths = paths
+        self.fileSystem = fileSystem
+        self.now = now
+        self.timeZone = timeZone
+        self.terminal = terminal
+        self.makeID = makeID
+        self.runEditor = runEditor
+        self.readLine = readLine
+        self.sink = sink
+        self.colorFlag = colorFlag
+        self.isQuiet = isQuiet
+    }
+
+    // MARK: Output
+
+    /// Decided once, on first use: the `color` setting is read only if no flag or variable decides.
+    private(set) lazy var output: Output = {
+        let setting = (try? settings().state.color) ?? .auto
+        func wants(_ isTerminal: Bool) -> Bool {
+            Terminal.wantsColor(flag: colorFlag, setting: setting, environment: variables, isTerminal: isTerminal)
+        }
+        return Output(
+            sink: sink, isQuiet: isQuiet, dataStyle: Style(isEnabled: wants(terminal.standardOutputIsTerminal)),
+            messageStyle: Style(isEnabled: wants(terminal.standardErrorIsTerminal)))
+    }()
+
+    var style: Style { output.dataStyle }
+
+    // MARK: Stores, each opened at most once
+
+    private var settingsStore: Store<Settings>?
+    private var sceneStore: Store<SceneState>?
+    private var libraryStore: Store<Library>?
+    private var libraryIsLocked = false
+
+    var storage: LibraryStorage { LibraryStorage(path: paths.store, fileSystem: fileSystem) }
+
+    func settings() throws -> Store<Settings> {
+        if let settingsStore { return settingsStore }
+        let store = try Store(persistence: Settings.persistence(path: paths.settings, fileSystem: fileSystem))
+        settingsStore = store
+        return store
+    }
+
+    func scene() throws -> Store<SceneState> {
+        if let sceneStore { return sceneStore }
+        let store = try Store(persistence: SceneState.persistence(path: paths.scene, fileSystem: fileSystem))
+        sceneStore = store
+        return store
+    }
+
+    /// The library. `forWriting` takes the store lock first (waiting up to the `lockTimeout` setting)
+    /// and keeps it until the process ends; a command that only reads does not lock.
+    func library(forWriting: Bool = false) throws -> Store<Library> {
+        if let libraryStore, libraryIsLocked || !forWriting { return libraryStore }
+        precondition(libraryStore == nil, "the library was opened for reading before it was opened for writing")
+        let timeout = forWriting ? try settings().state.lockTimeout : nil
+        let store = try Store(persistence: storage.persistence(lockTimeout: timeout))
+        libraryStore = store
+        libraryIsLocked = forWriting
+        return store
+    }
+
+    /// Saves every store that changed: the one save of a command.
+    func saveChanges() throws {
+        try libraryStore?.save()
+        try settingsStore?.save()
+        try sceneStore?.save()
+    }
+
+    /// Releases the stores and with them the store lock.
+    func close() {
+        libraryStore = nil
+        settingsStore = nil
+        sceneStore = nil
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+
+/// The one seam all output goes through: data to standard output, everything else to standard error.
+struct Output {
+    enum Kind {
+        /// What the user asked for; standard output.
+        case data
+        /// Confirmations and notices; standard error, dropped by `--quiet`.
+        case message
+        /// Standard error, prefixed `warning: `.
+        case warning
+        /// Standard error, prefixed `Error: `.
+        case error
+    }
+
+    /// Writes raw text to standard output (`true`) or standard error (`false`).
+    let sink: (String, _ toStandardOutput: Bool) -> Void
+    let isQuiet: Bool
+    /// Styles for text bound to each stream: colour only where that stream wants it.
+    let dataStyle: Style
+    let messageStyle: Style
+
+    /// Writes `text` and a newline.
+    func write(_ text: String, as kind: Kind) {
+        switch kind {
+        case .data: sink(text + "\n", true)
+        case .message: if !isQuiet { sink(text + "\n", false) }
+        case .warning: sink(messageStyle.yellow("warning: ") + text + "\n", false)
+        case .error: sink(messageStyle.red("Error: ") + text + "\n", false)
+        }
+    }
+}
+
+/// ANSI styling that becomes a no-op when colour is off.
+struct Style {
+    let isEnabled: Bool
+
+    private func apply(_ code: String, _ text: String) -> String {
+        isEnabled && !text.isEmpty ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+    }
+
+    func bold(_ text: String) -> String { apply("1", text) }
+    func dim(_ text: String) -> String { apply("2", text) }
+    func red(_ text: String) -> String { apply("31", text) }
+    func green(_ text: String) -> String { apply("32", text) }
+    func yellow(_ text: String) -> String { apply("33", text) }
+    func cyan(_ text: String) -> String { apply("36", text) }
+}
+
+extension String {
+    /// The text with control characters and escape sequences shown escaped (`\u{1B}`), never sent raw to a terminal.
+    var terminalSafe: String {
+        guard unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { return self }
+        var result = ""
+        for scalar in unicodeScalars {
+            if scalar.properties.generalCategory == .control {
+                result += scalar == "\n" ? "\\n" : scalar == "\t" ? "\\t" : "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+}
+
+extension String {
+    /// As `terminalSafe`, but keeping line breaks (for multi-line documents such as Markdown).
+    var terminalSafeKeepingNewlines: String {
+        split(separator: "\n", omittingEmptySubsequences: false).map { String($0).terminalSafe }.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,52 @@
+/// A bash completion script: a `complete -F` function that finds the
+/// subcommand being typed, then offers its subcommands and options.
+enum BashCompletion {
+    static func script(root: CommandConfiguration) -> String {
+        let nodes = CompletionNode.all(root: root)
+        let function = "_\(root.name.shellIdentifier)"
+        var lines = [
+            "#!/bin/bash",
+            "",
+            "\(function)() {",
+            "    local cur=\"${COMP_WORDS[COMP_CWORD]}\"",
+            "    local prev=\"${COMP_WORDS[COMP_CWORD-1]}\"",
+            "    local cmd=\(root.name.shellQuoted) opts=\"\" i",
+            "    COMPREPLY=()",
+            "    for ((i = 1; i < COMP_CWORD; i++)); do",
+            "        case \"$cmd:${COMP_WORDS[i]}\" in",
+        ]
+        for node in nodes {
+            for (word, key) in node.transitions {
+                lines.append("            \("\(node.key):\(word)".shellQuoted)) cmd=\(key.shellQuoted) ;;")
+            }
+        }
+        lines += ["        esac", "    done", "    case \"$cmd:$prev\" in"]
+        for node in nodes {
+            for (option, values) in node.optionsWithValues {
+                let words = values.joined(separator: " ").shellQuoted
+                lines.append("        \("\(node.key):\(option)".shellQuoted))")
+                lines.append("            COMPREPLY=( $(compgen -W \(words) -- \"$cur\") ); return ;;")
+            }
+        }
+        lines += ["    esac", "    case \"$cmd\" in"]
+        for node in nodes {
+            let words = (node.optionWords + node.subcommandWords).joined(separator: " ")
+            lines.append("        \(node.key.shellQuoted)) opts=\(words.shellQuoted) ;;")
+        }
+        lines += [
+            "    esac",
+            "    COMPREPLY=( $(compgen -W \"$opts\" -- \"$cur\") )",
+            "}",
+            "",
+            "complete -F \(function) \(root.name)",
+        ]
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+extension String {
+    /// Letters, digits and underscores only, for shell function names.
+    var shellIdentifier: String {
+        String(map { $0.isLetter || $0.isNumber ? $0 : "_" })
+    }
+}

@@ -1,0 +1,64 @@
+/// A fish completion script: a helper that finds the subcommand being
+/// typed, then one `complete -c` line per subcommand and option.
+enum FishCompletion {
+    static func script(root: CommandConfiguration) -> String {
+        let nodes = CompletionNode.all(root: root)
+        let tool = root.name
+        let helper = "__\(tool.shellIdentifier)_command_is"
+        var lines = [
+            "function \(helper)",
+            "    set -l cmd \(tool.shellQuoted)",
+            "    for word in (commandline -opc)[2..-1]",
+            "        switch \"$cmd:$word\"",
+        ]
+        for node in nodes {
+            for (word, key) in node.transitions {
+                lines.append("            case \("\(node.key):\(word)".shellQuoted)")
+                lines.append("                set cmd \(key.shellQuoted)")
+            }
+        }
+        lines += [
+            "        end",
+            "    end",
+            "    test \"$cmd\" = \"$argv[1]\"",
+            "end",
+            "",
+            "complete -c \(tool) -f",
+        ]
+        for node in nodes {
+            let condition = "-n \("\(helper) \(node.key)".shellQuoted)"
+            for sub in node.command.subcommands {
+                for word in [sub.name] + sub.aliases {
+                    lines.append("complete -c \(tool) \(condition) -a \(word.shellQuoted) -d \(sub.abstract.shellQuoted)")
+                }
+            }
+            if !node.command.subcommands.isEmpty {
+                lines.append("complete -c \(tool) \(condition) -a 'help' -d 'Show subcommand help information.'")
+            }
+            for option in node.path.visibleOptions where node.path.count == 1 || !option.isInherited {
+                lines.append("complete -c \(tool) \(condition) " + optionArguments(option))
+            }
+        }
+        let inherited = root.options.filter { $0.isInherited && !$0.isHidden }
+        for option in inherited {
+            lines.append("complete -c \(tool) -n \("not \(helper) \(tool)".shellQuoted) " + optionArguments(option))
+        }
+        if root.version != nil {
+            lines.append("complete -c \(tool) -l version -d 'Show the version.'")
+        }
+        lines.append("complete -c \(tool) -s h -l help -d 'Show help information.'")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `-l long [-s x] [-r] [-a 'values'] -d 'help'` for one option.
+    private static func optionArguments(_ option: OptionSpec) -> String {
+        var parts = ["-l", option.long]
+        if let short = option.short { parts += ["-s", String(short)] }
+        if option.valueName != nil { parts.append("-r") }
+        if let values = option.allowedValues, !values.isEmpty {
+            parts += ["-a", values.joined(separator: " ").shellQuoted]
+        }
+        parts += ["-d", option.help.shellQuoted]
+        return parts.joined(separator: " ")
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+
+/// A zsh completion script (`#compdef`, to be saved as `_<tool>`) that finds
+/// the subcommand being typed, then offers its subcommands and options.
+enum ZshCompletion {
+    static func script(root: CommandConfiguration) -> String {
+        let nodes = CompletionNode.all(root: root)
+        let function = "_\(root.name.shellIdentifier)"
+        var lines = [
+            "#compdef \(root.name)",
+            "",
+            "\(function)() {",
+            "    local cmd=\(root.name.shellQuoted) i",
+            "    local -a opts subcommands",
+            "    for (( i = 2; i < CURRENT; i++ )); do",
+            "        case \"$cmd:${words[i]}\" in",
+        ]
+        for node in nodes {
+            for (word, key) in node.transitions {
+                lines.append("            (\("\(node.key):\(word)".shellQuoted)) cmd=\(key.shellQuoted) ;;")
+            }
+        }
+        lines += ["        esac", "    done", "    case \"$cmd:${words[CURRENT-1]}\" in"]
+        for node in nodes {
+            for (option, values) in node.optionsWithValues {
+                let words = values.map(\.shellQuoted).joined(separator: " ")
+                lines.append("        (\("\(node.key):\(option)".shellQuoted)) compadd -- \(words); return ;;")
+            }
+        }
+        lines += ["    esac", "    case \"$cmd\" in"]
+        for node in nodes {
+            let options = node.optionWords.map(\.shellQuoted).joined(separator: " ")
+            var entry = "        (\(node.key.shellQuoted)) opts=(\(options))"
+            if !node.command.subcommands.isEmpty {
+                let described = node.command.subcommands.flatMap { sub in
+                    ([sub.name] + sub.aliases).map { describe($0, sub.abstract) }
+                } + [describe("help", "Show subcommand help information.")]
+                entry += "; subcommands=(\(described.joined(separator: " ")))"
+            }
+            lines.append(entry + " ;;")
+        }
+        lines += [
+            "    esac",
+            "    if [[ $PREFIX == -* ]]; then",
+            "        compadd -- $opts",
+            "    elif (( ${#subcommands} )); then",
+            "        _describe -t commands 'subcommand' subcommands",
+            "    else",
+            "        _files",
+            "    fi",
+            "}",
+            "",
+            "\(function) \"$@\"",
+        ]
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A `_describe` entry "name:description", quoted.
+    private static func describe(_ name: String, _ abstract: String) -> String {
+        let escapedName = name.replacingOccurrences(of: ":", with: "\\:")
+        return "\(escapedName):\(abstract)".shellQuoted
+    }
+}

@@ -1,0 +1,72 @@
+import BookClubCore
+import Foundation
+
+/// The `--json` shape of a book: stable camelCase names, progress as a fraction 0...1.
+struct BookJSON: Encodable {
+    struct ReadingJSON: Encodable {
+        var id: UUID
+        var started: Date?
+        var status: Book.Status
+        var progress: Double
+        var ended: Date?
+        var endNote: String?
+        var entries: [ReadingProgress.Entry]?
+    }
+
+    var id: String
+    var title: String
+    var author: String?
+    var pages: Int?
+    var isbn: String?
+    var coverName: String?
+    var tags: [String]
+    var added: Date
+    var status: Book.Status
+    var progress: Double
+    var page: Int?
+    var finished: Bool
+    var updated: Date?
+    var readings: [ReadingJSON]?
+
+    /// - Parameters:
+    ///   - withHistory: include every reading and its entries (as `show` does), not only the summary.
+    init(_ book: Book, withHistory: Bool = false) {
+        id = book.id
+        title = book.title
+        author = book.author
+        pages = book.pages
+        isbn = book.isbn
+        coverName = book.coverName
+        tags = book.tags
+        added = book.added
+        status = book.status
+        progress = book.currentProgress
+        page = book.currentPage
+        finished = book.status == .finished
+        updated = book.currentReading?.progress.latest?.time
+        if withHistory {
+            readings = book.readings.map {
+                ReadingJSON(
+                    id: $0.id, started: $0.started, status: $0.status, progress: $0.currentProgress,
+                    ended: $0.ending?.date, endNote: $0.ending?.note, entries: $0.progress.entries)
+            }
+        }
+    }
+}
+
+enum JSONOutput {
+    /// One JSON document: pretty-printed, sorted keys, ISO 8601 dates.
+    static func render(_ value: some Encodable) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+}
+
+extension Environment {
+    /// Writes a value as the command's one JSON document.
+    func writeJSON(_ value: some Encodable) throws {
+        output.write(try JSONOutput.render(value), as: .data)
+    }
+}

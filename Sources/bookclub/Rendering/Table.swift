@@ -1,0 +1,30 @@
+/// Text columns aligned for a terminal: each column as wide as its widest cell, one flexible column
+/// cut (with `…`) so that a row fits `width`.
+struct Table {
+    var rows: [[String]]
+    /// The column that gives way when rows are too wide.
+    var flexibleColumn: Int
+    /// Columns aligned right (numbers).
+    var rightAligned: Set<Int> = []
+
+    func render(width: Int, style: (_ column: Int, _ text: String) -> String = { $1 }) -> [String] {
+        guard let columns = rows.map(\.count).max(), columns > 0 else { return [] }
+        var widths = (0..<columns).map { column in rows.map { $0.indices.contains(column) ? $0[column].count : 0 }.max() ?? 0 }
+        let total = widths.reduce(0, +) + 2 * (columns - 1)
+        if total > width {
+            widths[flexibleColumn] = max(8, widths[flexibleColumn] - (total - width))
+        }
+        return rows.map { row in
+            (0..<columns).map { column in
+                let cell = Self.fit(row.indices.contains(column) ? row[column] : "", widths[column])
+                let padding = String(repeating: " ", count: widths[column] - cell.count)
+                let aligned = rightAligned.contains(column) ? padding + cell : cell + (column == columns - 1 ? "" : padding)
+                return style(column, aligned)
+            }.joined(separator: "  ")
+        }
+    }
+
+    static func fit(_ text: String, _ width: Int) -> String {
+        text.count <= width ? text : String(text.prefix(max(0, width - 1))) + "…"
+    }
+}
