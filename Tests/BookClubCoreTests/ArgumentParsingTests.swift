@@ -247,14 +247,14 @@ func thrownErrorMessages(_ error: ParseError, _ expected: String) {
     #expect(errorText("add a --color ZZZ") == """
         Error: The value 'ZZZ' is invalid for '--color <color>'. Please provide one of 'auto', 'always' or 'never'.
         Help:  --color <color>  When to use colour.
-        Usage: bookclub add <title> [--author <author>] [--tag <tag> ...] [--pages <pages>] [--color <color>] [--store <path>] [--quiet]
+        Usage: bookclub add <title> [--author <author>] [--tag <tag> ...] [--pages <pages>] [--color <color>]
           See 'bookclub add --help' for more information.
 
         """)
     #expect(errorText("progress 1 --note") == """
         Error: Missing value for '--note <note>'
         Help:  --note <note>  A note to attach.
-        Usage: bookclub progress [<book>] <value> [--note <note>] [--store <path>] [--quiet]
+        Usage: bookclub progress [<book>] <value> [--note <note>]
           See 'bookclub progress --help' for more information.
 
         """)
@@ -263,13 +263,13 @@ func thrownErrorMessages(_ error: ParseError, _ expected: String) {
 @Test func errorReportWithoutHelpLine() {
     #expect(errorText("settings get a b") == """
         Error: Unexpected argument 'b'
-        Usage: bookclub settings get <key> [--store <path>] [--quiet]
+        Usage: bookclub settings get <key>
           See 'bookclub settings get --help' for more information.
 
         """)
     #expect(errorText("settings st") == """
         Error: Unexpected argument 'st'. Did you mean 'set'?
-        Usage: bookclub settings [--store <path>] [--quiet] <subcommand>
+        Usage: bookclub settings <subcommand>
           See 'bookclub settings --help' for more information.
 
         """)
@@ -292,8 +292,7 @@ func thrownErrorMessages(_ error: ParseError, _ expected: String) {
     #expect(HelpGenerator.render(path: path("progress"), width: 80) == """
         OVERVIEW: Record reading progress.
 
-        USAGE: bookclub progress [<book>] <value> [--note <note>] [--store <path>]
-               [--quiet]
+        USAGE: bookclub progress [<book>] <value> [--note <note>]
 
         ARGUMENTS:
           <book>                  The book; defaults to the current one.

@@ -13,7 +13,9 @@ enum UsageGenerator {
     static func components(path: [CommandConfiguration]) -> [String] {
         guard let current = path.last else { return [] }
         let arguments = current.arguments.map(\.synopsis)
-        let options = path.visibleOptions.map(\.synopsis)
+        // Inherited options are listed under OPTIONS but left out of a subcommand's usage line,
+        // which stays about what the subcommand itself takes.
+        let options = current.options.filter { !$0.isHidden }.map(\.synopsis)
         var elements = arguments + options
         if elements.count > maximumListedArguments {
             // Options are all optional: keep only the positionals.

@@ -20,11 +20,19 @@ struct Table {
                 let padding = String(repeating: " ", count: widths[column] - cell.count)
                 let aligned = rightAligned.contains(column) ? padding + cell : cell + (column == columns - 1 ? "" : padding)
                 return style(column, aligned)
-            }.joined(separator: "  ")
+            }.joined(separator: "  ").trimmingTrailingSpaces
         }
     }
 
     static func fit(_ text: String, _ width: Int) -> String {
         text.count <= width ? text : String(text.prefix(max(0, width - 1))) + "…"
+    }
+}
+
+extension String {
+    var trimmingTrailingSpaces: String {
+        var text = self
+        while text.last == " " { text.removeLast() }
+        return text
     }
 }

@@ -1,0 +1,219 @@
+import BookClubCore
+import Foundation
+import Testing
+
+@Suite struct EditorConfigTests {
+    @Test func presentSeedsProgressClearsNoteAndPresents() {
+        var config = EditorConfig()
+        config.note = "left over"
+        config.present(initialProgress: 0.4)
+        #expect(config.isEditorPresented)
+        #expect(config.progress == 0.4)
+        #expect(config.note == "")
+    }
+
+    @Test(arguments: [(-0.5, 0.0), (1.5, 1.0), (Double.nan, 0.0), (Double.infinity, 1.0), (0.25, 0.25)])
+    func progressIsClamped(_ value: Double, _ expected: Double) {
+        var config = EditorConfig()
+        config.present(initialProgress: value)
+        #expect(config.progress == expected)
+        config.progress = value
+        #expect(config.progress == expected)
+    }
+
+    @Test func commitTrimsTheNoteAndDismisses() throws {
+        var config = EditorConfig()
+        config.present(initialProgress: 0.5)
+        config.note = "\n  the spice must flow \n"
+        let committed = config.commit()
+        let draft = try #require(committed)
+        #expect(draft.progress == 0.5)
+        #expect(draft.note == "the spice must flow")
+        #expect(!config.isEditorPresented)
+    }
+
+    @Test func blankNoteCommitsAsNilAndNothingIsCommittedUnlessPresented() {
+        var config = EditorConfig()
+        #expect(config.commit() == nil)
+        config.present(initialProgress: 0.1)
+        config.note = "   "
+        #expect(config.commit()?.note == nil)
+        config.present(initialProgress: 0.1)
+        config.dismiss()
+        #expect(config.commit() == nil)
+    }
+}
+
+@Suite struct ModelTests {
+    @Test func entriesStayInTimeOrderAndTheLatestIsTheProgress() {
+        var progress = ReadingProgress()
+        #expect(progress.progress == 0)
+        progress.add(.init(progress: 0.5, time: Fixture.now))
+        progress.add(.init(progress: 0.2, time: Fixture.now.addingTimeInterval(-3600)))
+        #expect(progress.entries.map(\.progress) == [0.2, 0.5])
+        #expect(progress.progress == 0.5)
+    }
+
+    @Test func entryProgressIsClampedToAFraction() {
+        #expect(ReadingProgress.Entry(progress: 3, time: Fixture.now).progress == 1)
+        #expect(ReadingProgress.Entry(progress: .nan, time: Fixture.now).progress == 0)
+    }
+
+    @Test func currentProgressIsOneWhenFinishedAsInTheTalk() {
+        var reading = Reading(started: Fixture.now, progress: ReadingProgress(entries: [.init(progress: 0.3, time: Fixture.now)]))
+        #expect(reading.currentProgress == 0.3)
+        reading.ending = Ending(outcome: .finished, date: nil)
+        #expect(reading.currentProgress == 1)
+        reading.ending = Ending(outcome: .abandoned, date: nil)
+        #expect(reading.currentProgress == 0.3)
+    }
+
+    @Test func statusIsDerivedFromTheLatestReading() throws {
+        var library = Fixture.shelf
+        let id = "aaaa1111"
+        #expect(library[id: id]?.status == .unstarted)
+        _ = try library.logProgress(.page(100), note: nil, at: Fixture.now, bookID: id, reference: "dune")
+        #expect(library[id: id]?.status == .reading)
+        #expect(try library.end(.finished, date: nil, note: nil, bookID: id, reference: "dune"))
+        #expect(library[id: id]?.status == .finished)
+        try library.reread(at: Fixture.now, bookID: id, reference: "dune")
+        #expect(library[id: id]?.status == .reading)
+        #expect(library[id: id]?.readings.count == 2)
+        #expect(library[id: id]?.currentProgress == 0)
+    }
+}
+
+@Suite struct ProgressLoggingTests {
+    var library = Fixture.shelf
+    let dune = "aaaa1111"
+
+    @Test(arguments: [
+        ("120", ProgressValue.page(120)), ("45%", .percent(45)), ("12.5%", .percent(12.5)), ("+20", .relative(20)),
+        (" 7 ", .page(7)),
+    ])
+    func parsesValues(_ text: String, _ expected: ProgressValue) {
+        #expect(ProgressValue(parsing: text) == expected)
+    }
+
+    @Test(arguments: ["", "abc", "-5", "101%", "nan%", "inf%", "++3", "99999999999999999999", "1e3", "12 %x"])
+    func refusesValues(_ text: String) {
+        #expect(ProgressValue(parsing: text) == nil)
+        #expect(ProgressValue.problem(with: text) != nil)
+    }
+
+    @Test mutating func pagesBecomeFractionsAndKeepThePage() throws {
+        let outcome = try library.logProgress(.page(100), note: "the spice", at: Fixture.now, bookID: dune, reference: "dune")
+        guard case .logged(let entry) = outcome else { Issue.record("nothing logged"); return }
+        #expect(entry.progress == 0.25)
+        #expect(entry.page == 100)
+        #expect(entry.note == "the spice")
+        #expect(library[id: dune]?.currentPage == 100)
+    }
+
+    @Test mutating func theSameValueWithoutANoteAddsNothing() throws {
+        _ = try library.logProgress(.page(100), note: nil, at: Fixture.now, bookID: dune, reference: "dune")
+        let again = try library.logProgress(.page(100), note: nil, at: Fixture.now.addingTimeInterval(60), bookID: dune, reference: "dune")
+        #expect(again == .unchanged)
+        let withNote = try library.logProgress(.page(100), note: "still here", at: Fixture.now, bookID: dune, reference: "dune")
+        #expect(withNote != .unchanged)
+        #expect(library[id: dune]?.currentReading?.progress.entries.count == 2)
+    }
+
+    @Test mutating func relativeValuesCountFromTheLatestPage() throws {
+        _ = try library.logProgress(.page(100), note: nil, at: Fixture.now, bookID: dune, reference: "dune")
+        _ = try library.logProgress(.relative(20), note: nil, at: Fixture.now, bookID: dune, reference: "dune")
+        #expect(library[id: dune]?.currentPage == 120)
+        _ = try library.logProgress(.percent(50), note: nil, at: Fixture.now, bookID: dune, reference: "dune")
+        _ = try library.logProgress(.relative(10), note: nil, at: Fixture.now, bookID: dune, reference: "dune")
+        #expect(library[id: dune]?.currentPage == 210)
+    }
+
+    @Test mutating func refusals() throws {
+        #expect(throws: BookClubError.pageOutOfRange(page: 401, title: "Dune", pages: 400)) {
+            try library.logProgress(.page(401), note: nil, at: Fixture.now, bookID: dune, reference: "dune")
+        }
+        var noPages = Library(books: [Fixture.book("Untitled", id: "dddd", pages: nil)])
+        #expect(throws: BookClubError.needsPageCount(title: "Untitled", reference: "u")) {
+            try noPages.logProgress(.page(3), note: nil, at: Fixture.now, bookID: "dddd", reference: "u")
+        }
+        _ = try noPages.logProgress(.percent(30), note: nil, at: Fixture.now, bookID: "dddd", reference: "u")
+        #expect(noPages[id: "dddd"]?.currentProgress == 0.3)
+        _ = try library.end(.finished, date: nil, note: nil, bookID: dune, reference: "dune")
+        #expect(throws: BookClubError.finished(title: "Dune", reference: "dune")) {
+            try library.logProgress(.page(3), note: nil, at: Fixture.now, bookID: dune, reference: "dune")
+        }
+        #expect(BookClubError.finished(title: "Dune", reference: "dune").localizedDescription.contains("bookclub unfinish dune"))
+    }
+
+    @Test mutating func finishTwiceChangesNothingAndUnfinishResumes() throws {
+        #expect(try library.end(.finished, date: Fixture.now, note: "great", bookID: dune, reference: "dune"))
+        let before = library
+        #expect(try !library.end(.finished, date: nil, note: nil, bookID: dune, reference: "dune"))
+        #expect(library == before)
+        #expect(try library.resume(bookID: dune, reference: "dune") == .finished)
+        #expect(library[id: dune]?.status == .reading)
+        #expect(throws: BookClubError.notFinished(title: "Dune", reference: "dune")) {
+            try library.resume(bookID: dune, reference: "dune")
+        }
+        #expect(throws: BookClubError.notEnded(title: "Dune", reference: "dune")) {
+            try library.reread(at: Fixture.now, bookID: dune, reference: "dune")
+        }
+    }
+
+    @Test mutating func abandonKeepsProgress() throws {
+        _ = try library.logProgress(.page(100), note: nil, at: Fixture.now, bookID: dune, reference: "dune")
+        #expect(try library.end(.abandoned, date: nil, note: "too slow", bookID: dune, reference: "dune"))
+        #expect(library[id: dune]?.status == .abandoned)
+        #expect(library[id: dune]?.currentProgress == 0.25)
+        #expect(library[id: dune]?.currentReading?.ending?.date == nil)
+    }
+}
+
+@Suite struct BookReferenceTests {
+    let library = Fixture.shelf
+
+    @Test(arguments: [
+        ("aaaa1111", "Dune"), ("AAAA22", "Dune Messiah"), ("dune", "Dune"), ("DUNE MESS", "Dune Messiah"),
+        ("left hand", "The Left Hand of Darkness"), ("the disp", "The Dispossessed"), ("hand of dark", "The Left Hand of Darkness"),
+    ])
+    func resolves(_ reference: String, _ title: String) throws {
+        #expect(try library.resolve(reference).title == title)
+    }
+
+    @Test func ambiguousReferencesListTheCandidates() {
+        #expect(throws: BookClubError.ambiguousBook("du", candidates: ["Dune (aaaa1111)", "Dune Messiah (aaaa2222)"])) {
+            try library.resolve("du")
+        }
+        #expect(throws: BookClubError.ambiguousBook("the", candidates: ["The Left Hand of Darkness (bbbb1111)", "The Dispossessed (cccc1111)"])) {
+            try library.resolve("the")
+        }
+    }
+
+    @Test(arguments: ["nothing", "", "   ", "aaa"])
+    func missingReferences(_ reference: String) {
+        #expect(throws: BookClubError.bookNotFound(reference)) { try library.resolve(reference) }
+    }
+}
+
+@Suite struct WhenTests {
+    let now = Fixture.now
+
+    @Test func namedDays() {
+        #expect(When.parse("today", now: now, timeZone: Fixture.utc) == now)
+        #expect(When.parse("Yesterday", now: now, timeZone: Fixture.utc) == now.addingTimeInterval(-86_400))
+    }
+
+    @Test(arguments: [
+        ("2026-11-20", "2026-11-20T12:00:00Z"), ("2026-11-20T19:00", "2026-11-20T19:00:00Z"),
+        ("2026-11-20T19:00:30Z", "2026-11-20T19:00:30Z"), ("2026-11-20T19:00+01:00", "2026-11-20T18:00:00Z"),
+    ])
+    func isoDates(_ text: String, _ expected: String) throws {
+        let date = try #require(When.parse(text, now: now, timeZone: Fixture.utc))
+        #expect(date == ISO8601DateFormatter().date(from: expected))
+    }
+
+    @Test(arguments: ["2026-02-30", "2026-13-01", "20261120", "soon", "2026-11-20T25:00", "0000-01-01", "2026-11-20T10:00junk"])
+    func refusals(_ text: String) {
+        #expect(When.parse(text, now: now, timeZone: Fixture.utc) == nil)
+    }
+}

@@ -1,0 +1,198 @@
+import BookClubCore
+import Foundation
+import Testing
+
+@Suite struct LibraryStorageTests {
+    let path = "/data/store.json"
+
+    func storage(_ files: [String: Data] = [:]) -> LibraryStorage {
+        LibraryStorage(path: path, fileSystem: .inMemory(files))
+    }
+
+    func log(_ store: Store<Library>, _ value: ProgressValue, note: String? = nil, minutes: Double = 0) throws {
+        try store.update {
+            _ = try $0.logProgress(value, note: note, at: Fixture.now.addingTimeInterval(minutes * 60), bookID: "aaaa1111", reference: "dune")
+        }
+    }
+
+    @Test func aMissingStoreIsAnEmptyLibrary() throws {
+        let store = try Store(persistence: storage().persistence(lockTimeout: nil))
+        #expect(store.state == Library())
+    }
+
+    @Test func theStateKeepsOnlyTheLatestEntryAndTheHistoryKeepsThemAll() throws {
+        let storage = storage()
+        do {
+            let store = try Store(persistence: storage.persistence(lockTimeout: 1))
+            store.update { $0 = Fixture.shelf }
+            try log(store, .page(100), note: "the spice")
+            try log(store, .page(150), minutes: 1)
+            try store.save()
+        }
+        let state = try #require(try storage.fileSystem.read(path))
+        let text = String(decoding: state, as: UTF8.self)
+        #expect(text.contains("\"schemaVersion\" : 1"))
+        #expect(!text.contains("the spice"))
+        let reopened = try Store(persistence: storage.persistence(lockTimeout: nil))
+        #expect(reopened.state[id: "aaaa1111"]?.currentReading?.progress.entries.map(\.page) == [150])
+        try reopened.loadHistory(of: ["aaaa1111"], from: storage)
+        #expect(reopened.state[id: "aaaa1111"]?.currentReading?.progress.entries.map(\.page) == [100, 150])
+        #expect(reopened.state[id: "aaaa1111"]?.currentReading?.progress.entries.first?.note == "the spice")
+        #expect(!reopened.hasUnsavedChanges)
+    }
+
+    @Test func eachSaveAppendsOnlyTheNewEntries() throws {
+        let storage = storage()
+        for page in [10, 20, 30] {
+            let store = try Store(persistence: storage.persistence(lockTimeout: 1))
+            if store.state.books.isEmpty { store.update { $0 = Fixture.shelf } }
+            try log(store, .page(page), minutes: Double(page))
+            try store.save()
+        }
+        let history = try #require(try storage.fileSystem.read(storage.historyPath))
+        #expect(history.split(separator: UInt8(ascii: "\n")).count == 3)
+    }
+
+    @Test func whatAnInterruptedSaveLeftInTheHistoryIsIgnoredAndCutAway() throws {
+        let storage = storage()
+        let store = try Store(persistence: storage.persistence(lockTimeout: 1))
+        store.update { $0 = Fixture.shelf }
+        try log(store, .page(10))
+        try store.save()
+        // A save that appended to the history but died before replacing the state file:
+        try storage.fileSystem.append(storage.historyPath, Data("{\"book\":\"aaaa1111\",\"half".utf8), 10_000)
+        let reopened = try Store(persistence: storage.persistence(lockTimeout: 1))
+        try reopened.loadHistory(of: ["aaaa1111"], from: storage)
+        #expect(reopened.state[id: "aaaa1111"]?.currentReading?.progress.entries.count == 1)
+        try log(reopened, .page(20), minutes: 1)
+        try reopened.save()
+        let again = try Store(persistence: storage.persistence(lockTimeout: nil))
+        try again.loadHistory(of: ["aaaa1111"], from: storage)
+        #expect(again.state[id: "aaaa1111"]?.currentReading?.progress.entries.map(\.page) == [10, 20])
+    }
+
+    @Test(arguments: [
+        ("{", "not valid JSON"),
+        (#"{"schemaVersion": 1, "historyLength": 0, "books": [{"id": 3}]}"#, "at `books[0].id`: expected a String"),
+        (#"{"historyLength": 0, "books": []}"#, "missing key `schemaVersion`"),
+        (#"{"schemaVersion": 1, "historyLength": -4, "books": []}"#, "at `historyLength`"),
+    ])
+    func aCorruptStoreIsRefusedWithWhereItFailed(_ contents: String, _ detail: String) throws {
+        let storage = storage([path: Data(contents.utf8)])
+        do {
+            _ = try Store(persistence: storage.persistence(lockTimeout: nil))
+            Issue.record("a corrupt store was accepted")
+        } catch let error as BookClubError {
+            guard case .corruptFile(let where_, let message) = error else { Issue.record("\(error)"); return }
+            #expect(where_ == path)
+            #expect(message.contains(detail))
+            #expect(error.kind == .dataFile)
+        }
+        #expect(try storage.fileSystem.read(path) == Data(contents.utf8))
+    }
+
+    @Test func aNewerSchemaIsRefused() throws {
+        let storage = storage([path: Data(#"{"schemaVersion": 2, "whatever": true}"#.utf8)])
+        #expect(throws: BookClubError.newerSchema(path: path, found: 2, supported: 1)) {
+            _ = try Store(persistence: storage.persistence(lockTimeout: nil))
+        }
+    }
+}
+
+@Suite struct SettingsTests {
+    let path = "/config/settings.json"
+
+    func load(_ contents: String) throws -> Settings {
+        try Store(persistence: Settings.persistence(path: path, fileSystem: .inMemory([path: Data(contents.utf8)]))).state
+    }
+
+    @Test func defaultsAndTypedKeys() throws {
+        let settings = Settings()
+        #expect(settings.updateArtwork && settings.syncProgress)
+        #expect(settings.color == .auto)
+        #expect(settings.lockTimeout == 10)
+        #expect(Settings.keys.map(\.name) == ["updateArtwork", "syncProgress", "color", "lockTimeout"])
+        #expect(Set(Settings.keys.map(\.name)).count == Settings.keys.count)
+        #expect(Settings.keys.allSatisfy { !$0.summary.isEmpty })
+    }
+
+    @Test func settingFromTextRefusesIllTypedValues() throws {
+        var settings = Settings()
+        try Settings.key(named: "color").set(&settings, "NEVER")
+        #expect(settings.color == .never)
+        try Settings.key(named: "locktimeout").set(&settings, "2.5")
+        #expect(settings.lockTimeout == 2.5)
+        for (key, value) in [("syncProgress", "yes"), ("lockTimeout", "nan"), ("lockTimeout", "-1"), ("color", "blue")] {
+            #expect(throws: BookClubError.self) { try Settings.key(named: key).set(&settings, value) }
+        }
+        #expect(throws: BookClubError.unknownSetting("colour", suggestion: "color")) { try Settings.key(named: "colour") }
+    }
+
+    @Test func onlyChangedValuesAreWrittenAndMissingOnesTakeTheirDefaults() throws {
+        let files = FileSystem.inMemory()
+        let store = try Store(persistence: Settings.persistence(path: path, fileSystem: files))
+        store.update { $0.syncProgress = false }
+        try store.save()
+        let text = String(decoding: try #require(try files.read(path)), as: UTF8.self)
+        #expect(text.contains("\"syncProgress\" : false"))
+        #expect(!text.contains("lockTimeout"))
+        #expect(try load(text) == store.state)
+    }
+
+    @Test(arguments: [
+        (#"{"syncProgress": "yes"}"#, "at `syncProgress`: expected a Bool"),
+        (#"{"lockTimeout": -3}"#, "at `lockTimeout`"),
+        (#"{"colour": "never"}"#, "at `colour`: unknown setting"),
+        ("[]", "expected a Dictionary"),
+    ])
+    func badFilesAreRefusedWithThePath(_ contents: String, _ detail: String) {
+        do {
+            _ = try load(contents)
+            Issue.record("accepted \(contents)")
+        } catch {
+            guard case .corruptFile(let where_, let message) = error as? BookClubError else { Issue.record("\(error)"); return }
+            #expect(where_ == path)
+            #expect(message.contains(detail), "\(message)")
+        }
+    }
+}
+
+@Suite struct LiveFileSystemTests {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bookclub-tests-\(UUID().uuidString)").path
+
+    @Test func atomicWritesCreateOwnerOnlyFilesAndLeaveNoTemporaryFile() throws {
+        let path = folder + "/deep/store.json"
+        try FileSystem.live.writeAtomically(path, Data("one".utf8))
+        try FileSystem.live.writeAtomically(path, Data("two".utf8))
+        #expect(try FileSystem.live.read(path) == Data("two".utf8))
+        let attributes = try FileManager.default.attributesOfItem(atPath: path)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder + "/deep") == ["store.json"])
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    @Test func aHeldLockTimesOutAsBusy() throws {
+        let path = folder + "/store.json.lock"
+        let unlock = try FileSystem.live.lock(path, 1)
+        let started = Date()
+        #expect(throws: BookClubError.storeBusy(lockPath: path, seconds: 0.2)) { _ = try FileSystem.live.lock(path, 0.2) }
+        #expect(Date().timeIntervalSince(started) < 2)
+        unlock()
+        let again = try FileSystem.live.lock(path, 0.2)
+        again()
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    @Test func ioErrorsNameThePathAndTheCause() throws {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(atPath: folder + "/file", contents: Data())
+        do {
+            try FileSystem.live.writeAtomically(folder + "/file/store.json", Data("x".utf8))
+            Issue.record("wrote below a file")
+        } catch let error as BookClubError {
+            #expect(error.kind == .io)
+            #expect(error.localizedDescription.contains(folder + "/file"))
+        }
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+}
