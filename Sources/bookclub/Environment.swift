@@ -79,10 +79,11 @@ final class Environment {
     }
 
     /// The library. `forWriting` takes the store lock first (waiting up to the `lockTimeout` setting)
-    /// and keeps it until the process ends; a command that only reads does not lock.
+    /// and keeps it until the environment is closed; a command that only reads does not lock. A library
+    /// first opened for reading (as `progress --edit` does before the editor opens) is read again under
+    /// the lock when it is opened for writing.
     func library(forWriting: Bool = false) throws -> Store<Library> {
         if let libraryStore, libraryIsLocked || !forWriting { return libraryStore }
-        precondition(libraryStore == nil, "the library was opened for reading before it was opened for writing")
         let timeout = forWriting ? try settings().state.lockTimeout : nil
         let store = try Store(persistence: storage.persistence(lockTimeout: timeout))
         libraryStore = store
