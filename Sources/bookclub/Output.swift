@@ -20,6 +20,11 @@ struct Output {
     let dataStyle: Style
     let messageStyle: Style
 
+    /// Asks a question on standard error, leaving the cursor on its line.
+    func prompt(_ question: String) {
+        sink(question, false)
+    }
+
     /// Writes `text` and a newline.
     func write(_ text: String, as kind: Kind) {
         switch kind {

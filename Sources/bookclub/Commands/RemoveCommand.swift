@@ -26,7 +26,7 @@ struct RemoveCommand: Command {
             guard env.terminal.standardInputIsTerminal else {
                 throw BookClubError.aborted("Not removing '\(title)' without --yes: standard input is not a terminal.")
             }
-            env.output.write("Remove '\(title)' and its reading history? [y/N] ", as: .warning)
+            env.output.prompt("Remove '\(title)' and its reading history? [y/N] ")
             guard let answer = env.readLine()?.lowercased(), ["y", "yes"].contains(answer) else {
                 throw BookClubError.aborted("Nothing removed.")
             }
