@@ -1,5 +1,11 @@
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// How the library is kept on disk: a small current-state file and an append-only history beside it.
 ///
 /// - `STORE` (`store.json`): pretty JSON with sorted keys: the books, their readings, and only the
@@ -56,20 +62,54 @@ public struct LibraryStorage {
     public func history(of bookIDs: Set<Book.ID>) throws -> [UUID: [ReadingProgress.Entry]] {
         let (_, length) = try loadState()
         let data = try fileSystem.readPrefix(historyPath, length)
-        let decoder = JSONCoding.decoder()
+        // The matching lines are decoded in one go, as one JSON array: far cheaper than a decode a line.
+        let array = Self.jsonArray(ofLinesIn: data, containingAnyOf: bookIDs.map { "\"book\":\"\($0)\"" })
+        let records: [HistoryRecord]
+        do {
+            records = try JSONCoding.decoder().decode([HistoryRecord].self, from: array)
+        } catch {
+            throw BookClubError.corruptFile(path: historyPath, detail: "a line cannot be read")
+        }
         var result: [UUID: [ReadingProgress.Entry]] = [:]
-        let needles = bookIDs.map { Data("\"book\":\"\($0)\"".utf8) }
-        for line in data.split(separator: UInt8(ascii: "\n")) where needles.contains(where: { line.range(of: $0) != nil }) {
-            let record: HistoryRecord
-            do {
-                record = try decoder.decode(HistoryRecord.self, from: Data(line))
-            } catch {
-                throw BookClubError.corruptFile(path: historyPath, detail: "a line cannot be read")
-            }
-            guard bookIDs.contains(record.book) else { continue }
+        for record in records where bookIDs.contains(record.book) {
             result[record.reading, default: []].append(record.entry)
         }
         return result.mapValues { $0.sorted { $0.time < $1.time } }
+    }
+
+    /// The lines of `data` that contain any of `needles`, joined into one JSON array.
+    static func jsonArray(ofLinesIn data: Data, containingAnyOf strings: [String]) -> Data {
+        let needles = strings.map { Array($0.utf8) }
+        var array = Data("[".utf8)
+        data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
+            guard let base = bytes.baseAddress else { return }
+            var start = 0
+            while start < bytes.count {
+                let end = memchr(base + start, 0x0A, bytes.count - start).map { base.distance(to: UnsafeRawPointer($0)) } ?? bytes.count
+                let matches = needles.contains { Self.contains(base + start, end - start, $0) }
+                if matches {
+                    if array.count > 1 { array.append(0x2C) }
+                    array.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
+                }
+                start = end + 1
+            }
+        }
+        array.append(0x5D)
+        return array
+    }
+
+    /// Whether the bytes at `start` hold `needle`: memchr for its first byte, memcmp for the rest.
+    private static func contains(_ start: UnsafeRawPointer, _ count: Int, _ needle: [UInt8]) -> Bool {
+        guard let first = needle.first, needle.count <= count else { return false }
+        var offset = 0
+        while offset + needle.count <= count,
+            let hit = memchr(start + offset, Int32(first), count - offset - needle.count + 1)
+        {
+            let at = start.distance(to: UnsafeRawPointer(hit))
+            if memcmp(hit, needle, needle.count) == 0 { return true }
+            offset = at + 1
+        }
+        return false
     }
 
     // MARK: State file

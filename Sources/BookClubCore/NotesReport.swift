@@ -74,23 +74,31 @@ public enum ProgressText {
     }
 }
 
-/// Dates as bookclub shows them, in the reader's time zone.
+/// Dates as bookclub shows them, in the reader's time zone, with English names whatever the locale
+/// (formatted from calendar components: a `DateFormatter` costs more to make than a whole command).
 public enum DateText {
+    private static let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+    private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+
     /// "Fri 20 Nov 2026"
     public static func day(_ date: Date, timeZone: TimeZone) -> String {
-        format(date, "EEE d MMM yyyy", timeZone)
+        let parts = components(date, timeZone)
+        return "\(weekdays[parts.weekday! - 1]) \(parts.day!) \(months[parts.month! - 1]) \(parts.year!)"
     }
 
     /// "Fri 20 Nov 2026 19:00"
     public static func minute(_ date: Date, timeZone: TimeZone) -> String {
-        format(date, "EEE d MMM yyyy HH:mm", timeZone)
+        let parts = components(date, timeZone)
+        return day(date, timeZone: timeZone) + " " + twoDigits(parts.hour!) + ":" + twoDigits(parts.minute!)
     }
 
-    private static func format(_ date: Date, _ pattern: String, _ timeZone: TimeZone) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = timeZone
-        formatter.dateFormat = pattern
-        return formatter.string(from: date)
+    private static func components(_ date: Date, _ timeZone: TimeZone) -> DateComponents {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        return calendar.dateComponents([.year, .month, .day, .weekday, .hour, .minute], from: date)
+    }
+
+    private static func twoDigits(_ value: Int) -> String {
+        value < 10 ? "0\(value)" : "\(value)"
     }
 }
