@@ -12,7 +12,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def build():
-    flags = ["-c", "release", "--static-swift-stdlib"]
+    flags = ["-c", "release", "-Xswiftc", "-static-executable"]
     subprocess.run(["swift", "build", *flags], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
     path = subprocess.run(["swift", "build", *flags, "--show-bin-path"], cwd=ROOT, check=True,
                           capture_output=True, text=True).stdout.strip()
@@ -131,7 +131,7 @@ def main():
         print(f"... {size} entries done", file=sys.stderr)
 
     cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
-    print(f"Machine: {cpu}, {os.cpu_count()} cores; Swift release build, --static-swift-stdlib")
+    print(f"Machine: {cpu}, {os.cpu_count()} cores; release build, -static-executable")
     print(f"Runs: {args.runs} up to 10,000 entries, {max(3, args.runs // 3)} above; times in ms, memory in MB\n")
     print("| entries | command | median ms | min–max ms | peak MB |")
     print("|---:|---|---:|---:|---:|")

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension Library {
     /// Finds the book a reference names, trying in order, case-insensitively: an id, a unique id prefix
@@ -9,7 +13,7 @@ extension Library {
     /// ```
     /// The first rule that matches anything decides: one match is the book, several are an error listing them.
     public func resolve(_ reference: String) throws -> Book {
-        let needle = reference.lowercased().trimmingCharacters(in: .whitespaces)
+        let needle = reference.lowercased().trimmed
         let words = Self.words(needle)
         let rules: [(Book) -> Bool] = [
             { $0.id == needle },

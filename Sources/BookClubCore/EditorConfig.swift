@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The draft of one progress update, as the talk's `EditorConfig`: nothing is committed until asked.
 ///
@@ -36,7 +40,7 @@ public struct EditorConfig: Equatable, Sendable {
     public mutating func commit() -> (progress: Double, note: String?)? {
         guard isEditorPresented else { return nil }
         isEditorPresented = false
-        let trimmed = note.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = note.trimmed
         return (progress, trimmed.isEmpty ? nil : trimmed)
     }
 

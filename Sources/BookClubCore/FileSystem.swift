@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 #if canImport(Glibc)
     import Glibc
@@ -113,7 +117,7 @@ enum POSIXFile {
     }
 
     static func makeParent(of path: String) throws {
-        let parent = (path as NSString).deletingLastPathComponent
+        let parent = path.parentPath
         guard !parent.isEmpty, !FileManager.default.fileExists(atPath: parent) else { return }
         do {
             try FileManager.default.createDirectory(
@@ -124,7 +128,7 @@ enum POSIXFile {
     }
 
     static func syncDirectory(of path: String) throws {
-        let parent = (path as NSString).deletingLastPathComponent
+        let parent = path.parentPath
         let fd = open(parent.isEmpty ? "." : parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { throw failure(parent, "cannot open the folder") }
         defer { close(fd) }
@@ -136,8 +140,8 @@ enum POSIXFile {
     static func writeAtomically(_ path: String, _ data: Data) throws {
         if FileManager.default.fileExists(atPath: path), (try? readAll(path)) == data { return }
         try makeParent(of: path)
-        let directory = (path as NSString).deletingLastPathComponent
-        let name = (path as NSString).lastPathComponent
+        let directory = path.parentPath
+        let name = path.lastPathComponent
         let temporary = (directory.isEmpty ? "" : directory + "/") + ".\(name).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw failure(path, "cannot create a temporary file") }

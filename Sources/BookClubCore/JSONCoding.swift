@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The JSON conventions of every file bookclub writes: pretty-printed, sorted keys, ISO 8601 dates.
 enum JSONCoding {

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The notes of a book's current reading as Markdown, for the next meeting.
 public enum NotesReport {
@@ -20,7 +24,7 @@ public enum NotesReport {
             lines.append("_No notes yet. Add one with `bookclub progress \"\(book.title)\" VALUE --note TEXT`._")
         }
         for note in notes {
-            lines.append("- \(note.place), \(DateText.day(note.time, timeZone: timeZone)): \(note.text.replacingOccurrences(of: "\n", with: "\n  "))")
+            lines.append("- \(note.place), \(DateText.day(note.time, timeZone: timeZone)): \(note.text.replacing("\n", with: "\n  "))")
         }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A progress value as typed: a page (`120`), a percent (`45%`) or pages read since the latest entry (`+20`).
 public enum ProgressValue: Equatable, Sendable {
@@ -14,7 +18,7 @@ public enum ProgressValue: Equatable, Sendable {
 
     /// Parses `120`, `45%`, `45.5%` or `+20`; `nil` for anything else, including out-of-range numbers.
     public init?(parsing text: String) {
-        let text = text.trimmingCharacters(in: .whitespaces)
+        let text = text.trimmed
         if text.hasSuffix("%") {
             guard let percent = Double(text.dropLast()), percent.isFinite, (0...100).contains(percent) else { return nil }
             self = .percent(percent)

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The log of one reading, as in the talk: a list of entries, the latest of which is the progress.
 public struct ReadingProgress: Codable, Equatable, Sendable {

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Per-scene state, the CLI's SceneStorage: the book selected in one shell's scene.
 ///
@@ -47,7 +51,7 @@ public struct Paths: Equatable, Sendable {
     /// - Parameters:
     ///   - environment: the process environment (`HOME`, `XDG_*_HOME`, `BOOKCLUB_STORE`, `BOOKCLUB_SETTINGS`, `BOOKCLUB_SCENE`).
     public init(environment: [String: String], store: String? = nil, settings: String? = nil) {
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? FileManager.default.homeDirectoryForCurrentUser.path
         func base(_ variable: String, _ fallback: String) -> String {
             // XDG: a relative path in these variables is invalid and must be ignored.
             if let value = environment[variable], value.hasPrefix("/") { return value }

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The settings file, the CLI's AppStorage: small typed values with defaults, apart from the model.
 ///
@@ -104,7 +108,7 @@ public struct AnySettingKey {
         value = { $0[keyPath: keyPath].description }
         self.defaultValue = defaultValue.description
         set = { settings, text in
-            guard let value = Value(text.trimmingCharacters(in: .whitespaces)), value.isValid() else {
+            guard let value = Value(text.trimmed), value.isValid() else {
                 throw BookClubError.invalidSetting(key: name, value: text, expected: Value.expected)
             }
             settings[keyPath: keyPath] = value

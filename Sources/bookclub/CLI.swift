@@ -1,5 +1,9 @@
 import BookClubCore
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The command tree, the parse, the run, and the one place where errors become messages and exit codes.
 enum CLI {
@@ -91,15 +95,20 @@ enum CLI {
                 write(UsageGenerator.errorReport(error, path: path), false)
                 return 64
             } catch let error as BookClubError {
-                env.output.write(error.localizedDescription.terminalSafe, as: .error)
+                env.output.write(describe(error).terminalSafe, as: .error)
                 return exitCode(error.kind)
             } catch let error as ExitCode {
                 return error.code
             } catch {
-                env.output.write(error.localizedDescription.terminalSafe, as: .error)
+                env.output.write(describe(error).terminalSafe, as: .error)
                 return 1
             }
         }
+    }
+
+    /// An error's message: its `errorDescription` when it has one.
+    static func describe(_ error: any Error) -> String {
+        (error as? any LocalizedError)?.errorDescription ?? String(describing: error)
     }
 
     static func exitCode(_ kind: BookClubError.Kind) -> Int32 {
@@ -124,7 +133,7 @@ struct ProcessContext {
     var fileSystem = FileSystem.live
     var now: () -> Date = { Date() }
     var timeZone = TimeZone.current
-    var makeID: () -> String = { UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased() }
+    var makeID: () -> String = { UUID().uuidString.replacing("-", with: "").lowercased() }
     var runEditor: (String, String) throws -> Void = Editor.run
     var readLine: () -> String? = { Swift.readLine() }
     /// Writes raw text to standard output (`true`) or standard error.

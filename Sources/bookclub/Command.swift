@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 import BookClubCore
 
 /// One subcommand: its configuration (which drives both parsing and help), how it reads its parsed
@@ -30,7 +34,7 @@ extension ParsedArguments {
 
     /// A note as given, or `nil` when absent or blank.
     func note(_ name: String = "note") -> String? {
-        guard let text = value(name)?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty else { return nil }
+        guard let text = value(name)?.trimmed, !text.isEmpty else { return nil }
         return text
     }
 

@@ -1,5 +1,9 @@
 import BookClubCore
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension Environment {
     /// The book a command names, or the scene's selection when it names none.
@@ -20,6 +24,6 @@ extension Environment {
     /// A reference as it would be typed in a shell: bare when safe, else single-quoted.
     static func shellWord(_ text: String) -> String {
         let safe = !text.isEmpty && text.allSatisfy { $0.isLetter || $0.isNumber || "-_.".contains($0) }
-        return safe ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        return safe ? text : "'" + text.replacing("'", with: "'\\''") + "'"
     }
 }

@@ -1,5 +1,9 @@
 import BookClubCore
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Everything a command may use, handed down from `main` (or a test): the stores, opened lazily and
 /// once, the clock, the output, the terminal, the editor. Nothing in a command reads a global.

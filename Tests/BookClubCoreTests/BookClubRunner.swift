@@ -28,8 +28,12 @@ struct BookClubRunner {
     var storePath: String { home + "/.local/share/bookclub/store.json" }
     var settingsPath: String { home + "/.config/bookclub/settings.json" }
 
-    /// The executable beside the test bundle, as `swift build` leaves it.
+    /// `$BOOKCLUB_TEST_BINARY` when set (to test a release build), else the executable beside the
+    /// test bundle, as `swift build` leaves it.
     static var executable: URL {
+        if let path = ProcessInfo.processInfo.environment["BOOKCLUB_TEST_BINARY"], !path.isEmpty {
+            return URL(fileURLWithPath: path)
+        }
         let candidates = [
             URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
             Bundle.main.bundleURL,

@@ -1,5 +1,9 @@
 import BookClubCore
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 struct AddCommand: Command {
     static let configuration = CommandConfiguration(
@@ -25,7 +29,7 @@ struct AddCommand: Command {
     var json: Bool
 
     init(_ arguments: ParsedArguments) throws {
-        title = arguments.argument("title")?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        title = arguments.argument("title")?.trimmed ?? ""
         guard !title.isEmpty else {
             throw ParseError.invalidValue(value: title, label: "<title>", reason: "a title cannot be empty")
         }
@@ -38,7 +42,7 @@ struct AddCommand: Command {
     }
 
     static func nonEmpty(_ text: String) -> String? {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = text.trimmed
         return trimmed.isEmpty ? nil : trimmed
     }
 

@@ -1,5 +1,9 @@
 import BookClubCore
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `progress --edit`: an `EditorConfig` presented in the user's editor, the way `git commit` does it.
 /// The store is not locked while the editor is open.
@@ -20,12 +24,12 @@ enum ProgressDraft {
             throw BookClubError.aborted("The draft \(path) is gone; nothing was logged.")
         }
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-            .filter { !$0.hasPrefix("#") }
-        guard let first = lines.firstIndex(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty }) else {
+            .filter { !$0.hasPrefix("#") }.map { String($0) }
+        guard let first = lines.firstIndex(where: { !$0.trimmed.isEmpty }) else {
             try? FileManager.default.removeItem(atPath: path)
             throw BookClubError.aborted("Empty draft; nothing was logged.")
         }
-        let valueText = lines[first].trimmingCharacters(in: .whitespaces)
+        let valueText = lines[first].trimmed
         guard let value = ProgressValue(parsing: valueText) else {
             throw BookClubError.aborted(
                 "'\(valueText)' is not a progress value (\(ProgressValue.problem(with: valueText) ?? "")); your draft is kept at \(path).")

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The flags every command understands: `-h`/`--help`, `--version` and the
 /// hidden `--generate-completion-script [bash|zsh|fish]`. They win over any

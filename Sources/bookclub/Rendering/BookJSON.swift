@@ -1,5 +1,9 @@
 import BookClubCore
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The `--json` shape of a book: stable camelCase names, progress as a fraction 0...1.
 struct BookJSON: Encodable {

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Static shell completion scripts for a command tree.
 enum CompletionScript {
@@ -60,6 +64,6 @@ struct CompletionNode: Sendable {
 extension String {
     /// Quoted for a POSIX-like shell with single quotes.
     var shellQuoted: String {
-        "'" + replacingOccurrences(of: "'", with: "'\\''") + "'"
+        "'" + replacing("'", with: "'\\''") + "'"
     }
 }

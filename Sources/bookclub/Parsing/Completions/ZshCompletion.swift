@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A zsh completion script (`#compdef`, to be saved as `_<tool>`) that finds
 /// the subcommand being typed, then offers its subcommands and options.
@@ -57,7 +61,7 @@ enum ZshCompletion {
 
     /// A `_describe` entry "name:description", quoted.
     private static func describe(_ name: String, _ abstract: String) -> String {
-        let escapedName = name.replacingOccurrences(of: ":", with: "\\:")
+        let escapedName = name.replacing(":", with: "\\:")
         return "\(escapedName):\(abstract)".shellQuoted
     }
 }

@@ -1,0 +1,21 @@
+extension String {
+    /// The text without white space or line breaks at either end.
+    public var trimmed: String {
+        guard let first = firstIndex(where: { !$0.isWhitespace }), let last = lastIndex(where: { !$0.isWhitespace }) else {
+            return ""
+        }
+        return String(self[first...last])
+    }
+
+    /// The folder part of a path (`/a/b` for `/a/b/c.json`); empty for a bare name.
+    var parentPath: String {
+        guard let slash = lastIndex(of: "/") else { return "" }
+        return slash == startIndex ? "/" : String(self[..<slash])
+    }
+
+    /// The last part of a path (`c.json` for `/a/b/c.json`).
+    var lastPathComponent: String {
+        guard let slash = lastIndex(of: "/") else { return self }
+        return String(self[index(after: slash)...])
+    }
+}
