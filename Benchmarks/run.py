@@ -4,7 +4,7 @@
 each command over repeated runs: median, spread (min to max) and peak memory (max RSS).
 Where Taskwarrior is installed, times `task add` and `task next` on as many tasks, and prints ratios.
 
-Usage: python3 Benchmarks/run.py [--sizes 1000,10000,100000,1000000] [--runs N]
+Usage: python3 Benchmarks/run.py [--sizes 1000,10000,100000,1000000] [--runs N] [--books N]
 """
 import argparse, json, os, shutil, statistics, subprocess, sys, tempfile, time, uuid
 
@@ -23,9 +23,9 @@ def iso(seconds):
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(seconds))
 
 
-def generate_store(folder, entries):
+def generate_store(folder, entries, books=None):
     """A store as bookclub writes it: state file with the latest entry per reading, plus the history."""
-    books = max(3, entries * 300 // 100_000)
+    books = books or max(3, entries * 300 // 100_000)
     big = min(1000, entries)
     counts = [big] + [0] * (books - 1)
     rest = entries - big
@@ -39,7 +39,7 @@ def generate_store(folder, entries):
         for b, count in enumerate(counts):
             book_id = uuid.UUID(int=b + 1).hex
             reading = str(uuid.UUID(int=(1 << 64) + b)).upper()
-            pages = 100_000
+            pages = max(100_000, count * 10 + 10_000)
             latest = None
             for e in range(count):
                 entry = {"id": str(uuid.uuid4()).upper(), "page": (e + 1) * 10, "progress": (e + 1) * 10 / pages,
@@ -93,6 +93,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--sizes", default="1000,10000,100000,1000000")
     parser.add_argument("--runs", type=int, default=15)
+    parser.add_argument("--books", type=int, help="a fixed number of books at every size (default: 300 per 100,000 entries)")
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
     binary = build()
@@ -108,7 +109,7 @@ def main():
         runs = args.runs if size <= 10_000 else max(3, args.runs // 3)
         folder = os.path.join(work, str(size))
         os.makedirs(folder)
-        generate_store(folder, size)
+        generate_store(folder, size, args.books)
         store = os.path.join(folder, "store.json")
         base = [binary, "--store", store]
         big = uuid.UUID(int=1).hex
@@ -132,6 +133,7 @@ def main():
 
     cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
     print(f"Machine: {cpu}, {os.cpu_count()} cores; release build, -static-executable")
+    print(f"Books: {args.books or '300 per 100,000 entries'}")
     print(f"Runs: {args.runs} up to 10,000 entries, {max(3, args.runs // 3)} above; times in ms, memory in MB\n")
     print("| entries | command | median ms | min–max ms | peak MB |")
     print("|---:|---|---:|---:|---:|")

@@ -17,8 +17,9 @@
 public struct FileSystem {
     /// The whole file, or `nil` when there is none.
     public var read: (_ path: String) throws -> Data?
-    /// The first `length` bytes of a file (fewer if it is shorter); empty when there is none.
-    public var readPrefix: (_ path: String, _ length: Int) throws -> Data
+    /// Hands the first `length` bytes of a file (fewer if it is shorter) to `body` in chunks of about
+    /// `chunkSize`, each ending at a line break where there is one; nothing when there is no file.
+    public var readLines: (_ path: String, _ length: Int, _ body: (Data) throws -> Void) throws -> Void
     /// Replaces a file atomically, created readable by its owner only; parent folders are created.
     public var writeAtomically: (_ path: String, _ data: Data) throws -> Void
     /// Cuts a file to `offset` bytes (dropping what an interrupted write left), appends `data`, syncs it.
@@ -28,13 +29,13 @@ public struct FileSystem {
 
     public init(
         read: @escaping (String) throws -> Data?,
-        readPrefix: @escaping (String, Int) throws -> Data,
+        readLines: @escaping (String, Int, (Data) throws -> Void) throws -> Void,
         writeAtomically: @escaping (String, Data) throws -> Void,
         append: @escaping (String, Data, Int) throws -> Void,
         lock: @escaping (String, Double) throws -> () -> Void
     ) {
         self.read = read
-        self.readPrefix = readPrefix
+        self.readLines = readLines
         self.writeAtomically = writeAtomically
         self.append = append
         self.lock = lock
@@ -49,10 +50,7 @@ extension FileSystem {
                 guard FileManager.default.fileExists(atPath: path) else { return nil }
                 return try POSIXFile.readAll(path)
             },
-            readPrefix: { path, length in
-                guard FileManager.default.fileExists(atPath: path) else { return Data() }
-                return try POSIXFile.readAll(path, limit: length)
-            },
+            readLines: POSIXFile.readLines,
             writeAtomically: POSIXFile.writeAtomically,
             append: POSIXFile.append,
             lock: POSIXFile.lock)
@@ -63,7 +61,9 @@ extension FileSystem {
         let box = MemoryFiles(files)
         return FileSystem(
             read: { box.files[$0] },
-            readPrefix: { path, length in box.files[path].map { Data($0.prefix(length)) } ?? Data() },
+            readLines: { path, length, body in
+                if let data = box.files[path] { try body(Data(data.prefix(length))) }
+            },
             writeAtomically: { box.files[$0] = $1 },
             append: { path, data, offset in
                 box.files[path] = (box.files[path].map { Data($0.prefix(offset)) } ?? Data()) + data
@@ -83,15 +83,14 @@ enum POSIXFile {
         .io(path: path, cause: "\(what): \(String(cString: strerror(code)))")
     }
 
-    static func readAll(_ path: String, limit: Int = .max) throws -> Data {
+    static func readAll(_ path: String) throws -> Data {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw failure(path, "cannot open") }
         defer { close(fd) }
         var data = Data()
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
-        while data.count < limit {
-            let wanted = min(buffer.count, limit - data.count)
-            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, wanted) }
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if count < 0 {
                 if errno == EINTR { continue }
                 throw failure(path, "cannot read")
@@ -100,6 +99,34 @@ enum POSIXFile {
             data.append(contentsOf: buffer[0..<count])
         }
         return data
+    }
+
+    /// Reads up to `length` bytes in chunks of 1 MiB, each cut after its last line break (the rest is
+    /// carried into the next chunk), so that memory stays flat however long the file is.
+    static func readLines(_ path: String, length: Int, body: (Data) throws -> Void) throws {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        if fd < 0 && errno == ENOENT { return }
+        guard fd >= 0 else { throw failure(path, "cannot open") }
+        defer { close(fd) }
+        let chunkSize = 1 << 20
+        var buffer = [UInt8](repeating: 0, count: chunkSize)
+        var pending = Data()
+        var remaining = length
+        while remaining > 0 {
+            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, min(chunkSize, remaining)) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw failure(path, "cannot read")
+            }
+            if count == 0 { break }
+            remaining -= count
+            pending.append(contentsOf: buffer[0..<count])
+            if let lastBreak = pending.lastIndex(of: 0x0A) {
+                try body(pending[pending.startIndex...lastBreak])
+                pending = Data(pending[(lastBreak + 1)...])
+            }
+        }
+        if !pending.isEmpty { try body(pending) }
     }
 
     static func writeAll(_ fd: Int32, _ data: Data, path: String) throws {

@@ -65,9 +65,13 @@ public struct LibraryStorage {
     /// Every entry in the committed history of these books, by reading id, in time order.
     public func history(of bookIDs: Set<Book.ID>) throws -> [UUID: [ReadingProgress.Entry]] {
         let (_, length) = try loadState()
-        let data = try fileSystem.readPrefix(historyPath, length)
         // The matching lines are decoded in one go, as one JSON array: far cheaper than a decode a line.
-        let array = Self.jsonArray(ofLinesIn: data, containingAnyOf: bookIDs.map { "\"book\":\"\($0)\"" })
+        let needles = bookIDs.map { "\"book\":\"\($0)\"" }
+        var array = Data("[".utf8)
+        try fileSystem.readLines(historyPath, length) { chunk in
+            Self.appendLines(of: chunk, containingAnyOf: needles, to: &array)
+        }
+        array.append(0x5D)
         let records: [HistoryRecord]
         do {
             records = try JSONCoding.decoder().decode([HistoryRecord].self, from: array)
@@ -81,10 +85,9 @@ public struct LibraryStorage {
         return result.mapValues { $0.sorted { $0.time < $1.time } }
     }
 
-    /// The lines of `data` that contain any of `needles`, joined into one JSON array.
-    static func jsonArray(ofLinesIn data: Data, containingAnyOf strings: [String]) -> Data {
+    /// Appends to a JSON array being built the lines of `data` that contain any of `strings`.
+    static func appendLines(of data: Data, containingAnyOf strings: [String], to array: inout Data) {
         let needles = strings.map { Array($0.utf8) }
-        var array = Data("[".utf8)
         data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
             guard let base = bytes.baseAddress else { return }
             var start = 0
@@ -98,8 +101,6 @@ public struct LibraryStorage {
                 start = end + 1
             }
         }
-        array.append(0x5D)
-        return array
     }
 
     /// Whether the bytes at `start` hold `needle`: memchr for its first byte, memcmp for the rest.

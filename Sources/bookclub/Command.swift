@@ -21,6 +21,17 @@ enum CommonOptions {
     static let note = OptionSpec(long: "note", kind: .value("text"), help: "A note to keep with it.")
 }
 
+/// What the commands that act on one book and may print it share: the `[<book>]` argument and `--json`.
+struct BookTarget {
+    var reference: String?
+    var json: Bool
+
+    init(_ arguments: ParsedArguments) {
+        reference = arguments.argument("book")
+        json = arguments.flag("json")
+    }
+}
+
 extension ParsedArguments {
     /// The value of `--name`, parsed as a `WHEN`; `nil` when the option is absent.
     func date(_ name: String, now: Date, timeZone: TimeZone) throws -> Date? {

@@ -24,6 +24,6 @@ extension Environment {
     /// A reference as it would be typed in a shell: bare when safe, else single-quoted.
     static func shellWord(_ text: String) -> String {
         let safe = !text.isEmpty && text.allSatisfy { $0.isLetter || $0.isNumber || "-_.".contains($0) }
-        return safe ? text : "'" + text.replacing("'", with: "'\\''") + "'"
+        return safe ? text : text.shellQuoted
     }
 }

@@ -13,12 +13,10 @@ struct NotesCommand: Command {
         arguments: [CommonOptions.book],
         options: [CommonOptions.json])
 
-    var reference: String?
-    var json: Bool
+    var target: BookTarget
 
     init(_ arguments: ParsedArguments) throws {
-        reference = arguments.argument("book")
-        json = arguments.flag("json")
+        target = BookTarget(arguments)
     }
 
     struct NotesJSON: Encodable {
@@ -35,10 +33,10 @@ struct NotesCommand: Command {
 
     func run(in env: Environment) throws {
         let store = try env.library()
-        let id = try env.resolveBook(reference, in: store.state).book.id
+        let id = try env.resolveBook(target.reference, in: store.state).book.id
         try store.loadHistory(of: [id], from: env.storage)
         let book = store.state[id: id]!
-        if json {
+        if target.json {
             let notes = NotesReport.notes(of: book).map { NotesJSON.Note(place: $0.place, time: $0.time, text: $0.text) }
             try env.writeJSON(NotesJSON(id: book.id, title: book.title, notes: notes))
         } else {

@@ -7,20 +7,18 @@ struct RereadCommand: Command {
         arguments: [CommonOptions.book],
         options: [CommonOptions.json])
 
-    var reference: String?
-    var json: Bool
+    var target: BookTarget
 
     init(_ arguments: ParsedArguments) throws {
-        reference = arguments.argument("book")
-        json = arguments.flag("json")
+        target = BookTarget(arguments)
     }
 
     func run(in env: Environment) throws {
         let store = try env.library(forWriting: true)
-        let (book, shellReference) = try env.resolveBook(reference, in: store.state)
+        let (book, shellReference) = try env.resolveBook(target.reference, in: store.state)
         try store.update { try $0.reread(at: env.now().wholeSeconds, bookID: book.id, reference: shellReference) }
         let count = store.state[id: book.id]!.readings.count
         env.output.write("Started reading \(count) of '\(book.title.terminalSafe)'.", as: .message)
-        if json { try env.writeJSON(BookJSON(store.state[id: book.id]!)) }
+        if target.json { try env.writeJSON(BookJSON(store.state[id: book.id]!)) }
     }
 }

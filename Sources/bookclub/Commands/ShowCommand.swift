@@ -12,20 +12,18 @@ struct ShowCommand: Command {
         arguments: [CommonOptions.book],
         options: [CommonOptions.json])
 
-    var reference: String?
-    var json: Bool
+    var target: BookTarget
 
     init(_ arguments: ParsedArguments) throws {
-        reference = arguments.argument("book")
-        json = arguments.flag("json")
+        target = BookTarget(arguments)
     }
 
     func run(in env: Environment) throws {
         let store = try env.library()
-        let id = try env.resolveBook(reference, in: store.state).book.id
+        let id = try env.resolveBook(target.reference, in: store.state).book.id
         try store.loadHistory(of: [id], from: env.storage)
         let book = store.state[id: id]!
-        if json {
+        if target.json {
             try env.writeJSON(BookJSON(book, withHistory: true))
             return
         }

@@ -7,19 +7,17 @@ struct UnfinishCommand: Command {
         arguments: [CommonOptions.book],
         options: [CommonOptions.json])
 
-    var reference: String?
-    var json: Bool
+    var target: BookTarget
 
     init(_ arguments: ParsedArguments) throws {
-        reference = arguments.argument("book")
-        json = arguments.flag("json")
+        target = BookTarget(arguments)
     }
 
     func run(in env: Environment) throws {
         let store = try env.library(forWriting: true)
-        let (book, shellReference) = try env.resolveBook(reference, in: store.state)
+        let (book, shellReference) = try env.resolveBook(target.reference, in: store.state)
         let outcome = try store.update { try $0.resume(bookID: book.id, reference: shellReference) }
         env.output.write("'\(book.title.terminalSafe)' is no longer \(outcome.rawValue).", as: .message)
-        if json { try env.writeJSON(BookJSON(store.state[id: book.id]!)) }
+        if target.json { try env.writeJSON(BookJSON(store.state[id: book.id]!)) }
     }
 }
