@@ -11,6 +11,11 @@ public enum BookClubError: Error, Equatable, Sendable {
     case bookNotFound(String)
     case ambiguousBook(String, candidates: [String])
     case noSelection
+    case clubNotFound(String)
+    case ambiguousClub(String, candidates: [String])
+    case meetingNotFound(club: String, reference: String)
+    case noUpcomingBook(club: String)
+    case duplicateClub(String)
     case finished(title: String, reference: String)
     case abandoned(title: String, reference: String)
     case notEnded(title: String, reference: String)
@@ -56,6 +61,16 @@ extension BookClubError: LocalizedError {
             "No book matches '\(reference)'. See `bookclub list --all`."
         case .ambiguousBook(let reference, let candidates):
             "'\(reference)' matches \(candidates.count) books: \(candidates.joined(separator: "; ")). Use more of the title or the id."
+        case .clubNotFound(let reference):
+            "No club matches '\(reference)'. See `bookclub club list`."
+        case .ambiguousClub(let reference, let candidates):
+            "'\(reference)' matches \(candidates.count) clubs: \(candidates.joined(separator: "; ")). Use more of the name or the id."
+        case .meetingNotFound(let club, let reference):
+            "\(club) has no meeting '\(reference)'. See `bookclub club meetings '\(club)' --past`."
+        case .noUpcomingBook(let club):
+            "\(club) has no upcoming meeting with a book. Plan one with `bookclub club meeting '\(club)' --date WHEN --book BOOK`."
+        case .duplicateClub(let name):
+            "A club named '\(name)' is already there."
         case .noSelection:
             "No book given and none selected. Name a book, or select one with `bookclub select BOOK`."
         case .finished(let title, let reference):

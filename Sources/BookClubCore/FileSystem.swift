@@ -23,6 +23,7 @@ public struct FileSystem {
     /// Replaces a file atomically, created readable by its owner only; parent folders are created.
     public var writeAtomically: (_ path: String, _ data: Data) throws -> Void
     /// Cuts a file to `offset` bytes (dropping what an interrupted write left), appends `data`, syncs it.
+    /// A file shorter than `offset` is refused (`BookClubError.corruptFile`) and left as it is.
     public var append: (_ path: String, _ data: Data, _ offset: Int) throws -> Void
     /// Takes an exclusive lock on `path`, waiting at most `timeout` seconds; returns the unlock.
     public var lock: (_ path: String, _ timeout: Double) throws -> () -> Void
@@ -66,7 +67,9 @@ extension FileSystem {
             },
             writeAtomically: { box.files[$0] = $1 },
             append: { path, data, offset in
-                box.files[path] = (box.files[path].map { Data($0.prefix(offset)) } ?? Data()) + data
+                let existing = box.files[path] ?? Data()
+                guard existing.count >= offset else { throw POSIXFile.tooShort(path, existing.count, offset) }
+                box.files[path] = Data(existing.prefix(offset)) + data
             },
             lock: { _, _ in {} })
     }
@@ -81,6 +84,10 @@ private final class MemoryFiles {
 enum POSIXFile {
     static func failure(_ path: String, _ what: String, _ code: Int32 = errno) -> BookClubError {
         .io(path: path, cause: "\(what): \(String(cString: strerror(code)))")
+    }
+
+    static func tooShort(_ path: String, _ size: Int, _ expected: Int) -> BookClubError {
+        .corruptFile(path: path, detail: "holds \(size) bytes where the store expects \(expected); it was cut short or replaced")
     }
 
     static func readAll(_ path: String) throws -> Data {
@@ -192,6 +199,9 @@ enum POSIXFile {
         let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw failure(path, "cannot open") }
         defer { close(fd) }
+        var status = stat()
+        guard fstat(fd, &status) == 0 else { throw failure(path, "cannot read the size") }
+        guard Int(status.st_size) >= offset else { throw tooShort(path, Int(status.st_size), offset) }
         guard ftruncate(fd, off_t(offset)) == 0 else { throw failure(path, "cannot truncate") }
         guard lseek(fd, off_t(offset), SEEK_SET) >= 0 else { throw failure(path, "cannot seek") }
         try writeAll(fd, data, path: path)

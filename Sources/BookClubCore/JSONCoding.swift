@@ -57,7 +57,10 @@ enum JSONCoding {
     }
 
     private static func article(_ type: Any.Type) -> String {
-        let name = String(describing: type)
+        var name = String(describing: type)
+        if name.hasPrefix("Dictionary<") { return "an object" }
+        if name.hasPrefix("Array<") { return "a list" }
+        if name == "Double" || name == "Int" { name = "number" }
         return ("AEIOU".contains(name.prefix(1)) ? "an " : "a ") + name
     }
 }

@@ -9,9 +9,11 @@
 /// Mutate it only through `Store.update`; its mutating methods are the operations commands perform.
 public struct Library: Codable, Equatable, Sendable {
     public var books: [Book]
+    public var clubs: [Club]
 
-    public init(books: [Book] = []) {
+    public init(books: [Book] = [], clubs: [Club] = []) {
         self.books = books
+        self.clubs = clubs
     }
 
     /// The book with this id, if any.
@@ -57,14 +59,14 @@ extension Library {
         case .abandoned: throw BookClubError.abandoned(title: book.title, reference: reference)
         case .unstarted, .reading: break
         }
-        let (fraction, page) = try value.resolve(for: book, reference: reference)
         if book.status == .unstarted {
             book.readings.append(Reading(started: time))
         }
         let last = book.readings.count - 1
-        if note == nil, let latest = book.readings[last].progress.latest,
-            latest.progress == fraction, latest.page == page
-        {
+        // A backdated entry counts from, and is compared with, the entry just before it.
+        let previous = book.readings[last].progress.entries.last { $0.time <= time }
+        let (fraction, page) = try value.resolve(for: book, after: previous, reference: reference)
+        if note == nil, let previous, previous.progress == fraction, previous.page == page {
             return .unchanged
         }
         let entry = ReadingProgress.Entry(progress: fraction, page: page, time: time, note: note)
@@ -98,13 +100,22 @@ extension Library {
     }
 
     /// Resumes a finished or abandoned reading: the "I'm Done" toggle turned off. Returns how it had ended.
-    public mutating func resume(bookID: Book.ID, reference: String) throws -> Ending.Outcome {
+    ///
+    /// A note given when it ended is kept, as an entry at the progress reached, dated when it ended.
+    public mutating func resume(bookID: Book.ID, at time: Date, reference: String) throws -> Ending.Outcome {
         guard let index = index(of: bookID) else { throw BookClubError.bookNotFound(reference) }
         let last = books[index].readings.count - 1
         guard last >= 0, let ending = books[index].readings[last].ending else {
             throw BookClubError.notFinished(title: books[index].title, reference: reference)
         }
         books[index].readings[last].ending = nil
+        if let note = ending.note {
+            let latest = books[index].readings[last].progress.latest
+            books[index].readings[last].progress.add(
+                ReadingProgress.Entry(
+                    progress: latest?.progress ?? 0, page: latest?.page, time: ending.date ?? time,
+                    note: "(\(ending.outcome.rawValue)) \(note)"))
+        }
         return ending.outcome
     }
 
@@ -119,10 +130,50 @@ extension Library {
         }
     }
 
-    /// Removes a book and its history. Returns the removed book.
+    /// Refuses a title and author that another book already has (the same book twice makes every
+    /// reference to either ambiguous).
+    public func checkUnique(title: String, author: String?, except id: Book.ID? = nil) throws {
+        if books.contains(where: {
+            $0.id != id && $0.title.lowercased() == title.lowercased() && $0.author?.lowercased() == author?.lowercased()
+        }) {
+            throw BookClubError.duplicateTitle(title)
+        }
+    }
+
+    /// Removes a book and its history, and takes it off every club's meetings. Returns the removed book.
     @discardableResult
     public mutating func removeBook(id: Book.ID) -> Book? {
         guard let index = index(of: id) else { return nil }
+        for club in clubs.indices { clubs[club].forget(bookID: id) }
         return books.remove(at: index)
+    }
+}
+
+// MARK: - Validation
+
+extension Library {
+    /// The first thing in a decoded library that no command could have written ("at `books[2].pages`:
+    /// expected a positive number"), or `nil` when it is sound.
+    func problem() -> String? {
+        var ids = Set<Book.ID>()
+        for (b, book) in books.enumerated() {
+            let at = "at `books[\(b)]"
+            if book.id.isEmpty || !ids.insert(book.id).inserted { return "\(at).id`: expected an id of its own" }
+            if book.title.trimmed.isEmpty { return "\(at).title`: expected a title" }
+            if let pages = book.pages, pages <= 0 { return "\(at).pages`: expected a positive number" }
+            for (r, reading) in book.readings.enumerated() {
+                for entry in reading.progress.entries {
+                    if !entry.progress.isFinite || !(0...1).contains(entry.progress) {
+                        return "\(at).readings[\(r)].latest.progress`: expected a fraction from 0 to 1"
+                    }
+                    if let page = entry.page, page < 0 { return "\(at).readings[\(r)].latest.page`: expected a page" }
+                }
+            }
+        }
+        var clubIDs = Set<Club.ID>()
+        for (c, club) in clubs.enumerated() where club.id.isEmpty || !clubIDs.insert(club.id).inserted {
+            return "at `clubs[\(c)].id`: expected an id of its own"
+        }
+        return nil
     }
 }

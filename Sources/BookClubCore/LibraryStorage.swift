@@ -22,7 +22,9 @@
 /// costs the same whatever the length of the history, and a crash at any point leaves the last
 /// committed state. A book's full history is read only when a command needs it (`show`, `notes`).
 public struct LibraryStorage {
-    public static let schemaVersion = 1
+    /// 1: books only. 2: clubs too; a version 1 file is read as having none, and is kept as
+    /// `STORE.v1` the first time it is rewritten.
+    public static let schemaVersion = 2
 
     public let path: String
     public let fileSystem: FileSystem
@@ -34,20 +36,29 @@ public struct LibraryStorage {
 
     public var historyPath: String { path + ".history" }
     public var lockPath: String { path + ".lock" }
+    /// Where a store of an earlier schema is kept, as it was, before it is first rewritten.
+    public func backupPath(version: Int) -> String { path + ".v\(version)" }
 
     /// The persistence of a library store. With `lockTimeout`, the store is locked first (and stays
     /// locked until the store goes away), then read: use it for commands that change the library.
     public func persistence(lockTimeout: Double?) -> Persistence<Library> {
         var committedHistory = 0
+        var loadedVersion = Self.schemaVersion
         var unlock: (() -> Void)?
         return Persistence(
             load: {
                 if let timeout = lockTimeout { unlock = try fileSystem.lock(lockPath, timeout) }
-                let (library, length) = try loadState()
+                let (library, length, version) = try loadState()
                 committedHistory = length
+                loadedVersion = version
                 return library
             },
             save: { old, new in
+                if loadedVersion < Self.schemaVersion, let original = try fileSystem.read(path),
+                    try fileSystem.read(backupPath(version: loadedVersion)) == nil
+                {
+                    try fileSystem.writeAtomically(backupPath(version: loadedVersion), original)
+                }
                 let lines = try Self.historyLines(adding: new, to: old)
                 if !lines.isEmpty {
                     try fileSystem.append(historyPath, lines, committedHistory)
@@ -55,6 +66,7 @@ public struct LibraryStorage {
                 let length = committedHistory + lines.count
                 try fileSystem.writeAtomically(path, try encodeState(new, historyLength: length))
                 committedHistory = length
+                loadedVersion = Self.schemaVersion
             },
             close: {
                 unlock?()
@@ -64,13 +76,16 @@ public struct LibraryStorage {
 
     /// Every entry in the committed history of these books, by reading id, in time order.
     public func history(of bookIDs: Set<Book.ID>) throws -> [UUID: [ReadingProgress.Entry]] {
-        let (_, length) = try loadState()
+        let (_, length, _) = try loadState()
         // The matching lines are decoded in one go, as one JSON array: far cheaper than a decode a line.
         let needles = bookIDs.map { "\"book\":\"\($0)\"" }
         var array = Data("[".utf8)
+        var read = 0
         try fileSystem.readLines(historyPath, length) { chunk in
+            read += chunk.count
             Self.appendLines(of: chunk, containingAnyOf: needles, to: &array)
         }
+        guard read == length else { throw POSIXFile.tooShort(historyPath, read, length) }
         array.append(0x5D)
         let records: [HistoryRecord]
         do {
@@ -119,11 +134,14 @@ public struct LibraryStorage {
 
     // MARK: State file
 
-    private func loadState() throws -> (Library, historyLength: Int) {
-        guard let data = try fileSystem.read(path) else { return (Library(), 0) }
+    private func loadState() throws -> (Library, historyLength: Int, version: Int) {
+        guard let data = try fileSystem.read(path) else { return (Library(), 0, Self.schemaVersion) }
         let header = try JSONCoding.decode(SchemaHeader.self, from: data, path: path)
         guard let version = header.schemaVersion else {
             throw BookClubError.corruptFile(path: path, detail: "missing key `schemaVersion`")
+        }
+        guard version >= 1 else {
+            throw BookClubError.corruptFile(path: path, detail: "at `schemaVersion`: expected 1 or more")
         }
         guard version <= Self.schemaVersion else {
             throw BookClubError.newerSchema(path: path, found: version, supported: Self.schemaVersion)
@@ -132,13 +150,15 @@ public struct LibraryStorage {
         guard state.historyLength >= 0 else {
             throw BookClubError.corruptFile(path: path, detail: "at `historyLength`: expected a size of 0 or more")
         }
-        return (Library(books: state.books.map(\.book)), state.historyLength)
+        let library = Library(books: state.books.map(\.book), clubs: state.clubs ?? [])
+        if let problem = library.problem() { throw BookClubError.corruptFile(path: path, detail: problem) }
+        return (library, state.historyLength, version)
     }
 
     private func encodeState(_ library: Library, historyLength: Int) throws -> Data {
         let state = StateFile(
             schemaVersion: Self.schemaVersion, historyLength: historyLength,
-            books: library.books.map(StoredBook.init))
+            books: library.books.map(StoredBook.init), clubs: library.clubs)
         return try JSONCoding.encoder().encode(state) + Data("\n".utf8)
     }
 
@@ -170,6 +190,8 @@ private struct StateFile: Codable {
     var schemaVersion: Int
     var historyLength: Int
     var books: [StoredBook]
+    /// Absent in version 1.
+    var clubs: [Club]?
 }
 
 /// A book as the state file keeps it: each reading with its latest entry only.

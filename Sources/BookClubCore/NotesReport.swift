@@ -49,6 +49,57 @@ public enum NotesReport {
     }
 }
 
+/// The notes to bring to a club meeting: the book, the target, and every note logged on the book
+/// since the previous meeting, in reading order.
+public enum MeetingNotes {
+    public struct Report: Equatable, Sendable {
+        public var item: AgendaItem
+        /// Notes since this moment (the previous meeting); `nil` when there was none.
+        public var since: Date?
+        public var notes: [NotesReport.Note]
+    }
+
+    /// - Parameters:
+    ///   - library: with the meeting's book's history loaded.
+    public static func report(club: Club, meeting: Meeting, library: Library, now: Date) -> Report {
+        let item = Agenda.item(club: club, meeting: meeting, library: library, now: now)
+        let since = club.meeting(before: meeting)?.date
+        var notes: [(progress: Double, note: NotesReport.Note)] = []
+        if let book = item.book {
+            for reading in book.readings {
+                for entry in reading.progress.entries where entry.note != nil && since.map({ entry.time > $0 }) ?? true {
+                    notes.append((entry.progress, NotesReport.Note(place: ProgressText.place(entry, pages: book.pages), time: entry.time, text: entry.note!)))
+                }
+            }
+        }
+        let ordered = notes.enumerated().sorted { ($0.element.progress, $0.offset) < ($1.element.progress, $1.offset) }.map(\.element.note)
+        return Report(item: item, since: since, notes: ordered)
+    }
+
+    public static func markdown(_ report: Report, timeZone: TimeZone) -> String {
+        let item = report.item
+        var lines = ["# \(item.club.name): \(DateText.minute(item.meeting.date, timeZone: timeZone))", ""]
+        if let book = item.book {
+            var line = "**\(book.title)**"
+            if let author = book.author { line += " by \(author)" }
+            if let target = item.meeting.target { line += ", to \(target.text)" }
+            lines.append(line)
+            lines.append("You are at \(ProgressText.describe(book)).")
+        } else {
+            lines.append("_No book chosen for this meeting._")
+        }
+        if let place = item.meeting.place { lines.append("Where: \(place)") }
+        lines.append("")
+        lines.append(report.since.map { "## Notes since \(DateText.day($0, timeZone: timeZone))" } ?? "## Notes")
+        lines.append("")
+        if report.notes.isEmpty { lines.append("_No notes yet._") }
+        for note in report.notes {
+            lines.append("- \(note.place), \(DateText.day(note.time, timeZone: timeZone)): \(note.text.replacing("\n", with: "\n  "))")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
+
 /// How progress reads in text: "p. 206 of 412 (50%)", "45%", "finished".
 public enum ProgressText {
     public static func describe(_ book: Book) -> String {

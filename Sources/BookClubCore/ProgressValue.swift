@@ -32,8 +32,9 @@ public enum ProgressValue: Equatable, Sendable {
         }
     }
 
-    /// The fraction and (when one was given or counted) the page this value means for a book.
-    func resolve(for book: Book, reference: String) throws -> (fraction: Double, page: Int?) {
+    /// The fraction and (when one was given or counted) the page this value means for a book;
+    /// `+N` counts from the page of `previous`, the entry it follows.
+    func resolve(for book: Book, after previous: ReadingProgress.Entry?, reference: String) throws -> (fraction: Double, page: Int?) {
         switch self {
         case .percent(let percent):
             return (percent / 100, nil)
@@ -43,7 +44,8 @@ public enum ProgressValue: Equatable, Sendable {
             return (Double(page) / Double(pages), page)
         case .relative(let delta):
             let pages = try pageCount(of: book, reference: reference)
-            let page = (book.status == .reading ? book.currentPage ?? 0 : 0) + delta
+            let base = previous.map { $0.page ?? Int(($0.progress * Double(pages)).rounded()) } ?? 0
+            let page = base + delta
             guard page <= pages else { throw BookClubError.pageOutOfRange(page: page, title: book.title, pages: pages) }
             return (Double(page) / Double(pages), page)
         }

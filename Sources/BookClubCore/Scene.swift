@@ -4,16 +4,20 @@
     import Foundation
 #endif
 
-/// Per-scene state, the CLI's SceneStorage: the book selected in one shell's scene.
+/// Per-scene state, the CLI's SceneStorage: the book, or the club, selected in one shell's scene.
 ///
 /// A scene is named by `BOOKCLUB_SCENE`; two scenes share one store but not their selection.
+/// Selecting a book clears the club, and the other way round.
 public struct SceneState: Codable, Equatable, Sendable {
     public static let schemaVersion = 1
 
     public var selection: Book.ID?
+    /// A selected club: commands that take a book then default to its current book.
+    public var club: Club.ID?
 
-    public init(selection: Book.ID? = nil) {
+    public init(selection: Book.ID? = nil, club: Club.ID? = nil) {
         self.selection = selection
+        self.club = club
     }
 
     /// The persistence of the scene file at `path`. A missing file means nothing is selected.
@@ -25,10 +29,10 @@ public struct SceneState: Codable, Equatable, Sendable {
                 if file.schemaVersion > schemaVersion {
                     throw BookClubError.newerSchema(path: path, found: file.schemaVersion, supported: schemaVersion)
                 }
-                return SceneState(selection: file.selection)
+                return SceneState(selection: file.selection, club: file.club)
             },
             save: { _, scene in
-                let file = SceneFile(schemaVersion: schemaVersion, selection: scene.selection)
+                let file = SceneFile(schemaVersion: schemaVersion, selection: scene.selection, club: scene.club)
                 try fileSystem.writeAtomically(path, try JSONCoding.encoder().encode(file) + Data("\n".utf8))
             })
     }
@@ -36,6 +40,7 @@ public struct SceneState: Codable, Equatable, Sendable {
     private struct SceneFile: Codable {
         var schemaVersion: Int
         var selection: Book.ID?
+        var club: Club.ID?
     }
 }
 
@@ -64,7 +69,12 @@ public struct Paths: Equatable, Sendable {
         self.settings = nonEmpty(settings) ?? nonEmpty(environment["BOOKCLUB_SETTINGS"]) ?? config + "/settings.json"
         let name = nonEmpty(environment["BOOKCLUB_SCENE"]) ?? "default"
         sceneName = name
-        let safeName = String(name.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "_" })
+        // Any other character is written %XX, so that two names never share a file.
+        let safeName = name.utf8.map { byte in
+            let character = Character(Unicode.Scalar(byte))
+            return byte < 0x80 && (character.isLetter || character.isNumber || character == "-" || character == "_")
+                ? String(character) : (byte < 16 ? "%0" : "%") + String(byte, radix: 16, uppercase: true)
+        }.joined()
         let state = base("XDG_STATE_HOME", ".local/state") + "/bookclub"
         scene = state + "/scenes/\(safeName).json"
         drafts = state + "/drafts"

@@ -52,10 +52,20 @@ public enum ColorMode: String, CaseIterable, Codable, Sendable, SettingValue {
 
     public var description: String { rawValue }
     public static var expected: String { "auto, always or never" }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        guard let mode = ColorMode(try container.decode(String.self)) else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "expected \(Self.expected)")
+        }
+        self = mode
+    }
 }
 
 /// A type a setting can hold: parsed from and shown as text, stored as JSON.
 public protocol SettingValue: LosslessStringConvertible, Codable, Equatable, Sendable {
+    /// The value as `settings` shows it.
+    var settingText: String { get }
     /// What the value must look like, for error messages ("true or false").
     static var expected: String { get }
     /// Whether a parsed value is acceptable (a finite, bounded timeout, say).
@@ -64,6 +74,7 @@ public protocol SettingValue: LosslessStringConvertible, Codable, Equatable, Sen
 
 extension SettingValue {
     public func isValid() -> Bool { true }
+    public var settingText: String { description }
 }
 
 extension Bool: SettingValue {
@@ -73,6 +84,8 @@ extension Bool: SettingValue {
 extension Double: SettingValue {
     public static var expected: String { "a number of seconds from 0 to 3600" }
     public func isValid() -> Bool { isFinite && (0...3600).contains(self) }
+    /// `10` rather than `10.0`.
+    public var settingText: String { self == rounded() && abs(self) < 1e15 ? String(Int(self)) : String(self) }
 }
 
 /// A typed setting: its name, where it lives in `Settings`, and a one-line description. Its default
@@ -105,8 +118,8 @@ public struct AnySettingKey {
         self.name = name
         summary = key.summary
         expected = Value.expected
-        value = { $0[keyPath: keyPath].description }
-        self.defaultValue = defaultValue.description
+        value = { $0[keyPath: keyPath].settingText }
+        self.defaultValue = defaultValue.settingText
         set = { settings, text in
             guard let value = Value(text.trimmed), value.isValid() else {
                 throw BookClubError.invalidSetting(key: name, value: text, expected: Value.expected)

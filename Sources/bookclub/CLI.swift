@@ -23,6 +23,15 @@ enum CLI {
         ("remove", RemoveCommand.self),
         ("notes", NotesCommand.self),
         ("select", SelectCommand.self),
+        ("agenda", AgendaCommand.self),
+        ("club add", ClubAddCommand.self),
+        ("club list", ClubListCommand.self),
+        ("club show", ClubShowCommand.self),
+        ("club rename", ClubRenameCommand.self),
+        ("club remove", ClubRemoveCommand.self),
+        ("club meeting", ClubMeetingCommand.self),
+        ("club meetings", ClubMeetingsCommand.self),
+        ("club cancel", ClubCancelCommand.self),
         ("settings list", SettingsListCommand.self),
         ("settings get", SettingsGetCommand.self),
         ("settings set", SettingsSetCommand.self),
@@ -46,8 +55,13 @@ enum CLI {
             abstract: "Read and change settings.",
             discussion: "Settings live in their own file, apart from your books: see `bookclub settings list`.",
             subcommands: ["list", "get", "set", "reset"].map { configuration("settings " + $0) })
+        let club = CommandConfiguration(
+            name: "club",
+            abstract: "Book clubs: their meetings, what to read by when.",
+            discussion: "Clubs are named like books: an id or id prefix, a name, or words of it.",
+            subcommands: ["add", "list", "show", "rename", "remove", "meeting", "meetings", "cancel"].map { configuration("club " + $0) })
         var subcommands = commands.filter { !$0.path.contains(" ") }.map { $0.type.configuration }
-        subcommands.append(settings)
+        subcommands += [club, settings]
         return CommandConfiguration(
             name: "bookclub",
             abstract: "Track the books you read, your progress and your notes for the next book club meeting.",
@@ -69,11 +83,8 @@ enum CLI {
             write(version + "\n", true)
             return 0
         case .completionScript(let shell):
-            guard let script = CompletionScript.script(for: shell, root: root) else {
-                write("Error: The value '\(shell)' is invalid for '--generate-completion-script <shell>'\n", false)
-                return 64
-            }
-            write(script, true)
+            // The parser has checked the shell already.
+            write(CompletionScript.script(for: shell, root: root) ?? "", true)
             return 0
         case .failure(let error, let path):
             write(UsageGenerator.errorReport(error, path: path), false)
@@ -84,12 +95,17 @@ enum CLI {
                 write(HelpGenerator.render(path: path, width: process.terminal.width), true)
                 return 0
             }
+            for option in ["store", "settings"] where parsed.value(option)?.isEmpty == true {
+                write(UsageGenerator.errorReport(.invalidValue(value: "", label: "--\(option) <path>", reason: "a path cannot be empty"), path: path), false)
+                return 64
+            }
             let env = process.environment(for: parsed)
             defer { env.close() }
             do {
                 let command = try type.init(parsed)
                 try command.run(in: env)
                 try env.saveChanges()
+                env.flushOutput()
                 return 0
             } catch let error as ParseError {
                 write(UsageGenerator.errorReport(error, path: path), false)
@@ -145,6 +161,7 @@ struct ProcessContext {
         return Environment(
             variables: variables,
             paths: Paths(environment: variables, store: parsed.value("store"), settings: parsed.value("settings")),
+            workingDirectory: FileManager.default.currentDirectoryPath,
             fileSystem: fileSystem, now: now, timeZone: timeZone, terminal: terminal, makeID: makeID,
             runEditor: runEditor, readLine: readLine, sink: write, colorFlag: color, isQuiet: parsed.flag("quiet"))
     }

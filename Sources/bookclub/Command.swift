@@ -33,12 +33,17 @@ struct BookTarget {
 }
 
 extension ParsedArguments {
-    /// The value of `--name`, parsed as a `WHEN`; `nil` when the option is absent.
-    func date(_ name: String, now: Date, timeZone: TimeZone) throws -> Date? {
+    /// The value of `--name`, parsed as a `WHEN`; `nil` when the option is absent. Only plans
+    /// (`allowFuture`) may lie ahead: what happened cannot have happened tomorrow.
+    func date(_ name: String, now: Date, timeZone: TimeZone, allowFuture: Bool = false) throws -> Date? {
         guard let text = value(name) else { return nil }
         guard let date = When.parse(text, now: now, timeZone: timeZone) else {
             throw ParseError.invalidValue(
-                value: text, label: "--\(name) <when>", reason: "expected today, yesterday, 2026-11-20 or 2026-11-20T19:00")
+                value: text, label: "--\(name) <when>",
+                reason: "expected today, yesterday, a weekday, 2026-11-20 or 2026-11-20T19:00")
+        }
+        if !allowFuture && date > now.addingTimeInterval(60) {
+            throw ParseError.invalidValue(value: text, label: "--\(name) <when>", reason: "that is in the future")
         }
         return date.wholeSeconds
     }

@@ -13,12 +13,40 @@ extension Environment {
         if let reference {
             return (try library.resolve(reference), Self.shellWord(reference))
         }
-        guard let id = try scene().state.selection else { throw BookClubError.noSelection }
+        let scene = try scene().state
+        if scene.selection == nil, let clubID = scene.club, let club = library.clubs.first(where: { $0.id == clubID }) {
+            guard let id = club.currentBookID(at: now()), let book = library[id: id] else {
+                throw BookClubError.noUpcomingBook(club: club.name)
+            }
+            return (book, Self.shellWord(book.title.lowercased()))
+        }
+        guard let id = scene.selection else { throw BookClubError.noSelection }
         guard let book = library[id: id] else {
             throw BookClubError.aborted(
                 "The selected book is no longer in the store. Name a book, or select one with `bookclub select BOOK`.")
         }
         return (book, Self.shellWord(book.title.lowercased()))
+    }
+
+    /// The club a command names, or the scene's selected club when it names none.
+    func resolveClub(_ reference: String?, in library: Library) throws -> Club {
+        if let reference { return try library.resolveClub(reference) }
+        guard let id = try scene().state.club, let club = library.clubs.first(where: { $0.id == id }) else {
+            throw BookClubError.aborted("No club given and none selected. Name a club, or select one with `bookclub select --club CLUB`.")
+        }
+        return club
+    }
+
+    /// Asks before a deletion: on a terminal, a y/N question; elsewhere, only `--yes` goes ahead.
+    func confirm(_ question: String, given confirmed: Bool) throws {
+        guard !confirmed else { return }
+        guard terminal.standardInputIsTerminal else {
+            throw BookClubError.aborted("Nothing removed: give --yes, as standard input is not a terminal to ask on.")
+        }
+        output.prompt(question + " [y/N] ")
+        guard let answer = readLine()?.lowercased().trimmed, ["y", "yes"].contains(answer) else {
+            throw BookClubError.aborted("Nothing removed.")
+        }
     }
 
     /// A reference as it would be typed in a shell: bare when safe, else single-quoted.

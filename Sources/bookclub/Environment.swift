@@ -10,6 +10,8 @@ import BookClubCore
 final class Environment {
     let variables: [String: String]
     let paths: Paths
+    /// Where relative paths given on the command line start from.
+    let workingDirectory: String
     let fileSystem: FileSystem
     let now: () -> Date
     let timeZone: TimeZone
@@ -21,17 +23,20 @@ final class Environment {
     /// Reads a line from standard input, for confirmations.
     let readLine: () -> String?
     private let sink: (String, Bool) -> Void
+    /// Data and messages waiting for the command's save.
+    private var pending: [(text: String, toStandardOutput: Bool)] = []
     private let colorFlag: ColorMode?
     let isQuiet: Bool
 
     init(
-        variables: [String: String], paths: Paths, fileSystem: FileSystem, now: @escaping () -> Date,
+        variables: [String: String], paths: Paths, workingDirectory: String, fileSystem: FileSystem, now: @escaping () -> Date,
         timeZone: TimeZone, terminal: Terminal, makeID: @escaping () -> String,
         runEditor: @escaping (String, String) throws -> Void, readLine: @escaping () -> String?,
         sink: @escaping (String, Bool) -> Void, colorFlag: ColorMode?, isQuiet: Bool
     ) {
         self.variables = variables
         self.paths = paths
+        self.workingDirectory = workingDirectory
         self.fileSystem = fileSystem
         self.now = now
         self.timeZone = timeZone
@@ -46,14 +51,17 @@ final class Environment {
 
     // MARK: Output
 
-    /// Decided once, on first use: the `color` setting is read only if no flag or variable decides.
+    /// Decided once, on first use. The `color` setting is read only if no flag or variable decides;
+    /// a settings file that cannot be read counts as `auto` here (the commands that need the settings
+    /// report it).
     private(set) lazy var output: Output = {
-        let setting = (try? settings().state.color) ?? .auto
         func wants(_ isTerminal: Bool) -> Bool {
-            Terminal.wantsColor(flag: colorFlag, setting: setting, environment: variables, isTerminal: isTerminal)
+            Terminal.wantsColor(
+                flag: colorFlag, setting: { [unowned self] in (try? settings().state.color) ?? .auto },
+                environment: variables, isTerminal: isTerminal)
         }
         return Output(
-            sink: sink, isQuiet: isQuiet, dataStyle: Style(isEnabled: wants(terminal.standardOutputIsTerminal)),
+            sink: { [unowned self] in pending.append(($0, $1)) }, immediate: { [sink] in sink($0, false) }, isQuiet: isQuiet, dataStyle: Style(isEnabled: wants(terminal.standardOutputIsTerminal)),
             messageStyle: Style(isEnabled: wants(terminal.standardErrorIsTerminal)))
     }()
 
@@ -102,8 +110,15 @@ final class Environment {
         try sceneStore?.save()
     }
 
-    /// Releases the stores and with them the store lock.
+    /// Writes what the command printed, once its changes are saved.
+    func flushOutput() {
+        for (text, toStandardOutput) in pending { sink(text, toStandardOutput) }
+        pending = []
+    }
+
+    /// Releases the stores and with them the store lock; output not flushed by then is dropped.
     func close() {
+        pending = []
         libraryStore = nil
         settingsStore = nil
         sceneStore = nil

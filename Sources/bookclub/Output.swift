@@ -5,20 +5,23 @@
 #endif
 
 /// The one seam all output goes through: data to standard output, everything else to standard error.
+///
+/// Data and messages are held until the command's changes are saved (`sink` buffers them), so that a
+/// command whose save fails has printed no success; errors and questions go out at once.
 struct Output {
     enum Kind {
         /// What the user asked for; standard output.
         case data
         /// Confirmations and notices; standard error, dropped by `--quiet`.
         case message
-        /// Standard error, prefixed `warning: `.
-        case warning
         /// Standard error, prefixed `Error: `.
         case error
     }
 
-    /// Writes raw text to standard output (`true`) or standard error (`false`).
+    /// Writes raw text to standard output (`true`) or standard error (`false`), once the command has saved.
     let sink: (String, _ toStandardOutput: Bool) -> Void
+    /// Writes raw text to standard error now.
+    let immediate: (String) -> Void
     let isQuiet: Bool
     /// Styles for text bound to each stream: colour only where that stream wants it.
     let dataStyle: Style
@@ -26,7 +29,7 @@ struct Output {
 
     /// Asks a question on standard error, leaving the cursor on its line.
     func prompt(_ question: String) {
-        sink(question, false)
+        immediate(question)
     }
 
     /// Writes `text` and a newline.
@@ -34,8 +37,7 @@ struct Output {
         switch kind {
         case .data: sink(text + "\n", true)
         case .message: if !isQuiet { sink(text + "\n", false) }
-        case .warning: sink(messageStyle.yellow("warning: ") + text + "\n", false)
-        case .error: sink(messageStyle.red("Error: ") + text + "\n", false)
+        case .error: immediate(messageStyle.red("Error: ") + text + "\n")
         }
     }
 }
@@ -52,8 +54,6 @@ struct Style {
     func dim(_ text: String) -> String { apply("2", text) }
     func red(_ text: String) -> String { apply("31", text) }
     func green(_ text: String) -> String { apply("32", text) }
-    func yellow(_ text: String) -> String { apply("33", text) }
-    func cyan(_ text: String) -> String { apply("36", text) }
 }
 
 extension String {

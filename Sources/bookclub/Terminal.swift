@@ -13,14 +13,18 @@ import BookClubCore
 
 /// What the process knows about where its output goes.
 struct Terminal {
+    /// The width help text is wrapped at.
     var width: Int
+    /// The width tables fit: `COLUMNS`, else the terminal's; `nil` (no limit) when output goes to a
+    /// pipe, so that scripts and mail get whole titles and notes.
+    var lineWidth: Int?
     var standardOutputIsTerminal: Bool
     var standardErrorIsTerminal: Bool
     var standardInputIsTerminal: Bool
 
     /// The width from `COLUMNS`, else standard output's terminal size, else 80.
     static func current(environment: [String: String]) -> Terminal {
-        var width = 80
+        var width: Int?
         if let columns = environment["COLUMNS"].flatMap(Int.init), columns > 0 {
             width = columns
         } else {
@@ -28,21 +32,23 @@ struct Terminal {
             if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { width = Int(size.ws_col) }
         }
         return Terminal(
-            width: min(max(width, 40), 400),
+            width: min(max(width ?? 80, 40), 400),
+            lineWidth: width.map { min(max($0, 40), 1000) },
             standardOutputIsTerminal: isatty(STDOUT_FILENO) == 1,
             standardErrorIsTerminal: isatty(STDERR_FILENO) == 1,
             standardInputIsTerminal: isatty(STDIN_FILENO) == 1)
     }
 
-    /// Whether a stream gets colour: `--color`/`--no-color` first, then `NO_COLOR`, `TERM=dumb`,
-    /// the `color` setting, and last whether the stream is a terminal.
+    /// Whether a stream gets colour: never with `NO_COLOR` set; else `--color`/`--no-color`, then
+    /// `TERM=dumb`, the `color` setting (read only when it decides), and last whether the stream is a
+    /// terminal.
     static func wantsColor(
-        flag: ColorMode?, setting: ColorMode, environment: [String: String], isTerminal: Bool
+        flag: ColorMode?, setting: () -> ColorMode, environment: [String: String], isTerminal: Bool
     ) -> Bool {
-        if let flag, flag != .auto { return flag == .always }
         if let noColor = environment["NO_COLOR"], !noColor.isEmpty { return false }
+        if let flag, flag != .auto { return flag == .always }
         if environment["TERM"] == "dumb" { return false }
-        switch setting {
+        switch setting() {
         case .always: return true
         case .never: return false
         case .auto: return isTerminal

@@ -150,10 +150,10 @@ import Testing
         let before = library
         #expect(try !library.end(.finished, date: nil, note: nil, bookID: dune, reference: "dune"))
         #expect(library == before)
-        #expect(try library.resume(bookID: dune, reference: "dune") == .finished)
+        #expect(try library.resume(bookID: dune, at: Fixture.now, reference: "dune") == .finished)
         #expect(library[id: dune]?.status == .reading)
         #expect(throws: BookClubError.notFinished(title: "Dune", reference: "dune")) {
-            try library.resume(bookID: dune, reference: "dune")
+            try library.resume(bookID: dune, at: Fixture.now, reference: "dune")
         }
         #expect(throws: BookClubError.notEnded(title: "Dune", reference: "dune")) {
             try library.reread(at: Fixture.now, bookID: dune, reference: "dune")

@@ -31,7 +31,7 @@ import Testing
         }
         let state = try #require(try storage.fileSystem.read(path))
         let text = String(decoding: state, as: UTF8.self)
-        #expect(text.contains("\"schemaVersion\" : 1"))
+        #expect(text.contains("\"schemaVersion\" : 2"))
         #expect(!text.contains("the spice"))
         let reopened = try Store(persistence: storage.persistence(lockTimeout: nil))
         #expect(reopened.state[id: "aaaa1111"]?.currentReading?.progress.entries.map(\.page) == [150])
@@ -60,7 +60,8 @@ import Testing
         try log(store, .page(10))
         try store.save()
         // A save that appended to the history but died before replacing the state file:
-        try storage.fileSystem.append(storage.historyPath, Data("{\"book\":\"aaaa1111\",\"half".utf8), 10_000)
+        let committed = try #require(try storage.fileSystem.read(storage.historyPath)).count
+        try storage.fileSystem.append(storage.historyPath, Data("{\"book\":\"aaaa1111\",\"half".utf8), committed)
         let reopened = try Store(persistence: storage.persistence(lockTimeout: 1))
         try reopened.loadHistory(of: ["aaaa1111"], from: storage)
         #expect(reopened.state[id: "aaaa1111"]?.currentReading?.progress.entries.count == 1)
@@ -92,8 +93,8 @@ import Testing
     }
 
     @Test func aNewerSchemaIsRefused() throws {
-        let storage = storage([path: Data(#"{"schemaVersion": 2, "whatever": true}"#.utf8)])
-        #expect(throws: BookClubError.newerSchema(path: path, found: 2, supported: 1)) {
+        let storage = storage([path: Data(#"{"schemaVersion": 3, "whatever": true}"#.utf8)])
+        #expect(throws: BookClubError.newerSchema(path: path, found: 3, supported: 2)) {
             _ = try Store(persistence: storage.persistence(lockTimeout: nil))
         }
     }
@@ -143,7 +144,7 @@ import Testing
         (#"{"syncProgress": "yes"}"#, "at `syncProgress`: expected a Bool"),
         (#"{"lockTimeout": -3}"#, "at `lockTimeout`"),
         (#"{"colour": "never"}"#, "at `colour`: unknown setting"),
-        ("[]", "expected a Dictionary"),
+        ("[]", "expected an object"),
     ])
     func badFilesAreRefusedWithThePath(_ contents: String, _ detail: String) {
         do {

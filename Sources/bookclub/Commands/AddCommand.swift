@@ -54,11 +54,7 @@ struct AddCommand: Command {
 
     func run(in env: Environment) throws {
         let store = try env.library(forWriting: true)
-        if store.state.books.contains(where: {
-            $0.title.lowercased() == title.lowercased() && $0.author?.lowercased() == author?.lowercased()
-        }) {
-            throw BookClubError.duplicateTitle(title)
-        }
+        try store.state.checkUnique(title: title, author: author)
         let book = Book(
             id: env.makeID(), title: title, author: author, pages: pages, isbn: isbn, coverName: cover, tags: tags,
             added: env.now().wholeSeconds)

@@ -25,6 +25,7 @@ struct EditCommand: Command {
     var reference: String?
     var arguments: ParsedArguments
     var pages: Int?
+    var clearsPages: Bool
 
     init(_ arguments: ParsedArguments) throws {
         reference = arguments.argument("book")
@@ -36,7 +37,8 @@ struct EditCommand: Command {
         if let title = arguments.value("title"), AddCommand.nonEmpty(title) == nil {
             throw ParseError.invalidValue(value: title, label: "--title <title>", reason: "a title cannot be empty")
         }
-        pages = try arguments.integer("pages", in: 1...100_000)
+        clearsPages = arguments.value("pages") == ""
+        pages = clearsPages ? nil : try arguments.integer("pages", in: 1...100_000)
     }
 
     func run(in env: Environment) throws {
@@ -46,13 +48,21 @@ struct EditCommand: Command {
         let book = store.binding(\.books[store.state.index(of: id)!])
         if let title = arguments.value("title").flatMap(AddCommand.nonEmpty) { book.title.wrappedValue = title }
         if let author = arguments.value("author") { book.author.wrappedValue = AddCommand.nonEmpty(author) }
-        if let pages { book.pages.wrappedValue = pages }
+        if let pages {
+            if let page = book.wrappedValue.currentReading?.progress.latest?.page, page > pages {
+                throw BookClubError.aborted(
+                    "'\(book.wrappedValue.title.terminalSafe)' has an entry at p. \(page); a page count of \(pages) would put it past the end.")
+            }
+            book.pages.wrappedValue = pages
+        }
+        if clearsPages { book.pages.wrappedValue = nil }
         if let isbn = arguments.value("isbn") { book.isbn.wrappedValue = AddCommand.nonEmpty(isbn) }
         if let cover = arguments.value("cover") { book.coverName.wrappedValue = AddCommand.nonEmpty(cover) }
         let removed = Set(arguments.values("remove-tag").map { $0.lowercased() })
         book.tags.wrappedValue = AddCommand.tags(book.tags.wrappedValue + arguments.values("add-tag"))
             .filter { !removed.contains($0.lowercased()) }
         let edited = book.wrappedValue
+        try store.state.checkUnique(title: edited.title, author: edited.author, except: id)
         env.output.write(store.hasUnsavedChanges ? "Updated '\(edited.title.terminalSafe)'." : "Nothing changed.", as: .message)
         if arguments.flag("json") { try env.writeJSON(BookJSON(edited)) }
     }

@@ -56,7 +56,7 @@ struct ListCommand: Command {
                 as: .message)
             return
         }
-        for line in Self.render(books, width: env.terminal.width, style: env.style, timeZone: env.timeZone) {
+        for line in Self.render(books, width: env.terminal.lineWidth, style: env.style, timeZone: env.timeZone) {
             env.output.write(line, as: .data)
         }
     }
@@ -65,21 +65,22 @@ struct ListCommand: Command {
     static func order(_ a: Book, _ b: Book) -> Bool {
         let rank: [Book.Status: Int] = [.reading: 0, .unstarted: 1, .finished: 2, .abandoned: 3]
         if a.status != b.status { return rank[a.status]! < rank[b.status]! }
-        return activity(a) > activity(b)
+        if activity(a) != activity(b) { return activity(a) > activity(b) }
+        return a.title.lowercased() < b.title.lowercased()
     }
 
     static func activity(_ book: Book) -> Date {
         book.currentReading?.ending?.date ?? book.currentReading?.progress.latest?.time ?? book.currentReading?.started ?? book.added
     }
 
-    static func render(_ books: [Book], width: Int, style: Style, timeZone: TimeZone) -> [String] {
+    static func render(_ books: [Book], width: Int?, style: Style, timeZone: TimeZone) -> [String] {
         let idWidth = 8
-        let barWidth = min(24, max(8, width / 5))
+        let barWidth = min(24, max(8, (width ?? 100) / 5))
         let rows = books.map { book -> [String] in
             let detail: String
             switch book.status {
             case .unstarted: detail = "not started"
-            case .reading: detail = book.currentPage.map { page in "p. \(page)" + (book.pages.map { "/\($0)" } ?? "") } ?? ""
+            case .reading: detail = book.currentPage.map { page in "p. \(page)" + (book.pages.map { "/\($0)" } ?? "") } ?? "no progress yet"
             case .finished, .abandoned:
                 detail = book.status.rawValue + (book.currentReading?.ending?.date.map { " " + DateText.day($0, timeZone: timeZone) } ?? "")
             }

@@ -1,4 +1,5 @@
 import BookClubCore
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -8,15 +9,41 @@ import BookClubCore
 struct NotesCommand: Command {
     static let configuration = CommandConfiguration(
         name: "notes",
-        abstract: "Print the notes of a book's current reading as Markdown, for the next meeting.",
-        discussion: "Example: bookclub notes dune > dune-notes.md",
+        abstract: "Print the notes to bring to the next meeting, as Markdown.",
+        discussion: """
+            For a book: the notes of its current reading. With --club: the club's book and target for             the meeting, and every note logged on the book since the previous meeting, in reading order.             With a club selected (select --club), --club is implied. Example: bookclub notes --club scifi             --output notes.md
+            """,
         arguments: [CommonOptions.book],
-        options: [CommonOptions.json])
+        options: [
+            OptionSpec(long: "club", kind: .value("club"), help: "The notes for a club's meeting."),
+            OptionSpec(long: "meeting", kind: .value("meeting"), help: "With --club: next (the default), a meeting id, or its date."),
+            OptionSpec(long: "output", short: "o", kind: .value("file"), help: "Write the notes to this file instead of standard output."),
+            CommonOptions.json,
+        ])
 
     var target: BookTarget
+    var club: String?
+    var meeting: String?
+    var outputPath: String?
 
     init(_ arguments: ParsedArguments) throws {
         target = BookTarget(arguments)
+        club = arguments.value("club")
+        meeting = arguments.value("meeting")
+        outputPath = arguments.value("output")
+        if let path = outputPath, path.isEmpty {
+            throw ParseError.invalidValue(value: path, label: "--output <file>", reason: "a file name cannot be empty")
+        }
+        if club != nil, let book = target.reference { throw ParseError.unexpectedArguments([book]) }
+        if meeting != nil && club == nil && target.reference != nil {
+            throw ParseError.message("--meeting goes with --club")
+        }
+    }
+
+    struct MeetingNotesJSON: Encodable {
+        var agenda: AgendaJSON
+        var since: Date?
+        var notes: [NotesJSON.Note]
     }
 
     struct NotesJSON: Encodable {
@@ -33,6 +60,10 @@ struct NotesCommand: Command {
 
     func run(in env: Environment) throws {
         let store = try env.library()
+        let scene = try env.scene().state
+        if club != nil || (target.reference == nil && scene.selection == nil && scene.club != nil) {
+            return try runForClub(store: store, env: env)
+        }
         let id = try env.resolveBook(target.reference, in: store.state).book.id
         try store.loadHistory(of: [id], from: env.storage)
         let book = store.state[id: id]!
@@ -40,7 +71,31 @@ struct NotesCommand: Command {
             let notes = NotesReport.notes(of: book).map { NotesJSON.Note(place: $0.place, time: $0.time, text: $0.text) }
             try env.writeJSON(NotesJSON(id: book.id, title: book.title, notes: notes))
         } else {
-            let markdown = NotesReport.markdown(for: book, timeZone: env.timeZone)
+            try write(NotesReport.markdown(for: book, timeZone: env.timeZone), env: env)
+        }
+    }
+
+    private func runForClub(store: Store<Library>, env: Environment) throws {
+        let club = try env.resolveClub(club, in: store.state)
+        let now = env.now()
+        let meeting = try club.meeting(meeting ?? "next", now: now, timeZone: env.timeZone)
+        if let bookID = meeting.bookID { try store.loadHistory(of: [bookID], from: env.storage) }
+        let report = MeetingNotes.report(club: club, meeting: meeting, library: store.state, now: now)
+        if target.json {
+            let notes = report.notes.map { NotesJSON.Note(place: $0.place, time: $0.time, text: $0.text) }
+            try env.writeJSON(MeetingNotesJSON(agenda: AgendaJSON(report.item, library: store.state), since: report.since, notes: notes))
+        } else {
+            try write(MeetingNotes.markdown(report, timeZone: env.timeZone), env: env)
+        }
+    }
+
+    /// Markdown to standard output, or to the --output file (readable by its owner only).
+    private func write(_ markdown: String, env: Environment) throws {
+        if let outputPath {
+            let path = outputPath.hasPrefix("/") ? outputPath : env.workingDirectory + "/" + outputPath
+            try env.fileSystem.writeAtomically(path, Data(markdown.utf8))
+            env.output.write("Wrote \(outputPath.terminalSafe).", as: .message)
+        } else {
             env.output.write(String(markdown.dropLast()).terminalSafeKeepingNewlines, as: .data)
         }
     }

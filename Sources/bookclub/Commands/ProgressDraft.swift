@@ -15,6 +15,11 @@ enum ProgressDraft {
         case .abandoned: throw BookClubError.abandoned(title: book.title, reference: shellReference)
         case .unstarted, .reading: break
         }
+        if env.variables["VISUAL"]?.trimmed.isEmpty ?? true, env.variables["EDITOR"]?.trimmed.isEmpty ?? true,
+            !env.terminal.standardInputIsTerminal
+        {
+            throw BookClubError.editorFailed("No editor to open: set $VISUAL or $EDITOR, or run this on a terminal.")
+        }
         var config = EditorConfig()
         config.present(initialProgress: book.currentProgress)
         let path = env.paths.drafts + "/progress-\(book.id.prefix(8)).txt"

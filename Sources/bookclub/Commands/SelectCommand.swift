@@ -10,40 +10,51 @@ struct SelectCommand: Command {
             """,
         arguments: [ArgumentSpec(name: "book", help: "The book to select.", isOptional: true)],
         options: [
+            OptionSpec(long: "club", kind: .value("club"), help: "Select a club: commands that take a book use its current book, and agenda and notes use the club."),
             OptionSpec(long: "clear", kind: .flag, help: "Select nothing."),
             CommonOptions.json,
         ])
 
     var reference: String?
+    var club: String?
     var clear: Bool
     var json: Bool
 
     init(_ arguments: ParsedArguments) throws {
         reference = arguments.argument("book")
+        club = arguments.value("club")
         clear = arguments.flag("clear")
         json = arguments.flag("json")
-        if clear, let reference {
+        if clear || club != nil, let reference {
             throw ParseError.unexpectedArguments([reference])
         }
+        if clear && club != nil { throw ParseError.exclusiveFlags(duplicate: "--club", previous: "--clear") }
     }
 
     func run(in env: Environment) throws {
         let scene = try env.scene()
         let library = try env.library().state
-        if clear {
-            scene.update { $0.selection = nil }
+        let sceneName = env.paths.sceneName.terminalSafe
+        if let club {
+            let club = try library.resolveClub(club)
+            scene.update { $0 = SceneState(club: club.id) }
+            env.output.write("Selected the club '\(club.name.terminalSafe)' in scene '\(sceneName)'.", as: .message)
+        } else if clear {
+            scene.update { $0 = SceneState() }
             env.output.write("Cleared the selection of scene '\(env.paths.sceneName.terminalSafe)'.", as: .message)
         } else if let reference {
             let book = try library.resolve(reference)
-            scene.update { $0.selection = book.id }
+            scene.update { $0 = SceneState(selection: book.id) }
             env.output.write("Selected '\(book.title.terminalSafe)' in scene '\(env.paths.sceneName.terminalSafe)'.", as: .message)
         }
         let selected = scene.state.selection.flatMap { library[id: $0] }
         if json {
             try env.writeJSON(selected.map { BookJSON($0) })
-        } else if reference == nil && !clear {
+        } else if reference == nil && !clear && club == nil {
             if let selected {
                 env.output.write("\(selected.id.prefix(8))  \(selected.title.terminalSafe)", as: .data)
+            } else if let clubID = scene.state.club, let club = library.clubs.first(where: { $0.id == clubID }) {
+                env.output.write("\(club.id.prefix(8))  \(club.name.terminalSafe) (club)", as: .data)
             } else {
                 env.output.write("Nothing is selected in scene '\(env.paths.sceneName.terminalSafe)'.", as: .message)
             }

@@ -27,7 +27,7 @@ struct SettingsListCommand: Command {
             return
         }
         let rows = [["KEY", "VALUE", "DEFAULT", "DESCRIPTION"]] + keys.map { [$0.name, $0.value(settings), $0.defaultValue, $0.summary] }
-        let lines = Table(rows: rows, flexibleColumn: 3).render(width: env.terminal.width) { column, text in
+        let lines = Table(rows: rows, flexibleColumn: 3).render(width: env.terminal.lineWidth) { column, text in
             column == 0 ? env.style.bold(text) : text
         }
         for line in lines { env.output.write(line, as: .data) }
@@ -83,7 +83,11 @@ struct SettingsSetCommand: Command {
         // The settings are edited through a binding, as a view edits an @AppStorage value.
         let settings = try env.settings().binding(\.self)
         var edited = settings.wrappedValue
-        try key.set(&edited, value)
+        do {
+            try key.set(&edited, value)
+        } catch BookClubError.invalidSetting(_, _, let expected) {
+            throw ParseError.invalidValue(value: value, label: "<value>", reason: "\(key.name) takes \(expected)")
+        }
         settings.wrappedValue = edited
         env.output.write("\(key.name) = \(key.value(edited))", as: .message)
     }
@@ -108,9 +112,15 @@ struct SettingsResetCommand: Command {
 
     func run(in env: Environment) throws {
         let keys = try key.map { [try Settings.key(named: $0)] } ?? Settings.keys
+        if all {
+            // Works on a settings file that cannot be read, too: it is the way to start over.
+            try Settings.persistence(path: env.paths.settings, fileSystem: env.fileSystem).save(Settings(), Settings())
+            env.output.write("Every setting is back to its default.", as: .message)
+            return
+        }
         try env.settings().update { settings in
             for key in keys { key.reset(&settings) }
         }
-        env.output.write(all ? "Every setting is back to its default." : "\(keys[0].name) = \(keys[0].defaultValue)", as: .message)
+        env.output.write("\(keys[0].name) = \(keys[0].defaultValue)", as: .message)
     }
 }

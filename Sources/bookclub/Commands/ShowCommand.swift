@@ -43,7 +43,7 @@ struct ShowCommand: Command {
         if !book.tags.isEmpty { facts.append("tags: " + book.tags.joined(separator: ", ").terminalSafe) }
         if !facts.isEmpty { lines.append(facts.joined(separator: " · ")) }
         lines.append(style.dim("id \(book.id) · added \(DateText.day(book.added, timeZone: zone))"))
-        let barWidth = min(30, max(10, env.terminal.width - 40))
+        let barWidth = min(30, max(10, (env.terminal.lineWidth ?? 80) - 40))
         lines.append("")
         lines.append(
             style.green(ProgressBar.render(book.currentProgress, width: barWidth)) + "  " + ProgressText.describe(book))
@@ -56,14 +56,16 @@ struct ShowCommand: Command {
             }
             lines.append(style.bold(heading))
             if reading.progress.entries.isEmpty { lines.append(style.dim("  no progress logged")) }
-            let rows = reading.progress.entries.map { entry in
-                [
-                    DateText.minute(entry.time, timeZone: zone), ProgressText.place(entry, pages: book.pages),
-                    ProgressText.percent(entry.progress), (entry.note ?? "").terminalSafe,
-                ]
+            // Notes are never cut: a note of several lines goes on as rows of its own.
+            let rows = reading.progress.entries.flatMap { entry in
+                let note = (entry.note ?? "").split(separator: "\n", omittingEmptySubsequences: false).map { String($0).terminalSafe }
+                return [[
+                    DateText.minute(entry.time, timeZone: zone), entry.page.map { "p. \($0)" } ?? "",
+                    ProgressText.percent(entry.progress), note[0],
+                ]] + note.dropFirst().map { ["", "", "", $0] }
             }
-            let table = Table(rows: rows, flexibleColumn: 3, rightAligned: [2])
-            lines += table.render(width: env.terminal.width - 2) { column, text in column == 0 ? style.dim(text) : text }
+            let table = Table(rows: rows, rightAligned: [2])
+            lines += table.render(width: nil) { column, text in column == 0 ? style.dim(text) : text }
                 .map { "  " + $0 }
             if let note = reading.ending?.note {
                 lines.append("  " + style.dim(reading.ending!.outcome.rawValue + ":") + " " + note.terminalSafe)

@@ -1,0 +1,61 @@
+import BookClubCore
+
+struct AgendaCommand: Command {
+    static let configuration = CommandConfiguration(
+        name: "agenda",
+        abstract: "Upcoming meetings of every club, and where you stand against each one's target.",
+        discussion: """
+            For each meeting: the pages to go and the pages a day that get you there; a meeting whose \
+            target you will miss at your recent pace (your entries of the last 14 days) is flagged. \
+            With a club selected (select --club), only that club's meetings.
+            """,
+        options: [
+            OptionSpec(long: "days", kind: .value("days"), help: "How many days ahead to look.", defaultValue: "30"),
+            OptionSpec(long: "club", kind: .value("club"), help: "Only this club's meetings."),
+            CommonOptions.json,
+        ])
+
+    var days: Int
+    var club: String?
+    var json: Bool
+
+    init(_ arguments: ParsedArguments) throws {
+        days = try arguments.integer("days", in: 0...3650) ?? 30
+        club = arguments.value("club")
+        json = arguments.flag("json")
+    }
+
+    func run(in env: Environment) throws {
+        let store = try env.library()
+        let clubs: [Club]? =
+            if let club { [try store.state.resolveClub(club)] } else if let selected = try env.scene().state.club,
+            let club = store.state.clubs.first(where: { $0.id == selected })
+        {
+            [club]
+        } else {
+            nil
+        }
+        let now = env.now()
+        let upcoming = Agenda.items(in: store.state, clubs: clubs, now: now, days: days)
+        try store.loadHistory(of: Set(upcoming.compactMap(\.meeting.bookID)), from: env.storage)
+        let items = Agenda.items(in: store.state, clubs: clubs, now: now, days: days)
+        if json {
+            try env.writeJSON(items.map { AgendaJSON($0, library: store.state) })
+            return
+        }
+        guard !items.isEmpty else {
+            env.output.write("No meetings in the next \(days) days. Plan one: bookclub club meeting CLUB --date WHEN --book BOOK", as: .message)
+            return
+        }
+        let style = env.style
+        for item in items {
+            var line = style.bold(DateText.minute(item.meeting.date, timeZone: env.timeZone)) + "  " + item.club.name.terminalSafe + "  "
+                + MeetingText.describe(item.meeting, library: store.state).terminalSafe
+            let standing = MeetingText.standing(item)
+            if !standing.isEmpty {
+                line += ": " + (item.standing == .behind ? style.red(standing) : item.standing == .reached ? style.green(standing) : standing)
+            }
+            env.output.write(line, as: .data)
+        }
+    }
+}

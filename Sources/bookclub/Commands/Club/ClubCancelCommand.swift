@@ -1,0 +1,28 @@
+import BookClubCore
+
+struct ClubCancelCommand: Command {
+    static let configuration = CommandConfiguration(
+        name: "cancel",
+        abstract: "Cancel a meeting.",
+        arguments: [
+            ArgumentSpec(name: "club", help: "The club."),
+            ArgumentSpec(name: "meeting", help: "The meeting: its id or id prefix, its date (2026-12-03), or next."),
+        ])
+
+    var club: String
+    var meeting: String
+
+    init(_ arguments: ParsedArguments) throws {
+        club = arguments.argument("club") ?? ""
+        meeting = arguments.argument("meeting") ?? ""
+    }
+
+    func run(in env: Environment) throws {
+        let store = try env.library(forWriting: true)
+        let club = try store.state.resolveClub(self.club)
+        let meeting = try club.meeting(meeting, now: env.now(), timeZone: env.timeZone)
+        store.update { $0.clubs[$0.clubIndex(of: club.id)!].cancel(meetingID: meeting.id) }
+        env.output.write(
+            "Cancelled \(club.name.terminalSafe) on \(DateText.minute(meeting.date, timeZone: env.timeZone)).", as: .message)
+    }
+}

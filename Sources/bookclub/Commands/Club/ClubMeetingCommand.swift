@@ -1,0 +1,62 @@
+import BookClubCore
+
+struct ClubMeetingCommand: Command {
+    static let configuration = CommandConfiguration(
+        name: "meeting",
+        abstract: "Plan a meeting: when, which book, how far to read, where.",
+        discussion: """
+            Example: bookclub club meeting "Sci-Fi Club" --date "thursday 19:00" --book dune --target 250 \
+            --label "chapters 1-12" --where "Ana's place"
+            """,
+        arguments: [ArgumentSpec(name: "club", help: "The club.")],
+        options: [
+            OptionSpec(long: "date", kind: .value("when"), help: "When: 2026-12-03T19:00, thursday 19:00, tomorrow, ... (required)."),
+            OptionSpec(long: "book", kind: .value("book"), help: "The book to discuss."),
+            OptionSpec(long: "target", kind: .value("target"), help: "How far to read by then: a page (250) or a percent (40%)."),
+            OptionSpec(long: "label", kind: .value("text"), help: "The target in words, e.g. \"chapters 1-12\"."),
+            OptionSpec(long: "where", kind: .value("place"), help: "A place or a link."),
+            CommonOptions.json,
+        ])
+
+    var reference: String
+    var arguments: ParsedArguments
+    var target: Meeting.Target?
+
+    init(_ arguments: ParsedArguments) throws {
+        reference = arguments.argument("club") ?? ""
+        self.arguments = arguments
+        guard arguments.value("date") != nil else {
+            throw ParseError.missingValue(option: "--date", valueName: "when", help: "When the meeting is.")
+        }
+        let label = arguments.value("label").flatMap(AddCommand.nonEmpty)
+        switch arguments.value("target").map({ ($0, ProgressValue(parsing: $0)) }) {
+        case nil: target = label.map { Meeting.Target(label: $0) }
+        case (_, .page(let page))?: target = Meeting.Target(page: page, label: label)
+        case (_, .percent(let percent))?: target = Meeting.Target(percent: percent, label: label)
+        case (let text, _)?:
+            throw ParseError.invalidValue(value: text, label: "--target <target>", reason: "expected a page (250) or a percent (40%)")
+        }
+    }
+
+    func run(in env: Environment) throws {
+        let date = try arguments.date("date", now: env.now(), timeZone: env.timeZone, allowFuture: true)!
+        let store = try env.library(forWriting: true)
+        let club = try store.state.resolveClub(reference)
+        let book = try arguments.value("book").map { try store.state.resolve($0) }
+        if let page = target?.page, let pages = book?.pages, page > pages {
+            throw BookClubError.pageOutOfRange(page: page, title: book!.title, pages: pages)
+        }
+        let meeting = Meeting(
+            id: String(env.makeID().prefix(8)), date: date, bookID: book?.id, target: target,
+            place: arguments.value("where").flatMap(AddCommand.nonEmpty))
+        store.update { $0.clubs[$0.clubIndex(of: club.id)!].schedule(meeting) }
+        if arguments.flag("json") {
+            try env.writeJSON(MeetingJSON(meeting, club: club, library: store.state))
+        } else {
+            env.output.write(meeting.id, as: .data)
+        }
+        env.output.write(
+            "Planned \(club.name.terminalSafe) on \(DateText.minute(date, timeZone: env.timeZone)): \(MeetingText.describe(meeting, library: store.state).terminalSafe).",
+            as: .message)
+    }
+}

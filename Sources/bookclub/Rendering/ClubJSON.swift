@@ -1,0 +1,107 @@
+import BookClubCore
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// The `--json` shape of a meeting.
+struct MeetingJSON: Encodable {
+    var id: String
+    var club: String
+    var clubId: String
+    var date: Date
+    var book: String?
+    var bookTitle: String?
+    var target: Meeting.Target?
+    var place: String?
+
+    init(_ meeting: Meeting, club: Club, library: Library) {
+        id = meeting.id
+        self.club = club.name
+        clubId = club.id
+        date = meeting.date
+        book = meeting.bookID
+        bookTitle = meeting.bookID.flatMap { library[id: $0]?.title }
+        target = meeting.target
+        place = meeting.place
+    }
+}
+
+/// The `--json` shape of a club.
+struct ClubJSON: Encodable {
+    var id: String
+    var name: String
+    var description: String?
+    /// The book of the next meeting that has one.
+    var currentBook: String?
+    var meetings: [MeetingJSON]
+
+    init(_ club: Club, library: Library, now: Date) {
+        id = club.id
+        name = club.name
+        description = club.description
+        currentBook = club.currentBookID(at: now)
+        meetings = club.meetings.map { MeetingJSON($0, club: club, library: library) }
+    }
+}
+
+/// The `--json` shape of an agenda item: the meeting and the numbers of where you stand.
+struct AgendaJSON: Encodable {
+    var meeting: MeetingJSON
+    var targetPage: Int?
+    var targetProgress: Double?
+    var currentPage: Int?
+    var progress: Double?
+    var pagesToGo: Int?
+    var daysLeft: Double
+    var pagesPerDay: Double?
+    var recentPagesPerDay: Double?
+    var reached: Bool
+    var onTrack: Bool?
+    var standing: AgendaItem.Standing
+
+    init(_ item: AgendaItem, library: Library) {
+        meeting = MeetingJSON(item.meeting, club: item.club, library: library)
+        targetPage = item.targetPage
+        targetProgress = item.targetFraction
+        currentPage = item.currentPage
+        progress = item.book?.currentProgress
+        pagesToGo = item.pagesToGo
+        daysLeft = (item.daysLeft * 10).rounded() / 10
+        pagesPerDay = item.pagesPerDay.map { ($0 * 10).rounded() / 10 }
+        recentPagesPerDay = item.recentPagesPerDay.map { ($0 * 10).rounded() / 10 }
+        reached = item.standing == .reached
+        onTrack = item.standing == .unknown ? nil : item.standing != .behind
+        standing = item.standing
+    }
+}
+
+enum MeetingText {
+    /// "Dune to p. 250 (chapters 1-12)"
+    static func describe(_ meeting: Meeting, library: Library) -> String {
+        var text = meeting.bookID.flatMap { library[id: $0]?.title } ?? "no book chosen"
+        if let target = meeting.target { text += " to " + target.text }
+        return text
+    }
+
+    /// "you are on p. 206, 44 pages to go, 5.5 pages a day" and a flag when behind.
+    static func standing(_ item: AgendaItem) -> String {
+        switch item.standing {
+        case .unknown: return ""
+        case .reached: return "target reached"
+        case .onTrack, .behind:
+            var text = "you are on p. \(item.currentPage ?? 0), \(item.pagesToGo ?? 0) pages to go, \(number(item.pagesPerDay ?? 0)) pages a day"
+            if item.standing == .behind {
+                text += "; behind: your recent pace is \(number(item.recentPagesPerDay ?? 0)) pages a day"
+            }
+            return text
+        }
+    }
+
+    static func number(_ value: Double) -> String {
+        let rounded = (value * 10).rounded() / 10
+        return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
+    }
+}
