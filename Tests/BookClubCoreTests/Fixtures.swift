@@ -3,7 +3,7 @@ import Foundation
 
 /// Fixed times and small libraries for tests.
 enum Fixture {
-    static let now = Date(timeIntervalSince1970: 1_795_000_000)  // 2026-11-18T08:26:40Z
+    static let now = Date(timeIntervalSince1970: 1_795_000_000)  // Wednesday 2026-11-18T11:06:40Z
     static let utc = TimeZone(identifier: "UTC")!
 
     static func book(_ title: String, id: String, pages: Int? = 400, author: String? = nil) -> Book {

@@ -69,6 +69,10 @@ struct ProgressCommand: Command {
         }
         let store = try env.library(forWriting: true)
         let (book, shellReference) = try env.resolveBook(reference, in: store.state)
+        if let latest = book.currentReading?.progress.latest, time < latest.time {
+            // A backdated entry is placed among, and counts from, the entries before it.
+            try store.loadHistory(of: [book.id], from: env.storage)
+        }
         let outcome = try store.update {
             try $0.logProgress(value!, note: note, at: time, bookID: book.id, reference: shellReference)
         }

@@ -1,0 +1,136 @@
+import Foundation
+import Testing
+
+/// What a careless or unlucky user does, through the built binary: nothing is lost or half-written,
+/// and nothing claims a success that did not happen.
+@Suite struct RobustnessTests {
+    let bookclub: BookClubRunner
+
+    init() throws {
+        bookclub = try BookClubRunner()
+    }
+
+    func bytes(_ path: String) -> Data? { FileManager.default.contents(atPath: path) }
+
+    @Test func aSaveThatFailsPrintsNoSuccess() throws {
+        defer { bookclub.cleanUp() }
+        _ = try bookclub.add("Dune", "--pages", "412")
+        try FileManager.default.createDirectory(atPath: bookclub.storePath + ".history", withIntermediateDirectories: true)
+        let store = bytes(bookclub.storePath)
+        let result = try bookclub.run("progress", "dune", "120", "--json")
+        #expect(result.exitCode == 74)
+        #expect(result.stdout == "")
+        #expect(result.stderr.hasPrefix("Error: \(bookclub.storePath).history: "))
+        #expect(!result.stderr.contains("p. 120"))
+        #expect(bytes(bookclub.storePath) == store)
+    }
+
+    @Test func aHistoryCutShortIsRefusedAndLeftAlone() throws {
+        defer { bookclub.cleanUp() }
+        _ = try bookclub.add("Dune", "--pages", "412")
+        try bookclub.run("progress", "dune", "120", "--note", "the spice")
+        let history = bookclub.storePath + ".history"
+        let cut = Data(try #require(bytes(history)).prefix(20))
+        try cut.write(to: URL(fileURLWithPath: history))
+        let store = bytes(bookclub.storePath)
+        for arguments in [["progress", "dune", "130"], ["show", "dune"]] {
+            let result = try bookclub.run(arguments)
+            #expect(result.exitCode == 65)
+            #expect(result.stderr.contains("where the store expects"))
+            #expect(bytes(history) == cut)
+            #expect(bytes(bookclub.storePath) == store)
+        }
+    }
+
+    @Test func unfinishKeepsTheNoteOfTheEnding() throws {
+        defer { bookclub.cleanUp() }
+        _ = try bookclub.add("Dune", "--pages", "412")
+        try bookclub.run("progress", "dune", "300")
+        try bookclub.run("abandon", "dune", "--note", "too slow")
+        try bookclub.run("unfinish", "dune")
+        #expect(try bookclub.run("notes", "dune").stdout.contains(": (abandoned) too slow\n"))
+    }
+
+    @Test func backdatedEntriesCountFromTheEntryBeforeThem() throws {
+        defer { bookclub.cleanUp() }
+        _ = try bookclub.add("Dune", "--pages", "412")
+        try bookclub.run("progress", "dune", "100", "--date", "2026-01-01")
+        try bookclub.run("progress", "dune", "200", "--date", "2026-01-10")
+        let backdated = try bookclub.run("progress", "dune", "+10", "--date", "2026-01-02")
+        #expect(backdated.stderr.contains("logged p. 110 on "))
+        #expect(backdated.stderr.contains("you are at p. 200 of 412"))
+        let again = try bookclub.run("progress", "dune", "110", "--date", "2026-01-03")
+        #expect(again.stderr.contains("nothing logged"))
+        let future = try bookclub.run("progress", "dune", "300", "--date", "2999-01-01")
+        #expect(future.exitCode == 64)
+        #expect(future.stderr.hasPrefix("Error: The value '2999-01-01' is invalid for '--date <when>': that is in the future\n"))
+    }
+
+    @Test func editKeepsBooksDistinctAndPagesConsistent() throws {
+        defer { bookclub.cleanUp() }
+        _ = try bookclub.add("Dune", "--author", "Frank Herbert", "--pages", "412")
+        _ = try bookclub.add("Dune Messiah", "--author", "Frank Herbert", "--pages", "256")
+        try bookclub.run("progress", "messiah", "250")
+        let duplicate = try bookclub.run("edit", "dune", "--title", "Dune Messiah")
+        #expect(duplicate == .init(stdout: "", stderr: "Error: A book titled 'Dune Messiah' by the same author is already there.\n", exitCode: 1))
+        let pages = try bookclub.run("edit", "messiah", "--pages", "100")
+        #expect(pages.exitCode == 1)
+        #expect(pages.stderr.contains("has an entry at p. 250"))
+        #expect(try bookclub.run("edit", "dune", "--pages", "").exitCode == 0)
+        let book = try #require(try bookclub.json("show", "dune", "--json") as? [String: Any])
+        #expect(book["pages"] == nil)
+    }
+
+    @Test func removeNeverGuesses() throws {
+        defer { bookclub.cleanUp() }
+        _ = try bookclub.add("Dune", "--pages", "412")
+        _ = try bookclub.add("Dune Messiah", "--pages", "256")
+        #expect(try bookclub.run("remove", "dune", "--yes").exitCode == 0)
+        let again = try bookclub.run("remove", "dune", "--yes")
+        #expect(again == .init(stdout: "", stderr: "Error: No book matches 'dune'. See `bookclub list --all`.\n", exitCode: 1))
+        #expect(try bookclub.json("list", "--all", "--json") as? [[String: Any]] != nil)
+        #expect((try bookclub.json("list", "--all", "--json") as? [Any])?.count == 1)
+    }
+
+    @Test func noColorAlwaysWins() throws {
+        defer { bookclub.cleanUp() }
+        _ = try bookclub.add("Dune", "--pages", "412")
+        #expect(!(try bookclub.run("list", "--color", "always", environment: ["NO_COLOR": "1"]).stdout.contains("\u{1B}")))
+    }
+
+    @Test func emptyPathsAreUsageErrors() throws {
+        defer { bookclub.cleanUp() }
+        let result = try bookclub.run("--store", "", "list")
+        #expect(result.exitCode == 64)
+        #expect(result.stderr.hasPrefix("Error: The value '' is invalid for '--store <path>': a path cannot be empty\n"))
+    }
+
+    @Test func aCorruptSettingsFileCanBeReset() throws {
+        defer { bookclub.cleanUp() }
+        try FileManager.default.createDirectory(
+            atPath: (bookclub.settingsPath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try "{ not json".write(toFile: bookclub.settingsPath, atomically: true, encoding: .utf8)
+        #expect(try bookclub.run("settings", "list").exitCode == 65)
+        #expect(try bookclub.run("settings", "reset", "--all").exitCode == 0)
+        #expect(try bookclub.run("settings", "get", "color").stdout == "auto\n")
+    }
+
+    @Test func aStoreNoCommandCouldHaveWrittenIsRefused() throws {
+        defer { bookclub.cleanUp() }
+        let path = bookclub.home + "/store.json"
+        let text = #"{"schemaVersion": 2, "historyLength": 0, "books": [{"id": "a1", "title": "Dune", "pages": -304, "tags": [], "added": "2026-11-01T10:00:00Z", "readings": []}]}"#
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        let result = try bookclub.run("--store", path, "list")
+        #expect(result == .init(stdout: "", stderr: "Error: \(path): at `books[0].pages`: expected a positive number; the file was left untouched.\n", exitCode: 65))
+    }
+
+    @Test func scenesWithLookAlikeNamesKeepTheirOwnFiles() throws {
+        defer { bookclub.cleanUp() }
+        _ = try bookclub.add("Dune", "--pages", "412")
+        _ = try bookclub.add("Kindred", "--pages", "264")
+        try bookclub.run("select", "dune", environment: ["BOOKCLUB_SCENE": "a/b"])
+        try bookclub.run("select", "kindred", environment: ["BOOKCLUB_SCENE": "a_b"])
+        #expect(try bookclub.run("select", environment: ["BOOKCLUB_SCENE": "a/b"]).stdout.hasSuffix("  Dune\n"))
+        #expect(FileManager.default.fileExists(atPath: bookclub.home + "/.local/state/bookclub/scenes/a%2Fb.json"))
+    }
+}
