@@ -26,46 +26,48 @@ struct ProgressCommand: Command {
             CommonOptions.json,
         ])
 
+    /// Where the value and note come from.
+    enum Source {
+        case given(ProgressValue, note: String?)
+        case editor
+    }
+
     var reference: String?
-    var value: ProgressValue?
-    var note: String?
-    var date: String?
-    var edit: Bool
+    var source: Source
     var json: Bool
     private var arguments: ParsedArguments
 
     init(_ arguments: ParsedArguments) throws {
         self.arguments = arguments
-        edit = arguments.flag("edit")
-        var reference = arguments.argument("book")
-        var valueText = arguments.argument("value")
-        if valueText == nil, !edit {
-            valueText = reference
-            reference = nil
-        }
-        self.reference = reference
-        if let valueText {
-            guard let value = ProgressValue(parsing: valueText) else {
-                throw ParseError.invalidValue(value: valueText, label: "<value>", reason: ProgressValue.problem(with: valueText))
-            }
-            self.value = value
-        } else if !edit {
-            throw ParseError.missingArgument(label: "<value>", help: "120, 45% or +20. Required unless --edit.")
-        }
-        if edit, value != nil || arguments.value("note") != nil {
-            throw ParseError.message("--edit takes the value and note from the editor; give neither on the command line")
-        }
-        note = arguments.note()
-        date = arguments.value("date")
         json = arguments.flag("json")
+        reference = arguments.argument("book")
+        if arguments.flag("edit") {
+            guard arguments.argument("value") == nil, arguments.value("note") == nil else {
+                throw ParseError.message("--edit takes the value and note from the editor; give neither on the command line")
+            }
+            source = .editor
+            return
+        }
+        var valueText = arguments.argument("value")
+        if valueText == nil {
+            // One argument is the value, unless it is plainly a book's name and the value was forgotten.
+            guard let only = reference, !only.contains(where: \.isLetter) else {
+                throw ParseError.missingArgument(label: "<value>", help: "120, 45% or +20. Required unless --edit.")
+            }
+            (valueText, reference) = (only, nil)
+        }
+        guard let text = valueText, let value = ProgressValue(parsing: text) else {
+            throw ParseError.invalidValue(value: valueText ?? "", label: "<value>", reason: ProgressValue.problem(with: valueText ?? ""))
+        }
+        source = .given(value, note: arguments.note())
     }
 
     func run(in env: Environment) throws {
         let time = try arguments.date("date", now: env.now(), timeZone: env.timeZone) ?? env.now().wholeSeconds
-        var value = value
-        var note = note
-        if edit {
-            (value, note) = try ProgressDraft.edit(reference: reference, env: env)
+        let (value, note): (ProgressValue, String?)
+        switch source {
+        case .given(let given, let givenNote): (value, note) = (given, givenNote)
+        case .editor: (value, note) = try ProgressDraft.edit(reference: reference, env: env)
         }
         let store = try env.library(forWriting: true)
         let (book, shellReference) = try env.resolveBook(reference, in: store.state)
@@ -74,7 +76,7 @@ struct ProgressCommand: Command {
             try store.loadHistory(of: [book.id], from: env.storage)
         }
         let outcome = try store.update {
-            try $0.logProgress(value!, note: note, at: time, bookID: book.id, reference: shellReference)
+            try $0.logProgress(value, note: note, at: time, bookID: book.id, reference: shellReference)
         }
         let updated = store.state[id: book.id]!
         switch outcome {
