@@ -232,14 +232,17 @@ import Testing
 
     @Test func helpIsTheSameEverywhereAndFitsEightyColumns() throws {
         defer { bookclub.cleanUp() }
-        for command in ["add", "list", "show", "progress", "finish", "unfinish", "abandon", "reread", "edit", "remove", "notes", "select"] {
-            let dash = try bookclub.run(command, "--help", environment: ["COLUMNS": "80"])
+        let commands = ["add", "list", "show", "progress", "finish", "unfinish", "abandon", "reread", "edit", "remove", "notes", "select", "agenda"]
+            + ["add", "list", "show", "rename", "remove", "meeting", "meetings", "cancel"].map { "club " + $0 }
+            + ["list", "get", "set", "reset"].map { "settings " + $0 }
+        for command in commands.map({ $0.split(separator: " ").map(String.init) }) {
+            let dash = try bookclub.run(command + ["--help"], environment: ["COLUMNS": "80"])
             #expect(dash.exitCode == 0)
             #expect(dash.stderr == "")
             #expect(dash.stdout.hasPrefix("OVERVIEW: "))
-            #expect(try bookclub.run(command, "-h", environment: ["COLUMNS": "80"]) == dash)
-            #expect(try bookclub.run("help", command, environment: ["COLUMNS": "80"]) == dash)
-            #expect(try bookclub.run(command, "--help", "-h", environment: ["COLUMNS": "80"]) == dash)
+            #expect(try bookclub.run(command + ["-h"], environment: ["COLUMNS": "80"]) == dash)
+            #expect(try bookclub.run(["help"] + command, environment: ["COLUMNS": "80"]) == dash)
+            #expect(try bookclub.run(command + ["--help", "-h"], environment: ["COLUMNS": "80"]) == dash)
             #expect(dash.stdout.split(separator: "\n").allSatisfy { $0.count <= 80 }, "\(command)")
         }
         let root = try bookclub.run(environment: ["COLUMNS": "80"])
