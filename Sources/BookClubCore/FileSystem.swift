@@ -27,19 +27,24 @@ public struct FileSystem {
     public var append: (_ path: String, _ data: Data, _ offset: Int) throws -> Void
     /// Takes an exclusive lock on `path`, waiting at most `timeout` seconds; returns the unlock.
     public var lock: (_ path: String, _ timeout: Double) throws -> () -> Void
+    /// Removes the temporary files that interrupted atomic writes of `path` left; call it only while
+    /// no other process can be writing `path` (under its lock).
+    public var sweep: (_ path: String) -> Void
 
     public init(
         read: @escaping (String) throws -> Data?,
         readLines: @escaping (String, Int, (Data) throws -> Void) throws -> Void,
         writeAtomically: @escaping (String, Data) throws -> Void,
         append: @escaping (String, Data, Int) throws -> Void,
-        lock: @escaping (String, Double) throws -> () -> Void
+        lock: @escaping (String, Double) throws -> () -> Void,
+        sweep: @escaping (String) -> Void
     ) {
         self.read = read
         self.readLines = readLines
         self.writeAtomically = writeAtomically
         self.append = append
         self.lock = lock
+        self.sweep = sweep
     }
 }
 
@@ -54,7 +59,8 @@ extension FileSystem {
             readLines: POSIXFile.readLines,
             writeAtomically: POSIXFile.writeAtomically,
             append: POSIXFile.append,
-            lock: POSIXFile.lock)
+            lock: POSIXFile.lock,
+            sweep: POSIXFile.sweep)
     }
 
     /// Files kept in memory, for tests; locks always succeed.
@@ -71,7 +77,11 @@ extension FileSystem {
                 guard existing.count >= offset else { throw POSIXFile.tooShort(path, existing.count, offset) }
                 box.files[path] = Data(existing.prefix(offset)) + data
             },
-            lock: { _, _ in {} })
+            lock: { _, _ in {} },
+            sweep: { path in
+                let prefix = POSIXFile.temporaryPrefix(for: path)
+                for name in box.files.keys where name.hasPrefix(prefix) { box.files[name] = nil }
+            })
     }
 }
 
@@ -174,9 +184,7 @@ enum POSIXFile {
     static func writeAtomically(_ path: String, _ data: Data) throws {
         if FileManager.default.fileExists(atPath: path), (try? readAll(path)) == data { return }
         try makeParent(of: path)
-        let directory = path.parentPath
-        let name = path.lastPathComponent
-        let temporary = (directory.isEmpty ? "" : directory + "/") + ".\(name).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let temporary = temporaryPrefix(for: path) + "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw failure(path, "cannot create a temporary file") }
         var renamed = false
@@ -191,6 +199,20 @@ enum POSIXFile {
         guard rename(temporary, path) == 0 else { throw failure(path, "cannot replace the file") }
         renamed = true
         try syncDirectory(of: path)
+    }
+
+    /// `/dir/.store.json.tmp-`: what every temporary file of an atomic write of `path` starts with.
+    static func temporaryPrefix(for path: String) -> String {
+        let directory = path.parentPath
+        return (directory.isEmpty ? "" : directory + "/") + ".\(path.lastPathComponent).tmp-"
+    }
+
+    static func sweep(_ path: String) {
+        let directory = path.parentPath.isEmpty ? "." : path.parentPath
+        let prefix = temporaryPrefix(for: path).lastPathComponent
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] where name.hasPrefix(prefix) {
+            unlink(directory + "/" + name)
+        }
     }
 
     static func append(_ path: String, _ data: Data, at offset: Int) throws {

@@ -47,7 +47,10 @@ public struct LibraryStorage {
         var unlock: (() -> Void)?
         return Persistence(
             load: {
-                if let timeout = lockTimeout { unlock = try fileSystem.lock(lockPath, timeout) }
+                if let timeout = lockTimeout {
+                    unlock = try fileSystem.lock(lockPath, timeout)
+                    fileSystem.sweep(path)  // what a writer killed mid-save left
+                }
                 let (library, length, version) = try loadState()
                 committedHistory = length
                 loadedVersion = version

@@ -63,7 +63,7 @@ struct ProgressCommand: Command {
     }
 
     func run(in env: Environment) throws {
-        let time = try arguments.date("date", now: env.now(), timeZone: env.timeZone) ?? env.now().wholeSeconds
+        let given = try arguments.date("date", now: env.now(), timeZone: env.timeZone)
         let (value, note): (ProgressValue, String?)
         switch source {
         case .given(let given, let givenNote): (value, note) = (given, givenNote)
@@ -71,6 +71,9 @@ struct ProgressCommand: Command {
         }
         let store = try env.library(forWriting: true)
         let (book, shellReference) = try env.resolveBook(reference, in: store.state)
+        // Without --date, the entry is dated now, read under the lock, and never before the latest one:
+        // a command that waited for the lock must not slip in behind the entries it waited for.
+        let time = given ?? max(env.now().wholeSeconds, book.currentReading?.progress.latest?.time ?? .distantPast)
         if let latest = book.currentReading?.progress.latest, time < latest.time {
             // A backdated entry is placed among, and counts from, the entries before it.
             try store.loadHistory(of: [book.id], from: env.storage)
