@@ -41,7 +41,10 @@ public struct LibraryStorage {
 
     /// The persistence of a library store. With `lockTimeout`, the store is locked first (and stays
     /// locked until the store goes away), then read: use it for commands that change the library.
-    public func persistence(lockTimeout: Double?) -> Persistence<Library> {
+    ///
+    /// - Parameters:
+    ///   - recording: the command line and time to record each save under in the undo log.
+    public func persistence(lockTimeout: Double?, recording: (command: String, time: Date)? = nil) -> Persistence<Library> {
         var committedHistory = 0
         var loadedVersion = Self.schemaVersion
         var unlock: (() -> Void)?
@@ -49,7 +52,7 @@ public struct LibraryStorage {
             load: {
                 if let timeout = lockTimeout {
                     unlock = try fileSystem.lock(lockPath, timeout)
-                    fileSystem.sweep(path)  // what a writer killed mid-save left
+                    sweep()
                 }
                 let (library, length, version) = try loadState()
                 committedHistory = length
@@ -67,7 +70,17 @@ public struct LibraryStorage {
                     try fileSystem.append(historyPath, lines, committedHistory)
                 }
                 let length = committedHistory + lines.count
-                try fileSystem.writeAtomically(path, try encodeState(new, historyLength: length))
+                let state = try encodeState(new, historyLength: length)
+                if let recording {
+                    let before = try fileSystem.read(path) ?? encodeState(Library(), historyLength: 0)
+                    try record(
+                        Change(
+                            time: recording.time, command: recording.command,
+                            summary: ChangeSummary.describe(from: old, to: new),
+                            before: String(decoding: before, as: UTF8.self), after: Self.digest(state)),
+                        stateSize: state.count)
+                }
+                try fileSystem.writeAtomically(path, state)
                 committedHistory = length
                 loadedVersion = Self.schemaVersion
             },
@@ -75,6 +88,12 @@ public struct LibraryStorage {
                 unlock?()
                 unlock = nil
             })
+    }
+
+    /// Removes what writers killed mid-save left; only under the store lock.
+    func sweep() {
+        fileSystem.sweep(path)
+        fileSystem.sweep(undoPath)
     }
 
     /// Every entry in the committed history of these books, by reading id, in time order.

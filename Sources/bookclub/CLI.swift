@@ -23,6 +23,8 @@ enum CLI {
         ("remove", RemoveCommand.self),
         ("notes", NotesCommand.self),
         ("select", SelectCommand.self),
+        ("undo", UndoCommand.self),
+        ("history", HistoryCommand.self),
         ("agenda", AgendaCommand.self),
         ("club add", ClubAddCommand.self),
         ("club list", ClubListCommand.self),
@@ -99,7 +101,7 @@ enum CLI {
                 write(UsageGenerator.errorReport(.invalidValue(value: "", label: "--\(option) <path>", reason: "a path cannot be empty"), path: path), false)
                 return 64
             }
-            let env = process.environment(for: parsed)
+            let env = process.environment(for: parsed, arguments: arguments)
             defer { env.close() }
             do {
                 let command = try type.init(parsed)
@@ -156,12 +158,13 @@ struct ProcessContext {
     var write: (String, Bool) -> Void
 
     /// The environment of one command, with the global options applied.
-    func environment(for parsed: ParsedArguments) -> Environment {
+    func environment(for parsed: ParsedArguments, arguments: [String]) -> Environment {
         let color: ColorMode? = parsed.flag("no-color") ? .never : parsed.value("color").flatMap { ColorMode($0) }
         return Environment(
             variables: variables,
             paths: Paths(environment: variables, store: parsed.value("store"), settings: parsed.value("settings")),
             workingDirectory: FileManager.default.currentDirectoryPath,
+            commandLine: arguments.map(Environment.shellWord).joined(separator: " "),
             fileSystem: fileSystem, now: now, timeZone: timeZone, terminal: terminal, makeID: makeID,
             runEditor: runEditor, readLine: readLine, sink: write, colorFlag: color, isQuiet: parsed.flag("quiet"))
     }

@@ -51,7 +51,7 @@ extension Environment {
 
     /// A reference as it would be typed in a shell: bare when safe, else single-quoted.
     static func shellWord(_ text: String) -> String {
-        let safe = !text.isEmpty && text.allSatisfy { $0.isLetter || $0.isNumber || "-_.".contains($0) }
+        let safe = !text.isEmpty && text.allSatisfy { $0.isLetter || $0.isNumber || "-_.+%@:,=/".contains($0) }
         return safe ? text : text.shellQuoted
     }
 }

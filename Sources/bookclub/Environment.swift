@@ -12,6 +12,8 @@ final class Environment {
     let paths: Paths
     /// Where relative paths given on the command line start from.
     let workingDirectory: String
+    /// The command as typed after `bookclub`, for the undo log.
+    let commandLine: String
     let fileSystem: FileSystem
     let now: () -> Date
     let timeZone: TimeZone
@@ -29,7 +31,7 @@ final class Environment {
     let isQuiet: Bool
 
     init(
-        variables: [String: String], paths: Paths, workingDirectory: String, fileSystem: FileSystem, now: @escaping () -> Date,
+        variables: [String: String], paths: Paths, workingDirectory: String, commandLine: String, fileSystem: FileSystem, now: @escaping () -> Date,
         timeZone: TimeZone, terminal: Terminal, makeID: @escaping () -> String,
         runEditor: @escaping (String, String) throws -> Void, readLine: @escaping () -> String?,
         sink: @escaping (String, Bool) -> Void, colorFlag: ColorMode?, isQuiet: Bool
@@ -37,6 +39,7 @@ final class Environment {
         self.variables = variables
         self.paths = paths
         self.workingDirectory = workingDirectory
+        self.commandLine = commandLine
         self.fileSystem = fileSystem
         self.now = now
         self.timeZone = timeZone
@@ -97,7 +100,8 @@ final class Environment {
     func library(forWriting: Bool = false) throws -> Store<Library> {
         if let libraryStore, libraryIsLocked || !forWriting { return libraryStore }
         let timeout = forWriting ? try settings().state.lockTimeout : nil
-        let store = try Store(persistence: storage.persistence(lockTimeout: timeout))
+        let store = try Store(
+            persistence: storage.persistence(lockTimeout: timeout, recording: forWriting ? (commandLine, now().wholeSeconds) : nil))
         libraryStore = store
         libraryIsLocked = forWriting
         return store

@@ -133,4 +133,24 @@ import Testing
         #expect(try bookclub.run("select", environment: ["BOOKCLUB_SCENE": "a/b"]).stdout.hasSuffix("  Dune\n"))
         #expect(FileManager.default.fileExists(atPath: bookclub.home + "/.local/state/bookclub/scenes/a%2Fb.json"))
     }
+
+    @Test func undoRevertsCommandsInTurnAndHistoryListsThem() throws {
+        defer { bookclub.cleanUp() }
+        _ = try bookclub.add("Dune", "--pages", "412")
+        try bookclub.run("progress", "dune", "120", "--note", "the spice")
+        try bookclub.run("progress", "dune", "+30")
+        try bookclub.run("finish", "dune")
+        let history = try #require(try bookclub.json("history", "--json") as? [[String: Any]])
+        #expect(history.map { $0["command"] as? String } == ["finish dune", "progress dune +30", "progress dune 120 --note 'the spice'", "add Dune --pages 412"])
+        #expect(history.map { $0["summary"] as? String } == ["'Dune': finished", "'Dune': p. 150", "'Dune': p. 120", "added 'Dune'"])
+        #expect(try bookclub.run("undo") == .init(stdout: "", stderr: "Undid `finish dune`: 'Dune': finished.\n", exitCode: 0))
+        #expect(try bookclub.run("undo").stderr == "Undid `progress dune +30`: 'Dune': p. 150.\n")
+        let book = try #require(try bookclub.json("show", "dune", "--json") as? [String: Any])
+        #expect(book["page"] as? Int == 120)
+        #expect(book["status"] as? String == "reading")
+        try bookclub.run("undo")
+        try bookclub.run("undo")
+        #expect(try bookclub.run("undo") == .init(stdout: "", stderr: "Error: Nothing to undo.\n", exitCode: 1))
+        #expect((try bookclub.json("list", "--all", "--json") as? [Any])?.isEmpty == true)
+    }
 }

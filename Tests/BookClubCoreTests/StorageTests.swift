@@ -213,3 +213,63 @@ import Testing
         try? FileManager.default.removeItem(atPath: folder)
     }
 }
+
+@Suite struct UndoTests {
+    let path = "/data/store.json"
+
+    func commit(_ storage: LibraryStorage, _ command: String, _ change: (inout Library) throws -> Void) throws {
+        let store = try Store(persistence: storage.persistence(lockTimeout: 1, recording: (command, Fixture.now)))
+        try store.update(change)
+        try store.save()
+    }
+
+    func log(_ page: Int) -> (inout Library) throws -> Void {
+        { _ = try $0.logProgress(.page(page), note: nil, at: Fixture.now.addingTimeInterval(Double(page)), bookID: "aaaa1111", reference: "dune") }
+    }
+
+    @Test func undoRevertsTheLatestChangesOneByOne() throws {
+        let storage = LibraryStorage(path: path, fileSystem: .inMemory())
+        try commit(storage, "add Dune") { $0.addBook(Fixture.book("Dune", id: "aaaa1111")) }
+        for page in 1...12 { try commit(storage, "progress dune \(page)", log(page)) }
+        #expect(try storage.changes().map(\.summary).last == "'Dune': p. 12")
+        for page in stride(from: 12, to: 2, by: -1) {
+            #expect(try storage.undo(lockTimeout: 1)?.command == "progress dune \(page)")
+        }
+        let store = try Store(persistence: storage.persistence(lockTimeout: nil))
+        try store.loadHistory(of: ["aaaa1111"], from: storage)
+        #expect(store.state[id: "aaaa1111"]?.currentReading?.progress.entries.map(\.page) == [1, 2])
+        try commit(storage, "progress dune 40", log(40))
+        let again = try Store(persistence: storage.persistence(lockTimeout: nil))
+        try again.loadHistory(of: ["aaaa1111"], from: storage)
+        #expect(again.state[id: "aaaa1111"]?.currentReading?.progress.entries.map(\.page) == [1, 2, 40], "undone entries are gone for good")
+    }
+
+    @Test func aChangeThatNeverCommittedIsPassedOver() throws {
+        let files = FileSystem.inMemory()
+        let storage = LibraryStorage(path: path, fileSystem: files)
+        try commit(storage, "add Dune") { $0.addBook(Fixture.book("Dune", id: "aaaa1111")) }
+        try commit(storage, "progress dune 10", log(10))
+        var failing = files
+        failing.writeAtomically = { path, data in
+            if path == self.path { throw BookClubError.io(path: path, cause: "disk full") }
+            try files.writeAtomically(path, data)
+        }
+        #expect(throws: BookClubError.io(path: path, cause: "disk full")) {
+            try commit(LibraryStorage(path: path, fileSystem: failing), "progress dune 20", log(20))
+        }
+        #expect(try storage.changes().count == 3, "the failed command was recorded before it failed")
+        #expect(try storage.undo(lockTimeout: 1)?.command == "progress dune 10")
+        #expect(try storage.undo(lockTimeout: 1)?.command == "add Dune")
+        #expect(try storage.undo(lockTimeout: 1) == nil)
+        #expect(try Store(persistence: storage.persistence(lockTimeout: nil)).state == Library())
+    }
+
+    @Test func theLogStaysBounded() throws {
+        let storage = LibraryStorage(path: path, fileSystem: .inMemory())
+        try commit(storage, "add Dune") { $0.addBook(Fixture.book("Dune", id: "aaaa1111")) }
+        for page in 1...200 { try commit(storage, "progress dune \(page)", log(page)) }
+        let count = try storage.changes().count
+        #expect(count >= LibraryStorage.undoDepth)
+        #expect(count < 200)
+    }
+}

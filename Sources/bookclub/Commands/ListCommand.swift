@@ -89,9 +89,12 @@ struct ListCommand: Command {
                 ProgressBar.render(book.currentProgress, width: barWidth), ProgressText.percent(book.currentProgress), detail,
             ]
         }
-        let table = Table(rows: rows, flexibleColumn: 1, rightAligned: [4])
+        // Without any author, the column goes, rather than leave a gap.
+        let hasAuthors = books.contains { $0.author != nil }
+        let table = Table(rows: hasAuthors ? rows : rows.map { $0.enumerated().filter { $0.offset != 2 }.map(\.element) },
+                          flexibleColumn: 1, rightAligned: [hasAuthors ? 4 : 3])
         return table.render(width: width) { column, text in
-            switch column {
+            switch hasAuthors || column < 2 ? column : column + 1 {
             case 0: style.dim(text)
             case 1: style.bold(text)
             case 3: style.green(text)

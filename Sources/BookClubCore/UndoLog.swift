@@ -1,0 +1,125 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// One change of the library, as `history` lists it and `undo` reverts it.
+public struct Change: Codable, Equatable, Sendable {
+    public var time: Date
+    /// The command line that made it, e.g. `progress dune 120`.
+    public var command: String
+    /// What changed, e.g. `'Dune': p. 120`.
+    public var summary: String
+    /// The state file as it was before the change.
+    var before: String
+    /// A digest of the state file the change wrote: the change can be undone while it is the latest.
+    var after: String
+}
+
+/// The undo log, `STORE.undo`: JSON Lines, one `Change` a line, the last few commands that changed
+/// the library. A change is recorded before it is committed; a record whose change never committed
+/// (the writer was killed) no longer matches the store and is passed over.
+extension LibraryStorage {
+    /// How many changes `undo` can go back, at least.
+    public static let undoDepth = 20
+
+    public var undoPath: String { path + ".undo" }
+
+    /// The recorded changes, oldest first.
+    public func changes() throws -> [Change] {
+        guard let data = try fileSystem.read(undoPath) else { return [] }
+        let decoder = JSONCoding.decoder()
+        // A line an interrupted write left is passed over.
+        return data.split(separator: 0x0A).compactMap { try? decoder.decode(Change.self, from: Data($0)) }
+    }
+
+    /// Reverts the latest change that is still in the store: the state file goes back to what it was
+    /// before it (entries it added drop out of the committed history). Returns `nil` when there is
+    /// nothing to undo. Takes the store lock.
+    public func undo(lockTimeout: Double) throws -> Change? {
+        let unlock = try fileSystem.lock(lockPath, lockTimeout)
+        defer { unlock() }
+        sweep()
+        var changes = try changes()
+        let current = try fileSystem.read(path).map(Self.digest)
+        var undone: Change?
+        while let last = changes.popLast() {
+            if last.after == current {
+                _ = try JSONCoding.decode(SchemaHeader.self, from: Data(last.before.utf8), path: undoPath)
+                try fileSystem.writeAtomically(path, Data(last.before.utf8))
+                undone = last
+                break
+            }
+        }
+        try writeChanges(changes)
+        return undone
+    }
+
+    /// Records a change about to be committed, trimming the log now and then.
+    func record(_ change: Change, stateSize: Int) throws {
+        let line = try JSONCoding.encoder(pretty: false).encode(change)
+        let existing = try fileSystem.read(undoPath) ?? Data()
+        if existing.count > 2 * Self.undoDepth * max(stateSize, 1_000) {
+            try writeChanges(Array(try changes().suffix(Self.undoDepth - 1)) + [change])
+        } else {
+            // The leading line break ends any line an interrupted write left.
+            try fileSystem.append(undoPath, Data("\n".utf8) + line + Data("\n".utf8), existing.count)
+        }
+    }
+
+    private func writeChanges(_ changes: [Change]) throws {
+        let encoder = JSONCoding.encoder(pretty: false)
+        var data = Data()
+        for change in changes { data += try encoder.encode(change) + Data("\n".utf8) }
+        try fileSystem.writeAtomically(undoPath, data)
+    }
+
+    /// FNV-1a, 64 bits, in hexadecimal: enough to tell one state file from another.
+    static func digest(_ data: Data) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in data {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x100_0000_01b3
+        }
+        return String(hash, radix: 16)
+    }
+}
+
+/// What changed between two libraries, in a line: `added 'Dune'; 'Kindred': p. 120`.
+public enum ChangeSummary {
+    public static func describe(from old: Library, to new: Library) -> String {
+        var parts: [String] = []
+        let oldBooks = Dictionary(old.books.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let newIDs = Set(new.books.map(\.id))
+        for book in new.books {
+            guard let before = oldBooks[book.id] else {
+                parts.append("added '\(book.title)'")
+                continue
+            }
+            guard before != book else { continue }
+            let title = "'\(book.title)'"
+            if book.readings.count > before.readings.count, before.status != .unstarted {
+                parts.append("\(title): started reading \(book.readings.count)")
+            } else if book.status != before.status, book.status == .finished || book.status == .abandoned {
+                parts.append("\(title): \(book.status.rawValue)")
+            } else if before.status == .finished || before.status == .abandoned, book.status == .reading {
+                parts.append("\(title): resumed")
+            } else if let latest = book.currentReading?.progress.latest, latest != before.currentReading?.progress.latest
+                || book.currentReading?.progress.entries.count != before.currentReading?.progress.entries.count
+            {
+                parts.append("\(title): \(ProgressText.place(latest, pages: book.pages))")
+            } else {
+                parts.append("\(title): edited")
+            }
+        }
+        for book in old.books where !newIDs.contains(book.id) { parts.append("removed '\(book.title)'") }
+        let oldClubs = Dictionary(old.clubs.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let newClubIDs = Set(new.clubs.map(\.id))
+        for club in new.clubs where oldClubs[club.id] != club {
+            parts.append(oldClubs[club.id] == nil ? "added the club '\(club.name)'" : "club '\(club.name)': changed")
+        }
+        for club in old.clubs where !newClubIDs.contains(club.id) { parts.append("removed the club '\(club.name)'") }
+        return parts.isEmpty ? "no change" : parts.joined(separator: "; ")
+    }
+}

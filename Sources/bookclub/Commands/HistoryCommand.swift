@@ -1,0 +1,50 @@
+import BookClubCore
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+struct HistoryCommand: Command {
+    static let configuration = CommandConfiguration(
+        name: "history",
+        abstract: "List the recent commands that changed your books or clubs, newest first; undo reverts them.",
+        options: [CommonOptions.json])
+
+    var json: Bool
+
+    init(_ arguments: ParsedArguments) throws {
+        json = arguments.flag("json")
+    }
+
+    struct ChangeJSON: Encodable {
+        var time: Date
+        var command: String
+        var summary: String
+
+        init(_ change: Change) {
+            (time, command, summary) = (change.time, change.command, change.summary)
+        }
+    }
+
+    func run(in env: Environment) throws {
+        let changes = try env.storage.changes().reversed()
+        if json {
+            try env.writeJSON(changes.map(ChangeJSON.init))
+            return
+        }
+        guard !changes.isEmpty else {
+            env.output.write("No changes recorded yet.", as: .message)
+            return
+        }
+        let rows = changes.map {
+            [DateText.minute($0.time, timeZone: env.timeZone), $0.command.terminalSafe, $0.summary.terminalSafe]
+        }
+        for line in Table(rows: rows, flexibleColumn: 1).render(width: env.terminal.lineWidth, style: { column, text in
+            column == 0 ? env.style.dim(text) : text
+        }) {
+            env.output.write(line, as: .data)
+        }
+    }
+}
