@@ -17,6 +17,8 @@
 public struct FileSystem {
     /// The whole file, or `nil` when there is none.
     public var read: (_ path: String) throws -> Data?
+    /// The size of a file in bytes, or `nil` when there is none.
+    public var size: (_ path: String) throws -> Int?
     /// Hands the first `length` bytes of a file (fewer if it is shorter) to `body` in chunks of about
     /// `chunkSize`, each ending at a line break where there is one; nothing when there is no file.
     public var readLines: (_ path: String, _ length: Int, _ body: (Data) throws -> Void) throws -> Void
@@ -33,6 +35,7 @@ public struct FileSystem {
 
     public init(
         read: @escaping (String) throws -> Data?,
+        size: @escaping (String) throws -> Int?,
         readLines: @escaping (String, Int, (Data) throws -> Void) throws -> Void,
         writeAtomically: @escaping (String, Data) throws -> Void,
         append: @escaping (String, Data, Int) throws -> Void,
@@ -40,6 +43,7 @@ public struct FileSystem {
         sweep: @escaping (String) -> Void
     ) {
         self.read = read
+        self.size = size
         self.readLines = readLines
         self.writeAtomically = writeAtomically
         self.append = append
@@ -56,6 +60,7 @@ extension FileSystem {
                 guard FileManager.default.fileExists(atPath: path) else { return nil }
                 return try POSIXFile.readAll(path)
             },
+            size: POSIXFile.size,
             readLines: POSIXFile.readLines,
             writeAtomically: POSIXFile.writeAtomically,
             append: POSIXFile.append,
@@ -68,6 +73,7 @@ extension FileSystem {
         let box = MemoryFiles(files)
         return FileSystem(
             read: { box.files[$0] },
+            size: { box.files[$0]?.count },
             readLines: { path, length, body in
                 if let data = box.files[path] { try body(Data(data.prefix(length))) }
             },
@@ -94,6 +100,15 @@ private final class MemoryFiles {
 enum POSIXFile {
     static func failure(_ path: String, _ what: String, _ code: Int32 = errno) -> BookClubError {
         .io(path: path, cause: "\(what): \(String(cString: strerror(code)))")
+    }
+
+    static func size(_ path: String) throws -> Int? {
+        var status = stat()
+        guard stat(path, &status) == 0 else {
+            if errno == ENOENT { return nil }
+            throw failure(path, "cannot read the size")
+        }
+        return Int(status.st_size)
     }
 
     static func tooShort(_ path: String, _ size: Int, _ expected: Int) -> BookClubError {

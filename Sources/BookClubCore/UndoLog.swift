@@ -59,12 +59,12 @@ extension LibraryStorage {
     /// Records a change about to be committed, trimming the log now and then.
     func record(_ change: Change, stateSize: Int) throws {
         let line = try JSONCoding.encoder(pretty: false).encode(change)
-        let existing = try fileSystem.read(undoPath) ?? Data()
-        if existing.count > 2 * Self.undoDepth * max(stateSize, 1_000) {
+        let size = try fileSystem.size(undoPath) ?? 0
+        if size > 2 * Self.undoDepth * max(stateSize, 1_000) {
             try writeChanges(Array(try changes().suffix(Self.undoDepth - 1)) + [change])
         } else {
             // The leading line break ends any line an interrupted write left.
-            try fileSystem.append(undoPath, Data("\n".utf8) + line + Data("\n".utf8), existing.count)
+            try fileSystem.append(undoPath, Data("\n".utf8) + line + Data("\n".utf8), size)
         }
     }
 
