@@ -54,7 +54,15 @@ public struct FileSystem {
 
 extension FileSystem {
     /// The real file system, with POSIX calls: fsync before and after the rename, `flock(2)` for locks.
-    public static var live: FileSystem {
+    public static var live: FileSystem { live(Syscalls.real) }
+
+    /// The real file system, with one system call of the writes made to fail, for tests: the
+    /// `occurrence`th call of `call` fails with `code` (`ENOSPC` for a full disk, say).
+    public static func live(injecting call: InjectedFault.Call, occurrence: Int, code: Int32) -> FileSystem {
+        live(Syscalls.real.failing(call, occurrence: occurrence, code: code))
+    }
+
+    static func live(_ sys: Syscalls) -> FileSystem {
         FileSystem(
             read: { path in
                 guard FileManager.default.fileExists(atPath: path) else { return nil }
@@ -62,8 +70,8 @@ extension FileSystem {
             },
             size: POSIXFile.size,
             readLines: POSIXFile.readLines,
-            writeAtomically: POSIXFile.writeAtomically,
-            append: POSIXFile.append,
+            writeAtomically: { try POSIXFile.writeAtomically($0, $1, sys: sys) },
+            append: { try POSIXFile.append($0, $1, at: $2, sys: sys) },
             lock: POSIXFile.lock,
             sweep: POSIXFile.sweep)
     }
@@ -89,6 +97,53 @@ extension FileSystem {
                 for name in box.files.keys where name.hasPrefix(prefix) { box.files[name] = nil }
             })
     }
+}
+
+/// A system call a test can make fail.
+public enum InjectedFault {
+    public enum Call: String, CaseIterable, Sendable {
+        case open, write, fsync, rename, truncate
+    }
+}
+
+/// The system calls behind the writes, as values, so that a test can make any one of them fail.
+struct Syscalls {
+    var open: (String, Int32, mode_t) -> Int32
+    var write: (Int32, UnsafeRawPointer, Int) -> Int
+    var fsync: (Int32) -> Int32
+    var rename: (String, String) -> Int32
+    var ftruncate: (Int32, off_t) -> Int32
+
+    static var real: Syscalls {
+        Syscalls(
+            open: { Glibc.open($0, $1, $2) }, write: { Glibc.write($0, $1, $2) }, fsync: { Glibc.fsync($0) },
+            rename: { Glibc.rename($0, $1) }, ftruncate: { Glibc.ftruncate($0, $1) })
+    }
+
+    /// These calls, but the `occurrence`th call of `call` fails with `code`.
+    func failing(_ call: InjectedFault.Call, occurrence: Int, code: Int32) -> Syscalls {
+        let counter = CallCounter()
+        func fails(_ which: InjectedFault.Call) -> Bool {
+            guard which == call else { return false }
+            counter.calls += 1
+            if counter.calls == occurrence {
+                errno = code
+                return true
+            }
+            return false
+        }
+        let real = self
+        return Syscalls(
+            open: { fails(.open) ? -1 : real.open($0, $1, $2) },
+            write: { fails(.write) ? -1 : real.write($0, $1, $2) },
+            fsync: { fails(.fsync) ? -1 : real.fsync($0) },
+            rename: { fails(.rename) ? -1 : real.rename($0, $1) },
+            ftruncate: { fails(.truncate) ? -1 : real.ftruncate($0, $1) })
+    }
+}
+
+private final class CallCounter {
+    var calls = 0
 }
 
 private final class MemoryFiles {
@@ -161,11 +216,11 @@ enum POSIXFile {
         if !pending.isEmpty { try body(pending) }
     }
 
-    static func writeAll(_ fd: Int32, _ data: Data, path: String) throws {
+    static func writeAll(_ fd: Int32, _ data: Data, path: String, sys: Syscalls) throws {
         try data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
             var offset = 0
             while offset < bytes.count {
-                let written = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+                let written = sys.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
                     throw failure(path, "cannot write")
@@ -186,21 +241,21 @@ enum POSIXFile {
         }
     }
 
-    static func syncDirectory(of path: String) throws {
+    static func syncDirectory(of path: String, sys: Syscalls) throws {
         let parent = path.parentPath
         let fd = open(parent.isEmpty ? "." : parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { throw failure(parent, "cannot open the folder") }
         defer { close(fd) }
-        guard fsync(fd) == 0 else { throw failure(parent, "cannot sync the folder") }
+        guard sys.fsync(fd) == 0 else { throw failure(parent, "cannot sync the folder") }
     }
 
     /// Temporary file in the same folder, fsync, rename over the target, fsync of the folder.
     /// Skipped when the file already holds these bytes.
-    static func writeAtomically(_ path: String, _ data: Data) throws {
+    static func writeAtomically(_ path: String, _ data: Data, sys: Syscalls) throws {
         if FileManager.default.fileExists(atPath: path), (try? readAll(path)) == data { return }
         try makeParent(of: path)
         let temporary = temporaryPrefix(for: path) + "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        let fd = sys.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw failure(path, "cannot create a temporary file") }
         var renamed = false
         defer {
@@ -208,12 +263,16 @@ enum POSIXFile {
         }
         do {
             defer { close(fd) }
-            try writeAll(fd, data, path: path)
-            guard fsync(fd) == 0 else { throw failure(path, "cannot sync") }
+            try writeAll(fd, data, path: path, sys: sys)
+            guard sys.fsync(fd) == 0 else { throw failure(path, "cannot sync") }
         }
-        guard rename(temporary, path) == 0 else { throw failure(path, "cannot replace the file") }
+        guard sys.rename(temporary, path) == 0 else { throw failure(path, "cannot replace the file") }
         renamed = true
-        try syncDirectory(of: path)
+        do {
+            try syncDirectory(of: path, sys: sys)
+        } catch BookClubError.io(let folder, let cause) {
+            throw BookClubError.io(path: folder, cause: cause + " after replacing \(path.lastPathComponent); the change is made but may not survive a crash")
+        }
     }
 
     /// `/dir/.store.json.tmp-`: what every temporary file of an atomic write of `path` starts with.
@@ -230,20 +289,20 @@ enum POSIXFile {
         }
     }
 
-    static func append(_ path: String, _ data: Data, at offset: Int) throws {
+    static func append(_ path: String, _ data: Data, at offset: Int, sys: Syscalls) throws {
         try makeParent(of: path)
         let existed = FileManager.default.fileExists(atPath: path)
-        let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
+        let fd = sys.open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw failure(path, "cannot open") }
         defer { close(fd) }
         var status = stat()
         guard fstat(fd, &status) == 0 else { throw failure(path, "cannot read the size") }
         guard Int(status.st_size) >= offset else { throw tooShort(path, Int(status.st_size), offset) }
-        guard ftruncate(fd, off_t(offset)) == 0 else { throw failure(path, "cannot truncate") }
+        guard sys.ftruncate(fd, off_t(offset)) == 0 else { throw failure(path, "cannot truncate") }
         guard lseek(fd, off_t(offset), SEEK_SET) >= 0 else { throw failure(path, "cannot seek") }
-        try writeAll(fd, data, path: path)
-        guard fsync(fd) == 0 else { throw failure(path, "cannot sync") }
-        if !existed { try syncDirectory(of: path) }
+        try writeAll(fd, data, path: path, sys: sys)
+        guard sys.fsync(fd) == 0 else { throw failure(path, "cannot sync") }
+        if !existed { try syncDirectory(of: path, sys: sys) }
     }
 
     /// `flock(2)` on a lock file of its own, polled until `timeout`; the returned closure unlocks.
