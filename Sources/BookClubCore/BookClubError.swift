@@ -31,9 +31,11 @@ public enum BookClubError: Error, Equatable, Sendable {
     case storeBusy(lockPath: String, seconds: Double)
     case editorFailed(String)
     case aborted(String)
+    /// SIGINT or SIGTERM came before the change was committed: nothing was saved.
+    case interrupted(signal: Int32, detail: String)
 
     /// How the CLI should treat the error.
-    public enum Kind: Sendable {
+    public enum Kind: Equatable, Sendable {
         /// A valid request that cannot be done (exit 1).
         case rejected
         /// A data file that cannot be read or is of a newer schema (exit 65).
@@ -42,6 +44,8 @@ public enum BookClubError: Error, Equatable, Sendable {
         case io
         /// The store stayed locked past the timeout (exit 75).
         case busy
+        /// Stopped by a signal (exit 128 + the signal).
+        case interrupted(signal: Int32)
     }
 
     public var kind: Kind {
@@ -49,6 +53,7 @@ public enum BookClubError: Error, Equatable, Sendable {
         case .corruptFile, .newerSchema: .dataFile
         case .io: .io
         case .storeBusy: .busy
+        case .interrupted(let signal, _): .interrupted(signal: signal)
         default: .rejected
         }
     }
@@ -103,6 +108,8 @@ extension BookClubError: LocalizedError {
             message
         case .aborted(let message):
             message
+        case .interrupted(_, let detail):
+            "Interrupted; " + detail
         }
     }
 

@@ -56,6 +56,14 @@ extension FileSystem {
     /// The real file system, with POSIX calls: fsync before and after the rename, `flock(2)` for locks.
     public static var live: FileSystem { live(Syscalls.real) }
 
+    /// The real file system, checking `interrupted` (the signal that came, or 0) before each step that
+    /// commits something, so that a Ctrl-C or SIGTERM during a save leaves the files as they were.
+    public static func live(interrupted: @escaping () -> Int32) -> FileSystem {
+        var sys = Syscalls.real
+        sys.interrupted = interrupted
+        return live(sys)
+    }
+
     /// The real file system, with one system call of the writes made to fail, for tests: the
     /// `occurrence`th call of `call` fails with `code` (`ENOSPC` for a full disk, say).
     public static func live(injecting call: InjectedFault.Call, occurrence: Int, code: Int32) -> FileSystem {
@@ -113,6 +121,14 @@ struct Syscalls {
     var fsync: (Int32) -> Int32
     var rename: (String, String) -> Int32
     var ftruncate: (Int32, off_t) -> Int32
+    /// The signal that asked the process to stop, or 0.
+    var interrupted: () -> Int32 = { 0 }
+
+    /// Throws when a signal asked the process to stop: called before each step that commits.
+    func checkInterrupted() throws {
+        let signal = interrupted()
+        if signal != 0 { throw BookClubError.interrupted(signal: signal, detail: "nothing was saved.") }
+    }
 
     static var real: Syscalls {
         Syscalls(
@@ -138,7 +154,8 @@ struct Syscalls {
             write: { fails(.write) ? -1 : real.write($0, $1, $2) },
             fsync: { fails(.fsync) ? -1 : real.fsync($0) },
             rename: { fails(.rename) ? -1 : real.rename($0, $1) },
-            ftruncate: { fails(.truncate) ? -1 : real.ftruncate($0, $1) })
+            ftruncate: { fails(.truncate) ? -1 : real.ftruncate($0, $1) },
+            interrupted: real.interrupted)
     }
 }
 
@@ -266,6 +283,7 @@ enum POSIXFile {
             try writeAll(fd, data, path: path, sys: sys)
             guard sys.fsync(fd) == 0 else { throw failure(path, "cannot sync") }
         }
+        try sys.checkInterrupted()
         guard sys.rename(temporary, path) == 0 else { throw failure(path, "cannot replace the file") }
         renamed = true
         do {
@@ -298,6 +316,7 @@ enum POSIXFile {
         var status = stat()
         guard fstat(fd, &status) == 0 else { throw failure(path, "cannot read the size") }
         guard Int(status.st_size) >= offset else { throw tooShort(path, Int(status.st_size), offset) }
+        try sys.checkInterrupted()
         guard sys.ftruncate(fd, off_t(offset)) == 0 else { throw failure(path, "cannot truncate") }
         guard lseek(fd, off_t(offset), SEEK_SET) >= 0 else { throw failure(path, "cannot seek") }
         try writeAll(fd, data, path: path, sys: sys)

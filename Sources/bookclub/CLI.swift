@@ -106,6 +106,9 @@ enum CLI {
             do {
                 let command = try type.init(parsed)
                 try command.run(in: env)
+                // A Ctrl-C or SIGTERM during the save is held until it is committed or given up.
+                process.catchSignals(true)
+                defer { process.catchSignals(false) }
                 try env.saveChanges()
                 env.flushOutput()
                 return 0
@@ -135,6 +138,7 @@ enum CLI {
         case .dataFile: 65
         case .io: 74
         case .busy: 75
+        case .interrupted(let signal): 128 + signal
         }
     }
 }
@@ -154,6 +158,10 @@ struct ProcessContext {
     var makeID: () -> String = { UUID().uuidString.replacing("-", with: "").lowercased() }
     var runEditor: (String, String) throws -> Void = Editor.run
     var readLine: () -> String? = { Swift.readLine() }
+    /// While `true`, SIGINT and SIGTERM are recorded (see `receivedSignal`) rather than fatal.
+    var catchSignals: (Bool) -> Void = { _ in }
+    /// The SIGINT or SIGTERM recorded while signals were caught, or 0.
+    var receivedSignal: () -> Int32 = { 0 }
     /// Writes raw text to standard output (`true`) or standard error.
     var write: (String, Bool) -> Void
 
@@ -166,6 +174,6 @@ struct ProcessContext {
             workingDirectory: FileManager.default.currentDirectoryPath,
             commandLine: arguments.map(Environment.shellWord).joined(separator: " "),
             fileSystem: fileSystem, now: now, timeZone: timeZone, terminal: terminal, makeID: makeID,
-            runEditor: runEditor, readLine: readLine, sink: write, colorFlag: color, isQuiet: parsed.flag("quiet"))
+            runEditor: runEditor, readLine: readLine, catchSignals: catchSignals, receivedSignal: receivedSignal, sink: write, colorFlag: color, isQuiet: parsed.flag("quiet"))
     }
 }

@@ -24,6 +24,10 @@ final class Environment {
     let runEditor: (_ command: String, _ path: String) throws -> Void
     /// Reads a line from standard input, for confirmations.
     let readLine: () -> String?
+    /// While `true`, SIGINT and SIGTERM are recorded rather than fatal (around the editor).
+    let catchSignals: (Bool) -> Void
+    /// The signal recorded while they were caught, or 0.
+    let receivedSignal: () -> Int32
     private let sink: (String, Bool) -> Void
     /// Data and messages waiting for the command's save.
     private var pending: [(text: String, toStandardOutput: Bool)] = []
@@ -34,6 +38,7 @@ final class Environment {
         variables: [String: String], paths: Paths, workingDirectory: String, commandLine: String, fileSystem: FileSystem, now: @escaping () -> Date,
         timeZone: TimeZone, terminal: Terminal, makeID: @escaping () -> String,
         runEditor: @escaping (String, String) throws -> Void, readLine: @escaping () -> String?,
+        catchSignals: @escaping (Bool) -> Void, receivedSignal: @escaping () -> Int32,
         sink: @escaping (String, Bool) -> Void, colorFlag: ColorMode?, isQuiet: Bool
     ) {
         self.variables = variables
@@ -47,6 +52,8 @@ final class Environment {
         self.makeID = makeID
         self.runEditor = runEditor
         self.readLine = readLine
+        self.catchSignals = catchSignals
+        self.receivedSignal = receivedSignal
         self.sink = sink
         self.colorFlag = colorFlag
         self.isQuiet = isQuiet

@@ -1,3 +1,5 @@
+import BookClubCore
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -10,8 +12,23 @@
     import Darwin
 #endif
 
+/// SIGINT and SIGTERM end bookclub at once (128 + the signal), before it has saved anything, except
+/// while a save or the editor runs: then they are recorded, and the save gives up before committing.
+nonisolated(unsafe) var receivedSignal: Int32 = 0
+nonisolated(unsafe) var catchingSignals = false
+var stopSignals = sigset_t()
+sigemptyset(&stopSignals)
+for number in [SIGINT, SIGTERM] {
+    sigaddset(&stopSignals, number)
+    signal(number) { number in
+        if catchingSignals { receivedSignal = number } else { _exit(128 + number) }
+    }
+}
+// A parent may have started us with them blocked (a test runner does).
+sigprocmask(SIG_UNBLOCK, &stopSignals, nil)
+
 let variables = ProcessInfo.processInfo.environment
-let context = ProcessContext(
+var context = ProcessContext(
     variables: variables,
     terminal: Terminal.current(environment: variables),
     write: { text, toStandardOutput in
@@ -24,4 +41,7 @@ let context = ProcessContext(
             bytes = bytes.dropFirst(written)
         }
     })
+context.fileSystem = .live(interrupted: { receivedSignal })
+context.catchSignals = { catchingSignals = $0 }
+context.receivedSignal = { receivedSignal }
 exit(CLI.run(Array(CommandLine.arguments.dropFirst()), process: context))

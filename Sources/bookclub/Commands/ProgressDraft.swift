@@ -24,7 +24,13 @@ enum ProgressDraft {
         config.present(initialProgress: book.currentProgress)
         let path = env.paths.drafts + "/progress-\(book.id.prefix(8)).txt"
         try env.fileSystem.writeAtomically(path, Data(buffer(for: book, config: config).utf8))
-        try env.runEditor(Editor.command(environment: env.variables), path)
+        // A Ctrl-C or SIGTERM while the editor is open keeps the draft rather than losing it.
+        env.catchSignals(true)
+        let edited = Result { try env.runEditor(Editor.command(environment: env.variables), path) }
+        env.catchSignals(false)
+        let signal = env.receivedSignal()
+        if signal != 0 { throw BookClubError.interrupted(signal: signal, detail: "your draft is kept at \(path).") }
+        try edited.get()
         guard let text = try env.fileSystem.read(path).map({ String(decoding: $0, as: UTF8.self) }) else {
             throw BookClubError.aborted("The draft \(path) is gone; nothing was logged.")
         }

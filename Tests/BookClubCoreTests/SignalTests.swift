@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Ctrl-C (SIGINT) and SIGTERM: a command stopped by one has saved nothing; an editor draft is kept.
+@Suite struct SignalTests {
+    @Test func aSignaledCommandSavedNothingAndACompletedOneSavedAll() throws {
+        let bookclub = try BookClubRunner()
+        defer { bookclub.cleanUp() }
+        _ = try bookclub.add("Dune", "--pages", "100000")
+        var completed = 0
+        var stopped = 0
+        for trial in 0..<60 {
+            let process = Process()
+            process.executableURL = BookClubRunner.executable
+            process.arguments = ["progress", "dune", "+1", "--note", "trial \(trial)"]
+            process.environment = bookclub.environment
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            usleep(UInt32.random(in: 0...15_000))
+            kill(process.processIdentifier, trial % 2 == 0 ? SIGINT : SIGTERM)
+            process.waitUntilExit()
+            switch process.terminationStatus {
+            case 0: completed += 1
+            case 130, 143: stopped += 1
+            default: Issue.record("trial \(trial) exited \(process.terminationStatus)")
+            }
+        }
+        let book = try #require(try bookclub.json("show", "dune", "--json") as? [String: Any])
+        let entries = (book["readings"] as? [[String: Any]])?.first?["entries"] as? [Any] ?? []
+        #expect(entries.count == completed, "exactly the commands that exited 0 were saved")
+        #expect(book["page"] as? Int == (completed == 0 ? nil : completed))
+        #expect(stopped > 0)
+    }
+
+    @Test func ctrlCInTheEditorKeepsTheDraft() throws {
+        let bookclub = try BookClubRunner()
+        defer { bookclub.cleanUp() }
+        _ = try bookclub.add("Dune", "--pages", "412")
+        let store = FileManager.default.contents(atPath: bookclub.storePath)
+        let process = Process()
+        process.executableURL = BookClubRunner.executable
+        process.arguments = ["progress", "dune", "--edit"]
+        process.environment = bookclub.environment.merging(["EDITOR": "f() { sleep 1; }; f"]) { $1 }
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        usleep(300_000)
+        kill(process.processIdentifier, SIGINT)
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 130)
+        let draft = try #require(stderr.firstRange(of: #/kept at (.+)\.\n/#).map { String(stderr[$0]).dropFirst(8).dropLast(2) })
+        #expect(stderr.hasPrefix("Error: Interrupted; your draft is kept at "))
+        #expect(FileManager.default.fileExists(atPath: String(draft)))
+        #expect(FileManager.default.contents(atPath: bookclub.storePath) == store)
+    }
+}
