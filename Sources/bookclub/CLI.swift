@@ -106,9 +106,9 @@ enum CLI {
             do {
                 let command = try type.init(parsed)
                 try command.run(in: env)
-                // A Ctrl-C or SIGTERM during the save is held until it is committed or given up.
+                // From here on a Ctrl-C or SIGTERM is only recorded: the save gives up at its next
+                // commit step, and once it has committed the command is done and exits as such.
                 process.catchSignals(true)
-                defer { process.catchSignals(false) }
                 try env.saveChanges()
                 env.flushOutput()
                 return 0
