@@ -29,6 +29,10 @@ public struct FileSystem {
     public var append: (_ path: String, _ data: Data, _ offset: Int) throws -> Void
     /// Takes an exclusive lock on `path`, waiting at most `timeout` seconds; returns the unlock.
     public var lock: (_ path: String, _ timeout: Double) throws -> () -> Void
+    /// The names in a folder; empty when there is none.
+    public var list: (_ folder: String) -> [String]
+    /// Removes a file; `false` when it could not.
+    public var remove: (_ path: String) -> Bool
     /// Removes the temporary files that interrupted atomic writes of `path` left; call it only while
     /// no other process can be writing `path` (under its lock).
     public var sweep: (_ path: String) -> Void
@@ -40,7 +44,9 @@ public struct FileSystem {
         writeAtomically: @escaping (String, Data) throws -> Void,
         append: @escaping (String, Data, Int) throws -> Void,
         lock: @escaping (String, Double) throws -> () -> Void,
-        sweep: @escaping (String) -> Void
+        sweep: @escaping (String) -> Void,
+        list: @escaping (String) -> [String],
+        remove: @escaping (String) -> Bool
     ) {
         self.read = read
         self.size = size
@@ -49,6 +55,8 @@ public struct FileSystem {
         self.append = append
         self.lock = lock
         self.sweep = sweep
+        self.list = list
+        self.remove = remove
     }
 }
 
@@ -81,7 +89,9 @@ extension FileSystem {
             writeAtomically: { try POSIXFile.writeAtomically($0, $1, sys: sys) },
             append: { try POSIXFile.append($0, $1, at: $2, sys: sys) },
             lock: POSIXFile.lock,
-            sweep: POSIXFile.sweep)
+            sweep: POSIXFile.sweep,
+            list: { (try? FileManager.default.contentsOfDirectory(atPath: $0)) ?? [] },
+            remove: { unlink($0) == 0 })
     }
 
     /// Files kept in memory, for tests; locks always succeed.
@@ -103,7 +113,9 @@ extension FileSystem {
             sweep: { path in
                 let prefix = POSIXFile.temporaryPrefix(for: path)
                 for name in box.files.keys where name.hasPrefix(prefix) { box.files[name] = nil }
-            })
+            },
+            list: { folder in box.files.keys.filter { $0.parentPath == folder }.map(\.lastPathComponent) },
+            remove: { box.files.removeValue(forKey: $0) != nil })
     }
 }
 

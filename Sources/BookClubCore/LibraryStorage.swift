@@ -255,7 +255,7 @@ private struct StoredBook: Codable {
     }
 }
 
-private struct HistoryRecord: Codable {
+struct HistoryRecord: Codable {
     var book: Book.ID
     var reading: UUID
     var entry: ReadingProgress.Entry

@@ -8,7 +8,7 @@ extension String {
     }
 
     /// The folder part of a path (`/a/b` for `/a/b/c.json`); empty for a bare name.
-    var parentPath: String {
+    public var parentPath: String {
         guard let slash = lastIndex(of: "/") else { return "" }
         return slash == startIndex ? "/" : String(self[..<slash])
     }

@@ -25,6 +25,7 @@ enum CLI {
         ("select", SelectCommand.self),
         ("undo", UndoCommand.self),
         ("history", HistoryCommand.self),
+        ("doctor", DoctorCommand.self),
         ("agenda", AgendaCommand.self),
         ("club add", ClubAddCommand.self),
         ("club list", ClubListCommand.self),
@@ -119,6 +120,7 @@ enum CLI {
                 env.output.write(describe(error).terminalSafe, as: .error)
                 return exitCode(error.kind)
             } catch let error as ExitCode {
+                env.flushOutput()  // the command has said what went wrong
                 return error.code
             } catch {
                 env.output.write(describe(error).terminalSafe, as: .error)

@@ -153,4 +153,32 @@ import Testing
         #expect(try bookclub.run("undo") == .init(stdout: "", stderr: "Error: Nothing to undo.\n", exitCode: 1))
         #expect((try bookclub.json("list", "--all", "--json") as? [Any])?.isEmpty == true)
     }
+
+    @Test func doctorFindsAndFixesWhatItSafelyCan() throws {
+        defer { bookclub.cleanUp() }
+        _ = try bookclub.add("Dune", "--pages", "412")
+        _ = try bookclub.add("Kindred", "--pages", "264")
+        try bookclub.run("progress", "dune", "100", "--date", "2026-01-05")
+        try bookclub.run("progress", "dune", "50", "--date", "2026-01-01")
+        try bookclub.run("select", "kindred", environment: ["BOOKCLUB_SCENE": "other"])
+        try bookclub.run("remove", "Kindred", "--yes")
+        let leftover = bookclub.home + "/.local/share/bookclub/.store.json.tmp-1-2"
+        _ = FileManager.default.createFile(atPath: leftover, contents: Data("half".utf8))
+
+        let check = try bookclub.run("doctor")
+        #expect(check.exitCode == 1)
+        #expect(check.stdout.contains("ok       store: 1 books, 2 entries, 0 clubs\n"))
+        #expect(check.stdout.contains("note     'Dune' has entries logged out of time order"))
+        #expect(check.stdout.contains("problem  the scene 'other' selects a book that is no longer there (--fix clears it)\n"))
+        #expect(check.stdout.contains("problem  \(leftover) was left by an interrupted write (--fix removes it)\n"))
+
+        let fixed = try bookclub.run("doctor", "--fix")
+        #expect(fixed.exitCode == 0, "\(fixed.stdout)")
+        #expect(fixed.stdout.contains("fixed    the scene 'other' selects a book that is no longer there; the selection was cleared\n"))
+        #expect(fixed.stdout.contains("fixed    removed \(leftover)"))
+        #expect(!FileManager.default.fileExists(atPath: leftover))
+        let again = try #require(try bookclub.json("doctor", "--json") as? [[String: String]])
+        #expect(!again.contains { $0["kind"] == "problem" })
+        #expect((try bookclub.json("show", "dune", "--json") as? [String: Any])?["page"] as? Int == 100, "nothing was lost")
+    }
 }

@@ -1,0 +1,118 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// What `bookclub doctor` checks: the store, its history, settings, scenes and the files beside them.
+public enum Doctor {
+    public struct Finding: Equatable, Sendable, Codable {
+        public enum Kind: String, Codable, Sendable {
+            /// All is well with this part.
+            case ok
+            /// Worth knowing; nothing is wrong.
+            case note
+            /// Something is wrong.
+            case problem
+            /// Something was wrong and was repaired.
+            case fixed
+        }
+
+        public var kind: Kind
+        public var message: String
+    }
+
+    /// - Parameters:
+    ///   - sceneFolder: the folder of the scene files.
+    ///   - fix: repair what can be repaired without losing anything (stale selections, temporary files).
+    public static func examine(
+        storage: LibraryStorage, settingsPath: String, sceneFolder: String, lockTimeout: Double, fix: Bool
+    ) -> [Finding] {
+        var findings: [Finding] = []
+        let fileSystem = storage.fileSystem
+        // First, as opening the store under its lock sweeps them silently.
+        for folder in Set([storage.path.parentPath, settingsPath.parentPath, sceneFolder]) {
+            for name in fileSystem.list(folder).sorted() where name.hasPrefix(".") && name.contains(".tmp-") {
+                let path = (folder.isEmpty ? "" : folder + "/") + name
+                if fix && fileSystem.remove(path) {
+                    findings.append(.init(kind: .fixed, message: "removed \(path), left by an interrupted write"))
+                } else {
+                    findings.append(.init(kind: .problem, message: "\(path) was left by an interrupted write (--fix removes it)"))
+                }
+            }
+        }
+        var library: Library?
+        do {
+            // Under the lock, so that a repair cannot race a writer.
+            let store = try Store(persistence: storage.persistence(lockTimeout: fix ? lockTimeout : nil))
+            let ids = Set(store.state.books.map(\.id))
+            try store.loadHistory(of: ids, from: storage)
+            library = store.state
+            let entries = store.state.books.reduce(0) { $0 + $1.readings.reduce(0) { $0 + $1.progress.entries.count } }
+            findings.append(.init(kind: .ok, message: "store: \(store.state.books.count) books, \(entries) entries, \(store.state.clubs.count) clubs"))
+            for book in store.state.books {
+                for reading in book.readings {
+                    if let pages = book.pages, let page = reading.progress.entries.compactMap(\.page).max(), page > pages {
+                        findings.append(.init(kind: .problem, message: "'\(book.title)' has an entry at p. \(page), past its \(pages) pages; set the page count with `bookclub edit`"))
+                    }
+                    if let started = reading.started, let ended = reading.ending?.date, ended < started {
+                        findings.append(.init(kind: .note, message: "'\(book.title)' ended before it started"))
+                    }
+                }
+            }
+            try findings += outOfOrder(storage: storage, library: store.state)
+            withExtendedLifetime(store) {}
+        } catch {
+            findings.append(.init(kind: .problem, message: describe(error)))
+        }
+        do {
+            _ = try Store(persistence: Settings.persistence(path: settingsPath, fileSystem: fileSystem))
+            findings.append(.init(kind: .ok, message: "settings: \(settingsPath)"))
+        } catch {
+            findings.append(.init(kind: .problem, message: describe(error) + " Start over with `bookclub settings reset --all`."))
+        }
+        for name in fileSystem.list(sceneFolder).sorted() where name.hasSuffix(".json") && !name.hasPrefix(".") {
+            let path = sceneFolder + "/" + name
+            do {
+                let scene = try Store(persistence: SceneState.persistence(path: path, fileSystem: fileSystem))
+                let staleBook = scene.state.selection.map { id in library?.books.contains { $0.id == id } == false } ?? false
+                let staleClub = scene.state.club.map { id in library?.clubs.contains { $0.id == id } == false } ?? false
+                guard staleBook || staleClub else { continue }
+                let what = "the scene '\(String(name.dropLast(5)))' selects a \(staleBook ? "book" : "club") that is no longer there"
+                if fix {
+                    scene.update { $0 = SceneState() }
+                    try scene.save()
+                    findings.append(.init(kind: .fixed, message: what + "; the selection was cleared"))
+                } else {
+                    findings.append(.init(kind: .problem, message: what + " (--fix clears it)"))
+                }
+            } catch {
+                findings.append(.init(kind: .problem, message: describe(error)))
+            }
+        }
+        return findings
+    }
+
+    /// A note for each book whose history was logged out of time order (backdated entries): harmless,
+    /// as bookclub shows entries in time order.
+    private static func outOfOrder(storage: LibraryStorage, library: Library) throws -> [Finding] {
+        var lastTime: [UUID: Date] = [:]
+        var books = Set<Book.ID>()
+        let decoder = JSONCoding.decoder()
+        let length = try storage.fileSystem.size(storage.historyPath) ?? 0
+        try storage.fileSystem.readLines(storage.historyPath, length) { chunk in
+            for line in chunk.split(separator: 0x0A) {
+                guard let record = try? decoder.decode(HistoryRecord.self, from: Data(line)) else { continue }
+                if let previous = lastTime[record.reading], record.entry.time < previous { books.insert(record.book) }
+                lastTime[record.reading] = max(record.entry.time, lastTime[record.reading] ?? record.entry.time)
+            }
+        }
+        return library.books.filter { books.contains($0.id) }.map {
+            Finding(kind: .note, message: "'\($0.title)' has entries logged out of time order (backdated); they are shown in time order")
+        }
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        (error as? BookClubError)?.errorDescription ?? String(describing: error)
+    }
+}

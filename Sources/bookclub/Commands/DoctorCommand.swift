@@ -1,0 +1,48 @@
+import BookClubCore
+
+struct DoctorCommand: Command {
+    static let configuration = CommandConfiguration(
+        name: "doctor",
+        abstract: "Check the store, its history, settings and scenes; --fix repairs what it safely can.",
+        discussion: """
+            Reports a store or settings file that cannot be read, a history cut short, entries past a \
+            book's page count, selections of removed books, and temporary files left by interrupted \
+            writes. --fix clears such selections and removes such files; it never drops data. Exits 1 \
+            while a problem remains.
+            """,
+        options: [
+            OptionSpec(long: "fix", kind: .flag, help: "Repair what can be repaired without losing anything."),
+            CommonOptions.json,
+        ])
+
+    var fix: Bool
+    var json: Bool
+
+    init(_ arguments: ParsedArguments) throws {
+        fix = arguments.flag("fix")
+        json = arguments.flag("json")
+    }
+
+    func run(in env: Environment) throws {
+        let timeout = (try? env.settings().state.lockTimeout) ?? Settings().lockTimeout
+        let findings = Doctor.examine(
+            storage: env.storage, settingsPath: env.paths.settings, sceneFolder: env.paths.scene.parentPath,
+            lockTimeout: timeout, fix: fix)
+        if json {
+            try env.writeJSON(findings)
+        } else {
+            let style = env.style
+            for finding in findings {
+                let mark =
+                    switch finding.kind {
+                    case .ok: style.green("ok     ")
+                    case .note: style.dim("note   ")
+                    case .problem: style.red("problem")
+                    case .fixed: style.green("fixed  ")
+                    }
+                env.output.write(mark + "  " + finding.message.terminalSafe, as: .data)
+            }
+        }
+        if findings.contains(where: { $0.kind == .problem }) { throw ExitCode(code: 1) }
+    }
+}
