@@ -57,12 +57,17 @@ struct Style {
 }
 
 extension String {
-    /// The text with control characters and escape sequences shown escaped (`\u{1B}`), never sent raw to a terminal.
+    /// The text with control characters, escape sequences and bidirectional overrides shown escaped
+    /// (`\u{1B}`), never sent raw to a terminal.
     var terminalSafe: String {
-        guard unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { return self }
+        func unsafe(_ scalar: Unicode.Scalar) -> Bool {
+            scalar.properties.generalCategory == .control || (0x202A...0x202E).contains(scalar.value)
+                || (0x2066...0x2069).contains(scalar.value) || [0x200E, 0x200F, 0x061C].contains(scalar.value)
+        }
+        guard unicodeScalars.contains(where: unsafe) else { return self }
         var result = ""
         for scalar in unicodeScalars {
-            if scalar.properties.generalCategory == .control {
+            if unsafe(scalar) {
                 result += scalar == "\n" ? "\\n" : scalar == "\t" ? "\\t" : "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
             } else {
                 result.unicodeScalars.append(scalar)

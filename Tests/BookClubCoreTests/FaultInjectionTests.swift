@@ -12,25 +12,6 @@ import Testing
 /// folder, a failed fsync or rename): the command exits 74 naming the path and the cause, prints no
 /// success, and the store is as it was.
 @Suite struct FaultInjectionTests {
-    struct Run {
-        var code: Int32
-        var stdout = ""
-        var stderr = ""
-    }
-
-    func run(_ arguments: [String], home: String, fileSystem: FileSystem = .live) -> Run {
-        var result = Run(code: 0)
-        let context = ProcessContext(
-            variables: ["HOME": home, "TZ": "UTC"],
-            terminal: Terminal(width: 80, lineWidth: nil, standardOutputIsTerminal: false, standardErrorIsTerminal: false, standardInputIsTerminal: false),
-            fileSystem: fileSystem,
-            write: { text, toStandardOutput in
-                if toStandardOutput { result.stdout += text } else { result.stderr += text }
-            })
-        result.code = CLI.run(arguments, process: context)
-        return result
-    }
-
     @Test(arguments: [
         (InjectedFault.Call.open, EACCES, "Permission denied"), (.open, EROFS, "Read-only file system"),
         (.write, ENOSPC, "No space left on device"), (.fsync, EIO, "Input/output error"),
@@ -40,13 +21,13 @@ import Testing
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("bookclub-faults-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: home) }
         let store = home + "/.local/share/bookclub/store.json"
-        #expect(run(["add", "Dune", "--pages", "412"], home: home).code == 0)
-        #expect(run(["progress", "dune", "100", "--note", "the spice"], home: home).code == 0)
+        #expect(InProcess.run(["add", "Dune", "--pages", "412"], home: home).code == 0)
+        #expect(InProcess.run(["progress", "dune", "100", "--note", "the spice"], home: home).code == 0)
         var failures = 0
         var page = 100
         for occurrence in 1...12 {
             let before = FileManager.default.contents(atPath: store)
-            let result = run(
+            let result = InProcess.run(
                 ["progress", "dune", "+1"], home: home,
                 fileSystem: .live(injecting: call, occurrence: occurrence, code: code))
             if result.code == 0 {  // past the last call of that kind
@@ -59,7 +40,7 @@ import Testing
                 // change may not survive a crash. It is reported, and the store is whole either way.
                 page += 1
                 #expect(result.code == 74)
-                #expect(run(["show", "dune", "--json"], home: home).stdout.contains("\"page\" : \(page)"))
+                #expect(InProcess.run(["show", "dune", "--json"], home: home).stdout.contains("\"page\" : \(page)"))
                 continue
             }
             #expect(result.code == 74, "\(call) #\(occurrence): \(result.stderr)")
@@ -68,12 +49,12 @@ import Testing
             #expect(result.stderr.contains(cause), "names the cause: \(result.stderr)")
             #expect(!result.stderr.contains("p. 101"), "no success was printed")
             #expect(FileManager.default.contents(atPath: store) == before, "\(call) #\(occurrence): the store changed")
-            let show = run(["show", "dune", "--json"], home: home)
+            let show = InProcess.run(["show", "dune", "--json"], home: home)
             #expect(show.code == 0)
             #expect(show.stdout.contains("\"page\" : \(page)"))
         }
         #expect(failures > 0, "the fault was reached at least once")
-        #expect(run(["show", "dune", "--json"], home: home).stdout.contains("\"page\" : \(page)"), "a later write works")
-        #expect(run(["undo"], home: home).stderr == "Undid `progress dune +1`: 'Dune': p. \(page).\n", "failed saves are passed over by undo")
+        #expect(InProcess.run(["show", "dune", "--json"], home: home).stdout.contains("\"page\" : \(page)"), "a later write works")
+        #expect(InProcess.run(["undo"], home: home).stderr == "Undid `progress dune +1`: 'Dune': p. \(page).\n", "failed saves are passed over by undo")
     }
 }

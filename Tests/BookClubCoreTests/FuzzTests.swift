@@ -1,0 +1,172 @@
+import BookClubCore
+import Foundation
+import Testing
+
+@testable import bookclub
+
+/// Hostile input from a seeded generator: the argument parser, the store decoder and the settings
+/// decoder never crash, hang or trap; whatever they accept renders. CI runs 20,000 inputs a target;
+/// `BOOKCLUB_FUZZ_COUNT=1000000 swift test -c release -Xswiftc -enable-testing --filter FuzzTests`
+/// runs a million (`BOOKCLUB_FUZZ_SEED` picks another sequence).
+@Suite struct FuzzTests {
+    static var count: Int { ProcessInfo.processInfo.environment["BOOKCLUB_FUZZ_COUNT"].flatMap(Int.init) ?? 20_000 }
+    static var seed: UInt64 { ProcessInfo.processInfo.environment["BOOKCLUB_FUZZ_SEED"].flatMap(UInt64.init) ?? 2026 }
+
+    /// SplitMix64: small, fast and the same everywhere, so that a failure can be replayed.
+    struct Generator: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    static let hostile = [
+        "", " ", "--", "-", "-x", "--=", "=", "99999999999999999999", "-99999999999999999999", "1e308", "nan", "NaN%",
+        "inf", "+inf", "-0", "+", "%", "100.0000001%", "0x10", "١٢٣", "9223372036854775807", "+9223372036854775807",
+        "\u{1B}[31m", "\u{0}", "\n", "\t", "\u{7F}", "\u{202E}", "🦄", "é\u{301}", "0000-01-01", "9999-12-31T23:59",
+        "2026-02-30", "yesterday", "thursday 25:61", "today 19:00", "'; rm -rf /", String(repeating: "a", count: 5_000),
+    ]
+
+    static func token(_ random: inout Generator, words: [String]) -> String {
+        switch random.next() % 4 {
+        case 0: return words.randomElement(using: &random)!
+        case 1: return hostile.randomElement(using: &random)!
+        case 2: return "--" + words.randomElement(using: &random)! + (Bool.random(using: &random) ? "=" + hostile.randomElement(using: &random)! : "")
+        default:
+            let scalars = (0..<Int(random.next() % 12)).compactMap { _ in Unicode.Scalar(UInt32(random.next() % 0x2FF)) }
+            return String(String.UnicodeScalarView(scalars))
+        }
+    }
+
+    @Test func theArgumentParserTakesAnything() throws {
+        var random = Generator(state: Self.seed)
+        let root = CLI.root
+        let words = CLI.commands.flatMap { $0.path.split(separator: " ").map(String.init) }
+            + CLI.commands.flatMap { $0.type.configuration.options.map(\.long) } + ["help", "settings", "club", "-h", "--version"]
+        var outcomes = [String: Int]()
+        for _ in 0..<Self.count {
+            let arguments = (0..<Int(random.next() % 8)).map { _ in Self.token(&random, words: words) }
+            let outcome = CommandParser.parse(arguments, root: root, environment: [:])
+            switch outcome {
+            case .run(let path, let parsed):
+                let names = path.dropFirst().map(\.name).joined(separator: " ")
+                if let type = CLI.commands.first(where: { $0.path == names })?.type {
+                    do {
+                        _ = try type.init(parsed)
+                        outcomes["run", default: 0] += 1
+                    } catch is ParseError {
+                        outcomes["refused", default: 0] += 1
+                    }
+                }
+            case .failure(let error, let path):
+                #expect(UsageGenerator.errorReport(error, path: path).hasPrefix("Error: "))
+                outcomes["failure", default: 0] += 1
+            case .help(let path):
+                #expect(!HelpGenerator.render(path: path, width: 80).isEmpty)
+                outcomes["help", default: 0] += 1
+            case .version, .completionScript:
+                outcomes["other", default: 0] += 1
+            }
+        }
+        print("fuzz parser: \(Self.count) inputs, seed \(Self.seed): \(outcomes.sorted { $0.key < $1.key })")
+        #expect(outcomes["run", default: 0] > 0 && outcomes["failure", default: 0] > 0)
+    }
+
+    static let validStore = """
+        {"schemaVersion": 2, "historyLength": 0, "clubs": [{"id": "c1", "name": "Sci-Fi", "meetings": [{"id": "m1", "date": "2026-12-03T19:00:00Z", "bookID": "b1", "target": {"page": 250, "label": "ch. 1-12"}}]}],
+         "books": [{"id": "b1", "title": "Dune", "author": "Frank Herbert", "pages": 412, "tags": ["sf"], "added": "2026-11-01T10:00:00Z",
+           "readings": [{"id": "A927048D-5152-4AFA-A50C-3EB6FB0B2191", "started": "2026-11-01T10:00:00Z",
+             "ending": {"outcome": "finished", "date": "2026-11-20T10:00:00Z", "note": "done"},
+             "latest": {"id": "331A4423-874C-4398-81F7-4A6CFEDDCB11", "page": 150, "progress": 0.36, "time": "2026-11-10T10:00:00Z", "note": "the spice"}}]}]}
+        """
+
+    static let snippets = [
+        "null", "-1", "1e999", "-1e999", "0.5", "18446744073709551616", "\"\"", "\"\\u0000\"", "\"\\u001b[2J\"", "[]", "{}", "true",
+        "\"9999-99-99T99:99:99Z\"", "\"0001-01-01T00:00:00Z\"", String(repeating: "[", count: 2_000), "\"\\ud800\"", ",", "}", "\"",
+    ]
+
+    /// A valid document, mutated: bytes flipped, cut, or a value replaced by a hostile one.
+    static func mutate(_ text: String, _ random: inout Generator) -> Data {
+        var bytes = Array(text.utf8)
+        for _ in 0..<(1 + Int(random.next() % 3)) {
+            guard !bytes.isEmpty else { break }
+            let at = Int(random.next() % UInt64(bytes.count))
+            switch random.next() % 5 {
+            case 0: bytes[at] = UInt8(truncatingIfNeeded: random.next())
+            case 1: bytes.removeSubrange(at...)
+            case 2: bytes.insert(contentsOf: Array(snippets.randomElement(using: &random)!.utf8), at: at)
+            case 3:
+                // Replace the value after a colon with a hostile one.
+                if let colon = bytes[at...].firstIndex(of: UInt8(ascii: ":")), colon + 1 < bytes.count {
+                    let end = bytes[(colon + 1)...].firstIndex { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "}") } ?? bytes.count
+                    bytes.replaceSubrange((colon + 1)..<end, with: Array(snippets.randomElement(using: &random)!.utf8))
+                }
+            default: bytes.insert(UInt8(truncatingIfNeeded: random.next()), at: at)
+            }
+        }
+        return Data(bytes)
+    }
+
+    @Test func theStoreDecoderRefusesOrAcceptsAndWhatItAcceptsRenders() throws {
+        var random = Generator(state: Self.seed &+ 1)
+        var accepted = 0
+        let path = "/fuzz/store.json"
+        for _ in 0..<Self.count {
+            let storage = LibraryStorage(path: path, fileSystem: .inMemory([path: Self.mutate(Self.validStore, &random)]))
+            do {
+                let library = try Store(persistence: storage.persistence(lockTimeout: nil)).state
+                accepted += 1
+                _ = ListCommand.render(library.books, width: 80, style: Style(isEnabled: true), timeZone: Fixture.utc)
+                _ = library.books.map { NotesReport.markdown(for: $0, timeZone: Fixture.utc) }
+                _ = Agenda.items(in: library, now: Fixture.now, days: 3650)
+                _ = library.clubs.map { ICalendar.render(club: $0, books: library, now: Fixture.now) }
+            } catch let error as BookClubError {
+                #expect(error.kind == .dataFile, "\(error)")
+            }
+        }
+        print("fuzz store decoder: \(Self.count) inputs, seed \(Self.seed), \(accepted) accepted")
+        #expect(accepted > 0)
+    }
+
+    @Test func theSettingsDecoderRefusesOrAccepts() throws {
+        var random = Generator(state: Self.seed &+ 2)
+        let path = "/fuzz/settings.json"
+        let valid = #"{"schemaVersion": 1, "color": "never", "lockTimeout": 2.5, "syncProgress": false, "updateArtwork": true}"#
+        var accepted = 0
+        for _ in 0..<Self.count {
+            let files = FileSystem.inMemory([path: Self.mutate(valid, &random)])
+            do {
+                let settings = try Store(persistence: Settings.persistence(path: path, fileSystem: files)).state
+                #expect(settings.lockTimeout.isFinite && settings.lockTimeout >= 0)
+                accepted += 1
+            } catch let error as BookClubError {
+                #expect(error.kind == .dataFile, "\(error)")
+            }
+        }
+        print("fuzz settings decoder: \(Self.count) inputs, seed \(Self.seed), \(accepted) accepted")
+        #expect(accepted > 0)
+    }
+
+    @Test func hostileValuesThroughTheWholeCommandLine() throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("bookclub-hostile-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        #expect(InProcess.run(["add", "Evil\u{1B}[2J\u{0}Title\u{202E}", "--pages", "412"], home: home).code == 0)
+        let hugeNote = String(repeating: "the spice must flow ", count: 500_000)  // 10 MB
+        #expect(InProcess.run(["progress", "evil", "10", "--note", hugeNote], home: home).code == 0)
+        let notes = InProcess.run(["notes", "evil", "--json"], home: home)
+        #expect(notes.code == 0)
+        #expect(notes.stdout.count > 10_000_000)
+        let list = InProcess.run(["list", "--color", "always"], home: home)
+        #expect(!list.stdout.contains("\u{1B}[2J") && !list.stdout.contains("\u{0}"), "control characters are shown escaped")
+        #expect(list.stdout.contains("Evil\\u{1B}[2J\\u{0}Title\\u{202E}"))
+        for value in ["99999999999999999999", "nan%", "inf%", "-0%", "1e3"] {
+            #expect(InProcess.run(["progress", "evil", value], home: home).code == 64, "\(value)")
+        }
+        #expect(InProcess.run(["progress", "evil", "20", "--date", "0000-01-01"], home: home).code == 64)
+        #expect(InProcess.run(["settings", "set", "lockTimeout", "inf"], home: home).code == 64)
+    }
+}

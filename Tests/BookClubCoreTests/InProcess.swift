@@ -1,0 +1,27 @@
+import BookClubCore
+import Foundation
+
+@testable import bookclub
+
+/// Runs the command line in this process, with a file system of the test's choosing.
+enum InProcess {
+    struct Run {
+        var code: Int32
+        var stdout = ""
+        var stderr = ""
+    }
+
+    static func run(_ arguments: [String], home: String, fileSystem: FileSystem = .live) -> Run {
+        var result = Run(code: 0)
+        let context = ProcessContext(
+            variables: ["HOME": home, "TZ": "UTC"],
+            terminal: Terminal(width: 80, lineWidth: nil, standardOutputIsTerminal: false, standardErrorIsTerminal: false, standardInputIsTerminal: false),
+            fileSystem: fileSystem,
+            write: { text, toStandardOutput in
+                if toStandardOutput { result.stdout += text } else { result.stderr += text }
+            })
+        result.code = CLI.run(arguments, process: context)
+        return result
+    }
+
+}
