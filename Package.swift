@@ -19,6 +19,7 @@ let package = Package(
         .testTarget(
             name: "BookClubCoreTests",
             dependencies: ["BookClubCore", "bookclub"],
+            exclude: ["Fixtures"],
             swiftSettings: strict
         ),
     ],

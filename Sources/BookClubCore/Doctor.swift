@@ -65,6 +65,14 @@ public enum Doctor {
         } catch {
             findings.append(.init(kind: .problem, message: describe(error)))
         }
+        if !fix, (try? fileSystem.size(storage.lockPath)) ?? nil != nil {
+            do {
+                let unlock = try fileSystem.lock(storage.lockPath, 0)
+                unlock()
+            } catch {
+                findings.append(.init(kind: .note, message: "the store is locked: another bookclub (or a script with flock) is using it"))
+            }
+        }
         do {
             _ = try Store(persistence: Settings.persistence(path: settingsPath, fileSystem: fileSystem))
             findings.append(.init(kind: .ok, message: "settings: \(settingsPath)"))

@@ -181,4 +181,23 @@ import Testing
         #expect(!again.contains { $0["kind"] == "problem" })
         #expect((try bookclub.json("show", "dune", "--json") as? [String: Any])?["page"] as? Int == 100, "nothing was lost")
     }
+
+    /// Every earlier schema, from the committed fixtures in `Fixtures/`.
+    @Test(arguments: [1])
+    func storesOfEarlierSchemasAreMigratedAndKept(_ version: Int) throws {
+        defer { bookclub.cleanUp() }
+        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
+        let original = try Data(contentsOf: fixtures.appendingPathComponent("store-v\(version).json"))
+        let path = bookclub.home + "/store.json"
+        try original.write(to: URL(fileURLWithPath: path))
+        try FileManager.default.copyItem(atPath: fixtures.appendingPathComponent("store-v\(version).json.history").path, toPath: path + ".history")
+        let show = try #require(try bookclub.json("--store", path, "show", "dune", "--json") as? [String: Any])
+        let entries = (show["readings"] as? [[String: Any]])?.first?["entries"] as? [[String: Any]]
+        #expect(entries?.map { $0["page"] as? Int } == [120, 150])
+        #expect(FileManager.default.contents(atPath: path) == original, "reading does not migrate")
+        #expect(try bookclub.run("--store", path, "progress", "dune", "+10").exitCode == 0)
+        #expect(FileManager.default.contents(atPath: path + ".v\(version)") == original, "the original is kept beside the store")
+        #expect(try String(contentsOfFile: path, encoding: .utf8).contains("\"schemaVersion\" : 2"))
+        #expect((try bookclub.json("--store", path, "show", "dune", "--json") as? [String: Any])?["page"] as? Int == 160)
+    }
 }
