@@ -82,6 +82,18 @@ struct BookClubRunner {
             exitCode: process.terminationStatus)
     }
 
+    /// Starts bookclub without waiting for it, its output thrown away (for concurrency and signal tests).
+    func start(_ arguments: [String], environment extra: [String: String] = [:]) throws -> Process {
+        let process = Process()
+        process.executableURL = Self.executable
+        process.arguments = arguments
+        process.environment = environment.merging(extra) { $1 }
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
     /// Adds a book and returns its id.
     func add(_ title: String, _ options: String...) throws -> String {
         let result = try run(["add", title] + options)

@@ -37,13 +37,7 @@ import Testing
         for trial in 0..<Self.trials {
             let note = "trial \(trial)"
             launched.insert(note)
-            let process = Process()
-            process.executableURL = BookClubRunner.executable
-            process.arguments = ["--store", path, "progress", "dune", "+1", "--note", note]
-            process.environment = bookclub.environment
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
+            let process = try bookclub.start(["--store", path, "progress", "dune", "+1", "--note", note])
             usleep(UInt32.random(in: 0...25_000))
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()

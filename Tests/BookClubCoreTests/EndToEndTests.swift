@@ -210,15 +210,8 @@ import Testing
     @Test func twentyConcurrentWritersAllLand() throws {
         defer { bookclub.cleanUp() }
         _ = try bookclub.add("Dune", "--pages", "10000")
-        let results = try (0..<20).map { index -> Process in
-            let process = Process()
-            process.executableURL = BookClubRunner.executable
-            process.arguments = ["progress", "dune", "+1", "--note", "writer \(index)"]
-            process.environment = bookclub.environment
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            return process
+        let results = try (0..<20).map { index in
+            try bookclub.start(["progress", "dune", "+1", "--note", "writer \(index)"])
         }.map { process -> Int32 in
             process.waitUntilExit()
             return process.terminationStatus

@@ -14,13 +14,7 @@ import Testing
         var completed = 0
         var stopped = 0
         for trial in 0..<60 {
-            let process = Process()
-            process.executableURL = BookClubRunner.executable
-            process.arguments = ["progress", "dune", "+1", "--note", "trial \(trial)"]
-            process.environment = bookclub.environment
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
+            let process = try bookclub.start(["progress", "dune", "+1", "--note", "trial \(trial)"])
             usleep(UInt32.random(in: 0...15_000))
             kill(process.processIdentifier, trial % 2 == 0 ? SIGINT : SIGTERM)
             process.waitUntilExit()
