@@ -106,11 +106,10 @@ public enum Doctor {
     private static func outOfOrder(storage: LibraryStorage, library: Library) throws -> [Finding] {
         var lastTime: [UUID: Date] = [:]
         var books = Set<Book.ID>()
-        let decoder = JSONCoding.decoder()
         let length = try storage.fileSystem.size(storage.historyPath) ?? 0
         try storage.fileSystem.readLines(storage.historyPath, length) { chunk in
             for line in chunk.split(separator: 0x0A) {
-                guard let record = try? decoder.decode(HistoryRecord.self, from: Data(line)) else { continue }
+                guard let record = JSONCoding.decodeLine(HistoryRecord.self, from: Data(line)) else { continue }
                 if let previous = lastTime[record.reading], record.entry.time < previous { books.insert(record.book) }
                 lastTime[record.reading] = max(record.entry.time, lastTime[record.reading] ?? record.entry.time)
             }

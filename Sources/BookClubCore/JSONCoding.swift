@@ -13,14 +13,49 @@ enum JSONCoding {
         return encoder
     }
 
-    static func decoder() -> JSONDecoder {
+    private static func decoder() -> JSONDecoder {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
         return decoder
     }
 
+    /// How deep bookclub's own files nest (they need 6 levels). Foundation's decoder traps on some
+    /// inputs nested past its own limit of 512, so deeper documents are refused before it sees them.
+    static let maximumDepth = 64
+
+    /// Whether `data` nests arrays and objects no deeper than `maximumDepth`.
+    static func isShallow(_ data: Data) -> Bool {
+        var depth = 0
+        var inString = false
+        var escaped = false
+        for byte in data {
+            if inString {
+                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""): inString = true
+            case UInt8(ascii: "["), UInt8(ascii: "{"):
+                depth += 1
+                if depth > maximumDepth { return false }
+            case UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
+            default: break
+            }
+        }
+        return true
+    }
+
+    /// One line of a JSON Lines file, or `nil` when it cannot be read.
+    static func decodeLine<T: Decodable>(_ type: T.Type, from data: Data) -> T? {
+        guard isShallow(data) else { return nil }
+        return try? decoder().decode(type, from: data)
+    }
+
     /// Decodes a data file, turning any failure into `BookClubError.corruptFile` with the path and where it failed.
     static func decode<T: Decodable>(_ type: T.Type, from data: Data, path: String) throws -> T {
+        guard isShallow(data) else {
+            throw BookClubError.corruptFile(path: path, detail: "nested more than \(maximumDepth) levels deep")
+        }
         do {
             return try decoder().decode(type, from: data)
         } catch let error as DecodingError {

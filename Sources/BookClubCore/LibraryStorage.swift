@@ -109,12 +109,7 @@ public struct LibraryStorage {
         }
         guard read == length else { throw POSIXFile.tooShort(historyPath, read, length) }
         array.append(0x5D)
-        let records: [HistoryRecord]
-        do {
-            records = try JSONCoding.decoder().decode([HistoryRecord].self, from: array)
-        } catch {
-            throw BookClubError.corruptFile(path: historyPath, detail: "a line cannot be read")
-        }
+        let records = try JSONCoding.decode([HistoryRecord].self, from: array, path: historyPath)
         var result: [UUID: [ReadingProgress.Entry]] = [:]
         for record in records where bookIDs.contains(record.book) {
             result[record.reading, default: []].append(record.entry)

@@ -29,9 +29,8 @@ extension LibraryStorage {
     /// The recorded changes, oldest first.
     public func changes() throws -> [Change] {
         guard let data = try fileSystem.read(undoPath) else { return [] }
-        let decoder = JSONCoding.decoder()
         // A line an interrupted write left is passed over.
-        return data.split(separator: 0x0A).compactMap { try? decoder.decode(Change.self, from: Data($0)) }
+        return data.split(separator: 0x0A).compactMap { JSONCoding.decodeLine(Change.self, from: Data($0)) }
     }
 
     /// Reverts the latest change that is still in the store: the state file goes back to what it was

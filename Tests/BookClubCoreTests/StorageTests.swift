@@ -273,3 +273,16 @@ import Testing
         #expect(count < 200)
     }
 }
+
+@Suite struct DeepNestingTests {
+    /// Foundation's JSON decoder traps on a document nested exactly past its limit (513 levels, then
+    /// the end); bookclub refuses such a file before the decoder sees it.
+    @Test(arguments: [513, 600, 5_000])
+    func deeplyNestedFilesAreRefusedNotFatal(_ depth: Int) throws {
+        let path = "/data/store.json"
+        let storage = LibraryStorage(path: path, fileSystem: .inMemory([path: Data(String(repeating: "[", count: depth).utf8)]))
+        #expect(throws: BookClubError.corruptFile(path: path, detail: "nested more than 64 levels deep")) {
+            _ = try Store(persistence: storage.persistence(lockTimeout: nil))
+        }
+    }
+}
