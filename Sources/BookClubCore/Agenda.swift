@@ -68,23 +68,26 @@ public enum Agenda {
         let current = book.status == .reading ? book.currentPage ?? 0 : 0
         item.currentPage = current
         item.pagesToGo = max(0, targetPage - current)
-        item.pagesPerDay = Double(item.pagesToGo!) / max(daysLeft, 1)
-        let pace = recentPace(of: book, pages: pages, now: now)
+        // An hour at least, so that a meeting about to start does not ask for infinite pages a day.
+        let days = max(daysLeft, 1.0 / 24)
+        item.pagesPerDay = Double(item.pagesToGo!) / days
+        guard let pace = recentPace(of: book, pages: pages, now: now) else { return item }
         item.recentPagesPerDay = pace
-        item.standing = pace * max(daysLeft, 0) >= Double(item.pagesToGo!) ? .onTrack : .behind
+        item.standing = pace >= item.pagesPerDay! ? .onTrack : .behind
         return item
     }
 
-    /// Pages a day over the last `paceWindowDays` of the current reading: from the last entry before
-    /// the window (or the reading's start) to the latest entry, over the days since that baseline.
-    static func recentPace(of book: Book, pages: Int, now: Date) -> Double {
+    /// Pages a day over the last `paceWindowDays` of the current reading: from a baseline (the last
+    /// entry before the window, else the first entry in it) to the latest entry, over the days since.
+    /// 0 with no entry in the window; `nil` when one entry is all there is to go by.
+    static func recentPace(of book: Book, pages: Int, now: Date) -> Double? {
         guard let reading = book.currentReading, let latest = reading.progress.latest else { return 0 }
         let windowStart = now.addingTimeInterval(-paceWindowDays * 86_400)
         guard latest.time >= windowStart else { return 0 }
-        let baseline = reading.progress.entries.last { $0.time < windowStart }
-        let startPage = baseline.map { Double(pages) * $0.progress } ?? 0
-        let startTime = baseline?.time ?? reading.started ?? reading.progress.entries.first?.time ?? latest.time
-        let days = max(1, now.timeIntervalSince(max(startTime, windowStart)) / 86_400)
-        return max(0, Double(pages) * latest.progress - startPage) / days
+        guard let baseline = reading.progress.entries.last(where: { $0.time < windowStart })
+            ?? reading.progress.entries.first(where: { $0.time >= windowStart }), baseline != latest
+        else { return nil }
+        let days = max(1, now.timeIntervalSince(max(baseline.time, windowStart)) / 86_400)
+        return max(0, Double(pages) * (latest.progress - baseline.progress)) / days
     }
 }

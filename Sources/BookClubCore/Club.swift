@@ -65,7 +65,7 @@ public struct Club: Identifiable, Codable, Equatable, Sendable {
         if byID.count == 1 { return byID[0] }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
-        if let day = When.parse(needle, now: now, timeZone: timeZone) {
+        if let day = When.parse(reference.trimmed, now: now, timeZone: timeZone) {
             let sameDay = meetings.filter { calendar.isDate($0.date, inSameDayAs: day) }
             if sameDay.count == 1 { return sameDay[0] }
         }

@@ -40,19 +40,16 @@ extension LibraryStorage {
         let unlock = try fileSystem.lock(lockPath, lockTimeout)
         defer { unlock() }
         sweep()
-        var changes = try changes()
+        let changes = try changes()
         let current = try fileSystem.read(path).map(Self.digest)
-        var undone: Change?
-        while let last = changes.popLast() {
-            if last.after == current {
-                _ = try JSONCoding.decode(SchemaHeader.self, from: Data(last.before.utf8), path: undoPath)
-                try fileSystem.writeAtomically(path, Data(last.before.utf8))
-                undone = last
-                break
-            }
-        }
-        try writeChanges(changes)
-        return undone
+        // The latest record that matches the store; later ones are of commands that never committed.
+        // When none matches (the store was restored or edited by hand), the log is left as it is.
+        guard let index = changes.lastIndex(where: { $0.after == current }) else { return nil }
+        let change = changes[index]
+        _ = try JSONCoding.decode(SchemaHeader.self, from: Data(change.before.utf8), path: undoPath)
+        try fileSystem.writeAtomically(path, Data(change.before.utf8))
+        try writeChanges(Array(changes[..<index]))
+        return change
     }
 
     /// Records a change about to be committed, trimming the log now and then.

@@ -160,10 +160,13 @@ struct ProcessContext {
     var makeID: () -> String = { UUID().uuidString.replacing("-", with: "").lowercased() }
     var runEditor: (String, String) throws -> Void = Editor.run
     var readLine: () -> String? = { Swift.readLine() }
-    /// While `true`, SIGINT and SIGTERM are recorded (see `receivedSignal`) rather than fatal.
+    /// While `true`, SIGINT and SIGTERM are recorded (see `receivedSignal`) rather than fatal; each
+    /// call forgets what was recorded before.
     var catchSignals: (Bool) -> Void = { _ in }
     /// The SIGINT or SIGTERM recorded while signals were caught, or 0.
     var receivedSignal: () -> Int32 = { 0 }
+    /// Called once the library's save has committed: a signal no longer stops the rest.
+    var didCommit: () -> Void = {}
     /// Writes raw text to standard output (`true`) or standard error.
     var write: (String, Bool) -> Void
 
@@ -176,6 +179,7 @@ struct ProcessContext {
             workingDirectory: FileManager.default.currentDirectoryPath,
             commandLine: arguments.map(Environment.shellWord).joined(separator: " "),
             fileSystem: fileSystem, now: now, timeZone: timeZone, terminal: terminal, makeID: makeID,
-            runEditor: runEditor, readLine: readLine, catchSignals: catchSignals, receivedSignal: receivedSignal, sink: write, colorFlag: color, isQuiet: parsed.flag("quiet"))
+            runEditor: runEditor, readLine: readLine, catchSignals: catchSignals, receivedSignal: receivedSignal,
+            didCommit: didCommit, sink: write, colorFlag: color, isQuiet: parsed.flag("quiet"))
     }
 }

@@ -28,6 +28,8 @@ final class Environment {
     let catchSignals: (Bool) -> Void
     /// The signal recorded while they were caught, or 0.
     let receivedSignal: () -> Int32
+    /// Tells the process that the library's save has committed.
+    let didCommit: () -> Void
     private let sink: (String, Bool) -> Void
     /// Data and messages waiting for the command's save.
     private var pending: [(text: String, toStandardOutput: Bool)] = []
@@ -38,7 +40,7 @@ final class Environment {
         variables: [String: String], paths: Paths, workingDirectory: String, commandLine: String, fileSystem: FileSystem, now: @escaping () -> Date,
         timeZone: TimeZone, terminal: Terminal, makeID: @escaping () -> String,
         runEditor: @escaping (String, String) throws -> Void, readLine: @escaping () -> String?,
-        catchSignals: @escaping (Bool) -> Void, receivedSignal: @escaping () -> Int32,
+        catchSignals: @escaping (Bool) -> Void, receivedSignal: @escaping () -> Int32, didCommit: @escaping () -> Void,
         sink: @escaping (String, Bool) -> Void, colorFlag: ColorMode?, isQuiet: Bool
     ) {
         self.variables = variables
@@ -54,6 +56,7 @@ final class Environment {
         self.readLine = readLine
         self.catchSignals = catchSignals
         self.receivedSignal = receivedSignal
+        self.didCommit = didCommit
         self.sink = sink
         self.colorFlag = colorFlag
         self.isQuiet = isQuiet
@@ -117,6 +120,8 @@ final class Environment {
     /// Saves every store that changed: the one save of a command.
     func saveChanges() throws {
         try libraryStore?.save()
+        // The library is the command's commit: its selection and settings follow even if a signal came.
+        didCommit()
         try settingsStore?.save()
         try sceneStore?.save()
     }

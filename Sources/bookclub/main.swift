@@ -16,6 +16,8 @@ import BookClubCore
 /// while a save or the editor runs: then they are recorded, and the save gives up before committing.
 nonisolated(unsafe) var receivedSignal: Int32 = 0
 nonisolated(unsafe) var catchingSignals = false
+/// Set once a save has committed: the rest of that command's saves then go through.
+nonisolated(unsafe) var committed = false
 var stopSignals = sigset_t()
 sigemptyset(&stopSignals)
 for number in [SIGINT, SIGTERM] {
@@ -41,7 +43,11 @@ var context = ProcessContext(
             bytes = bytes.dropFirst(written)
         }
     })
-context.fileSystem = .live(interrupted: { receivedSignal })
-context.catchSignals = { catchingSignals = $0 }
+context.fileSystem = .live(interrupted: { committed ? 0 : receivedSignal })
+context.didCommit = { committed = true }
+context.catchSignals = { catching in
+    catchingSignals = catching
+    receivedSignal = 0  // each catching window starts, and ends, with a clean slate
+}
 context.receivedSignal = { receivedSignal }
 exit(CLI.run(Array(CommandLine.arguments.dropFirst()), process: context))

@@ -87,6 +87,24 @@ import Testing
         #expect(Agenda.items(in: fast, now: now, days: 1).map(\.meeting.id) == [])
     }
 
+    @Test func oneEntryIsNoPace() throws {
+        // Tracking started mid-book: p. 300 yesterday is not 300 pages a day.
+        var library = Library(books: [Fixture.book("Dune", id: "aaaa1111")], clubs: [club])
+        _ = try library.logProgress(.page(300), note: nil, at: now.addingTimeInterval(-86_400), bookID: "aaaa1111", reference: "dune")
+        let item = try #require(Agenda.items(in: library, now: now, days: 30).first)
+        #expect(item.recentPagesPerDay == nil)
+        #expect(item.standing == .reached)
+        var behind = Library(books: [Fixture.book("Dune", id: "aaaa1111")], clubs: [club])
+        _ = try behind.logProgress(.page(100), note: nil, at: now.addingTimeInterval(-86_400), bookID: "aaaa1111", reference: "dune")
+        let unknown = try #require(Agenda.items(in: behind, now: now, days: 30).first)
+        #expect(unknown.standing == .unknown)
+        #expect(unknown.pagesToGo == 150)
+    }
+
+    @Test func aMeetingIsNamedByItsDateAndTime() throws {
+        #expect(try club.meeting("2026-11-19T19:00Z", now: now, timeZone: utc).id == "m1")
+    }
+
     @Test func meetingNotesAreThoseSinceThePreviousMeetingInReadingOrder() throws {
         let report = MeetingNotes.report(club: club, meeting: club.meetings[1], library: library, now: now)
         #expect(report.since == date("2026-11-05T19:00:00Z"))

@@ -264,6 +264,15 @@ import Testing
         #expect(try Store(persistence: storage.persistence(lockTimeout: nil)).state == Library())
     }
 
+    @Test func aStoreThatMatchesNoRecordLeavesTheLogAlone() throws {
+        let files = FileSystem.inMemory()
+        let storage = LibraryStorage(path: path, fileSystem: files)
+        try commit(storage, "add Dune") { $0.addBook(Fixture.book("Dune", id: "aaaa1111")) }
+        try files.writeAtomically(path, Data(#"{"schemaVersion": 2, "historyLength": 0, "books": []}"#.utf8))
+        #expect(try storage.undo(lockTimeout: 1) == nil)
+        #expect(try storage.changes().count == 1)
+    }
+
     @Test func theLogStaysBounded() throws {
         let storage = LibraryStorage(path: path, fileSystem: .inMemory())
         try commit(storage, "add Dune") { $0.addBook(Fixture.book("Dune", id: "aaaa1111")) }

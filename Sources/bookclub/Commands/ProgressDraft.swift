@@ -1,4 +1,8 @@
 import BookClubCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -24,13 +28,20 @@ enum ProgressDraft {
         config.present(initialProgress: book.currentProgress)
         let path = env.paths.drafts + "/progress-\(book.id.prefix(8)).txt"
         try env.fileSystem.writeAtomically(path, Data(buffer(for: book, config: config).utf8))
-        // A Ctrl-C or SIGTERM while the editor is open keeps the draft rather than losing it.
+        // While the editor is open a Ctrl-C belongs to it (vim uses it), as in git; a SIGTERM, or a
+        // Ctrl-C that ended the editor, stops here and keeps the draft.
         env.catchSignals(true)
         let edited = Result { try env.runEditor(Editor.command(environment: env.variables), path) }
-        env.catchSignals(false)
         let signal = env.receivedSignal()
-        if signal != 0 { throw BookClubError.interrupted(signal: signal, detail: "your draft is kept at \(path).") }
-        try edited.get()
+        env.catchSignals(false)
+        if signal == SIGTERM || (signal != 0 && (try? edited.get()) == nil) {
+            throw BookClubError.interrupted(signal: signal, detail: "your draft is kept at \(path).")
+        }
+        do {
+            try edited.get()
+        } catch let BookClubError.editorFailed(message) {
+            throw BookClubError.editorFailed(message + " Your draft is kept at \(path).")
+        }
         guard let text = try env.fileSystem.read(path).map({ String(decoding: $0, as: UTF8.self) }) else {
             throw BookClubError.aborted("The draft \(path) is gone; nothing was logged.")
         }

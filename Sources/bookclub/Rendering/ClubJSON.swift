@@ -89,9 +89,9 @@ enum MeetingText {
     /// "you are on p. 206, 44 pages to go, 5.5 pages a day" and a flag when behind.
     static func standing(_ item: AgendaItem) -> String {
         switch item.standing {
-        case .unknown: return ""
+        case .unknown where item.pagesToGo == nil: return ""
         case .reached: return "target reached"
-        case .onTrack, .behind:
+        case .unknown, .onTrack, .behind:
             var text = "you are on p. \(item.currentPage ?? 0), \(item.pagesToGo ?? 0) pages to go, \(number(item.pagesPerDay ?? 0)) pages a day"
             if item.standing == .behind {
                 text += "; behind: your recent pace is \(number(item.recentPagesPerDay ?? 0)) pages a day"
