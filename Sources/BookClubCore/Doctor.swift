@@ -30,11 +30,19 @@ public enum Doctor {
     ) -> [Finding] {
         var findings: [Finding] = []
         let fileSystem = storage.fileSystem
-        // First, as opening the store under its lock sweeps them silently.
-        for folder in Set([storage.path.parentPath, settingsPath.parentPath, sceneFolder]) {
-            for name in fileSystem.list(folder).sorted() where name.hasPrefix(".") && name.contains(".tmp-") {
-                let path = (folder.isEmpty ? "" : folder + "/") + name
-                if fix && fileSystem.remove(path) {
+        // Temporary files of bookclub's own writes only, listed first: opening the store under its
+        // lock (as --fix does) sweeps the store's silently. Those of settings and scenes, which have no
+        // lock, are removed only when they are a minute old.
+        let storeTemporaries = [storage.path, storage.undoPath].map(POSIXFile.temporaryPrefix(for:))
+        let otherTemporaries = [POSIXFile.temporaryPrefix(for: settingsPath)]
+            + fileSystem.list(sceneFolder).filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }
+                .map { POSIXFile.temporaryPrefix(for: sceneFolder + "/" + $0) }
+        for prefix in storeTemporaries + otherTemporaries {
+            let folder = prefix.parentPath
+            for name in fileSystem.list(folder).sorted() where (folder + "/" + name).hasPrefix(prefix) {
+                let path = folder + "/" + name
+                let isStore = storeTemporaries.contains(prefix)
+                if fix && (isStore || (fileSystem.age(path) ?? 0) > 60 && fileSystem.remove(path)) {
                     findings.append(.init(kind: .fixed, message: "removed \(path), left by an interrupted write"))
                 } else {
                     findings.append(.init(kind: .problem, message: "\(path) was left by an interrupted write (--fix removes it)"))
@@ -106,7 +114,7 @@ public enum Doctor {
     private static func outOfOrder(storage: LibraryStorage, library: Library) throws -> [Finding] {
         var lastTime: [UUID: Date] = [:]
         var books = Set<Book.ID>()
-        let length = try storage.fileSystem.size(storage.historyPath) ?? 0
+        let length = try storage.committedHistoryLength()
         try storage.fileSystem.readLines(storage.historyPath, length) { chunk in
             for line in chunk.split(separator: 0x0A) {
                 guard let record = JSONCoding.decodeLine(HistoryRecord.self, from: Data(line)) else { continue }

@@ -31,6 +31,8 @@ public struct FileSystem {
     public var lock: (_ path: String, _ timeout: Double) throws -> () -> Void
     /// The names in a folder; empty when there is none.
     public var list: (_ folder: String) -> [String]
+    /// How many seconds ago a file was last changed, or `nil` when there is none.
+    public var age: (_ path: String) -> Double?
     /// Removes a file; `false` when it could not.
     public var remove: (_ path: String) -> Bool
     /// Removes the temporary files that interrupted atomic writes of `path` left; call it only while
@@ -46,6 +48,7 @@ public struct FileSystem {
         lock: @escaping (String, Double) throws -> () -> Void,
         sweep: @escaping (String) -> Void,
         list: @escaping (String) -> [String],
+        age: @escaping (String) -> Double? = { _ in nil },
         remove: @escaping (String) -> Bool
     ) {
         self.read = read
@@ -56,6 +59,7 @@ public struct FileSystem {
         self.lock = lock
         self.sweep = sweep
         self.list = list
+        self.age = age
         self.remove = remove
     }
 }
@@ -91,6 +95,11 @@ extension FileSystem {
             lock: POSIXFile.lock,
             sweep: POSIXFile.sweep,
             list: { (try? FileManager.default.contentsOfDirectory(atPath: $0)) ?? [] },
+            age: { path in
+                var status = stat()
+                guard stat(path, &status) == 0 else { return nil }
+                return Date().timeIntervalSince1970 - Double(status.st_mtim.tv_sec)
+            },
             remove: { unlink($0) == 0 })
     }
 

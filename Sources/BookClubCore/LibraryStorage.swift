@@ -90,6 +90,11 @@ public struct LibraryStorage {
             })
     }
 
+    /// How much of the history file the store has committed.
+    func committedHistoryLength() throws -> Int {
+        try loadState().historyLength
+    }
+
     /// Removes what writers killed mid-save left; only under the store lock.
     func sweep() {
         fileSystem.sweep(path)
