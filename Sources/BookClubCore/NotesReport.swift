@@ -40,7 +40,7 @@ public enum NotesReport {
     public static func notes(of book: Book) -> [Note] {
         guard let reading = book.currentReading else { return [] }
         var notes = reading.progress.entries.compactMap { entry in
-            entry.note.map { Note(place: ProgressText.place(entry, pages: book.pages), time: entry.time, text: $0) }
+            entry.note.map { Note(place: ProgressText.place(entry), time: entry.time, text: $0) }
         }
         if let ending = reading.ending, let note = ending.note {
             notes.append(Note(place: ending.outcome.rawValue, time: ending.date ?? reading.progress.latest?.time ?? book.added, text: note))
@@ -68,7 +68,7 @@ public enum MeetingNotes {
         if let book = item.book {
             for reading in book.readings {
                 for entry in reading.progress.entries where entry.note != nil && since.map({ entry.time > $0 }) ?? true {
-                    notes.append((entry.progress, NotesReport.Note(place: ProgressText.place(entry, pages: book.pages), time: entry.time, text: entry.note!)))
+                    notes.append((entry.progress, NotesReport.Note(place: ProgressText.place(entry), time: entry.time, text: entry.note!)))
                 }
             }
         }
@@ -116,7 +116,7 @@ public enum ProgressText {
     }
 
     /// "p. 120" for an entry logged as a page, else "45%".
-    public static func place(_ entry: ReadingProgress.Entry, pages: Int?) -> String {
+    public static func place(_ entry: ReadingProgress.Entry) -> String {
         if let page = entry.page { return "p. \(page)" }
         return percent(entry.progress)
     }

@@ -104,7 +104,7 @@ public enum ChangeSummary {
             } else if let latest = book.currentReading?.progress.latest, latest != before.currentReading?.progress.latest
                 || book.currentReading?.progress.entries.count != before.currentReading?.progress.entries.count
             {
-                parts.append("\(title): \(ProgressText.place(latest, pages: book.pages))")
+                parts.append("\(title): \(ProgressText.place(latest))")
             } else {
                 parts.append("\(title): edited")
             }

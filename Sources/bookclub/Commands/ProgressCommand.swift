@@ -87,7 +87,7 @@ struct ProgressCommand: Command {
             env.output.write("'\(book.title.terminalSafe)' is already at \(ProgressText.describe(updated)); nothing logged.", as: .message)
         case .logged(let entry) where entry != updated.currentReading?.progress.latest:
             env.output.write(
-                "'\(book.title.terminalSafe)': logged \(ProgressText.place(entry, pages: book.pages)) on \(DateText.minute(entry.time, timeZone: env.timeZone)), before the latest entry; you are at \(ProgressText.describe(updated)).",
+                "'\(book.title.terminalSafe)': logged \(ProgressText.place(entry)) on \(DateText.minute(entry.time, timeZone: env.timeZone)), before the latest entry; you are at \(ProgressText.describe(updated)).",
                 as: .message)
         case .logged:
             env.output.write("'\(book.title.terminalSafe)': \(ProgressText.describe(updated)).", as: .message)
