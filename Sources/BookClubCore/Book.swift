@@ -20,13 +20,20 @@ public struct Book: Identifiable, Codable, Equatable, Sendable {
     /// The name of a cover image, as in the talk's `Book.coverName`.
     public var coverName: String?
     public var tags: [String]
+    /// The reader's rating, 0.5 to 5 (imports keep StoryGraph's quarter stars); `nil` when unrated.
+    public var rating: Double?
+    /// The reader's review, as written (an import keeps Goodreads' HTML).
+    public var review: String?
+    /// Notes the reader keeps to themselves.
+    public var privateNotes: String?
     public let added: Date
     /// The read-throughs of this book, oldest first. A re-read starts a new one.
     public var readings: [Reading]
 
     public init(
         id: ID, title: String, author: String? = nil, pages: Int? = nil, isbn: String? = nil,
-        coverName: String? = nil, tags: [String] = [], added: Date, readings: [Reading] = []
+        coverName: String? = nil, tags: [String] = [], rating: Double? = nil, review: String? = nil,
+        privateNotes: String? = nil, added: Date, readings: [Reading] = []
     ) {
         self.id = id
         self.title = title
@@ -35,6 +42,9 @@ public struct Book: Identifiable, Codable, Equatable, Sendable {
         self.isbn = isbn
         self.coverName = coverName
         self.tags = tags
+        self.rating = rating
+        self.review = review
+        self.privateNotes = privateNotes
         self.added = added
         self.readings = readings
     }

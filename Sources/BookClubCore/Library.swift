@@ -161,6 +161,7 @@ extension Library {
             if book.id.isEmpty || !ids.insert(book.id).inserted { return "\(at).id`: expected an id of its own" }
             if book.title.trimmed.isEmpty { return "\(at).title`: expected a title" }
             if let pages = book.pages, pages <= 0 { return "\(at).pages`: expected a positive number" }
+            if let rating = book.rating, !(0...5).contains(rating) { return "\(at).rating`: expected a rating from 0 to 5" }
             for (r, reading) in book.readings.enumerated() {
                 for entry in reading.progress.entries {
                     if !entry.progress.isFinite || !(0...1).contains(entry.progress) {

@@ -232,12 +232,16 @@ private struct StoredBook: Codable {
     var isbn: String?
     var coverName: String?
     var tags: [String]
+    var rating: Double?
+    var review: String?
+    var privateNotes: String?
     var added: Date
     var readings: [StoredReading]
 
     init(_ book: Book) {
         (id, title, author, pages, isbn, coverName, tags, added) =
             (book.id, book.title, book.author, book.pages, book.isbn, book.coverName, book.tags, book.added)
+        (rating, review, privateNotes) = (book.rating, book.review, book.privateNotes)
         readings = book.readings.map {
             StoredReading(id: $0.id, started: $0.started, ending: $0.ending, latest: $0.progress.latest)
         }
@@ -246,7 +250,7 @@ private struct StoredBook: Codable {
     var book: Book {
         Book(
             id: id, title: title, author: author, pages: pages, isbn: isbn, coverName: coverName, tags: tags,
-            added: added,
+            rating: rating, review: review, privateNotes: privateNotes, added: added,
             readings: readings.map {
                 Reading(
                     id: $0.id, started: $0.started, progress: ReadingProgress(entries: $0.latest.map { [$0] } ?? []),

@@ -24,6 +24,9 @@ struct BookJSON: Encodable {
     var isbn: String?
     var coverName: String?
     var tags: [String]
+    var rating: Double?
+    var review: String?
+    var privateNotes: String?
     var added: Date
     var status: Book.Status
     var progress: Double
@@ -42,6 +45,9 @@ struct BookJSON: Encodable {
         isbn = book.isbn
         coverName = book.coverName
         tags = book.tags
+        rating = book.rating
+        review = book.review
+        privateNotes = book.privateNotes
         added = book.added
         status = book.status
         progress = book.currentProgress
