@@ -26,6 +26,8 @@ public enum BookClubError: Error, Equatable, Sendable {
     case invalidSetting(key: String, value: String, expected: String)
     case unknownSetting(String, suggestion: String?)
     case corruptFile(path: String, detail: String)
+    /// A line of a `log --stdin` batch that cannot be applied; the batch is rejected.
+    case invalidBatch(line: Int, reason: String)
     case newerSchema(path: String, found: Int, supported: Int)
     case io(path: String, cause: String)
     case storeBusy(lockPath: String, seconds: Double)
@@ -50,7 +52,7 @@ public enum BookClubError: Error, Equatable, Sendable {
 
     public var kind: Kind {
         switch self {
-        case .corruptFile, .newerSchema: .dataFile
+        case .corruptFile, .newerSchema, .invalidBatch: .dataFile
         case .io: .io
         case .storeBusy: .busy
         case .interrupted(let signal, _): .interrupted(signal: signal)
@@ -98,6 +100,8 @@ extension BookClubError: LocalizedError {
             "Unknown setting '\(key)'" + (suggestion.map { ". Did you mean '\($0)'?" } ?? ". See `bookclub settings list`.")
         case .corruptFile(let path, let detail):
             "\(path): \(detail); the file was left untouched."
+        case .invalidBatch(let line, let reason):
+            "Standard input, line \(line): \(reason.hasSuffix(".") ? reason : reason + ".") Nothing was logged; fix the line, or give --skip-invalid to log the rest."
         case .newerSchema(let path, let found, let supported):
             "\(path): schema version \(found) is newer than this bookclub understands (\(supported)); upgrade bookclub. The file was left untouched."
         case .io(let path, let cause):

@@ -101,36 +101,40 @@ public struct LibraryStorage {
         fileSystem.sweep(undoPath)
     }
 
-    /// Every entry in the committed history of these books, by reading id, in time order.
-    public func history(of bookIDs: Set<Book.ID>) throws -> [UUID: [ReadingProgress.Entry]] {
+    /// Every entry in the committed history of these books (of every book when `nil`), by reading id,
+    /// in time order.
+    public func history(of bookIDs: Set<Book.ID>?) throws -> [UUID: [ReadingProgress.Entry]] {
         let (_, length, _) = try loadState()
-        // The matching lines are decoded in one go, as one JSON array: far cheaper than a decode a line.
-        let needles = bookIDs.map { "\"book\":\"\($0)\"" }
-        var array = Data("[".utf8)
+        // A few books: only the lines naming them are decoded. Each chunk's lines are decoded in one
+        // go, as one JSON array: far cheaper than a decode a line, and never the whole file at once.
+        let needles = bookIDs.flatMap { $0.count <= 16 ? $0.map { "\"book\":\"\($0)\"" } : nil }
+        var result: [UUID: [ReadingProgress.Entry]] = [:]
         var read = 0
         try fileSystem.readLines(historyPath, length) { chunk in
             read += chunk.count
+            var array = Data("[".utf8)
             Self.appendLines(of: chunk, containingAnyOf: needles, to: &array)
+            guard array.count > 1 else { return }
+            array.append(0x5D)
+            let records = try JSONCoding.decode([HistoryRecord].self, from: array, path: historyPath)
+            for record in records where bookIDs?.contains(record.book) ?? true {
+                result[record.reading, default: []].append(record.entry)
+            }
         }
         guard read == length else { throw POSIXFile.tooShort(historyPath, read, length) }
-        array.append(0x5D)
-        let records = try JSONCoding.decode([HistoryRecord].self, from: array, path: historyPath)
-        var result: [UUID: [ReadingProgress.Entry]] = [:]
-        for record in records where bookIDs.contains(record.book) {
-            result[record.reading, default: []].append(record.entry)
-        }
         return result.mapValues { $0.sorted { $0.time < $1.time } }
     }
 
-    /// Appends to a JSON array being built the lines of `data` that contain any of `strings`.
-    static func appendLines(of data: Data, containingAnyOf strings: [String], to array: inout Data) {
-        let needles = strings.map { Array($0.utf8) }
+    /// Appends to a JSON array being built the lines of `data` that contain any of `strings` (every
+    /// non-empty line when `nil`).
+    static func appendLines(of data: Data, containingAnyOf strings: [String]?, to array: inout Data) {
+        let needles = strings?.map { Array($0.utf8) }
         data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
             guard let base = bytes.baseAddress else { return }
             var start = 0
             while start < bytes.count {
                 let end = memchr(base + start, 0x0A, bytes.count - start).map { base.distance(to: UnsafeRawPointer($0)) } ?? bytes.count
-                let matches = needles.contains { Self.contains(base + start, end - start, $0) }
+                let matches = needles?.contains { Self.contains(base + start, end - start, $0) } ?? (end > start)
                 if matches {
                     if array.count > 1 { array.append(0x2C) }
                     array.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
@@ -268,10 +272,12 @@ struct HistoryRecord: Codable {
 extension Store where State == Library {
     /// Loads the full progress history of these books into the store (it holds only the latest entry
     /// of each reading until then). Not a change: nothing is saved because of it.
-    public func loadHistory(of bookIDs: Set<Book.ID>, from storage: LibraryStorage) throws {
+    ///
+    /// - Parameter bookIDs: the books whose histories to load; `nil` for every book.
+    public func loadHistory(of bookIDs: Set<Book.ID>?, from storage: LibraryStorage) throws {
         let history = try storage.history(of: bookIDs)
         merge { library in
-            for index in library.books.indices where bookIDs.contains(library.books[index].id) {
+            for index in library.books.indices where bookIDs?.contains(library.books[index].id) ?? true {
                 for r in library.books[index].readings.indices {
                     let reading = library.books[index].readings[r]
                     var entries = history[reading.id] ?? []

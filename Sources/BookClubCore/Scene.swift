@@ -52,6 +52,8 @@ public struct Paths: Equatable, Sendable {
     public var sceneName: String
     /// Where `progress --edit` keeps its draft while the editor is open.
     public var drafts: String
+    /// The folder of the hooks: executables named `on-add`, `on-progress`, `on-finish`, `on-change`.
+    public var hooks: String
 
     /// - Parameters:
     ///   - environment: the process environment (`HOME`, `XDG_*_HOME`, `BOOKCLUB_STORE`, `BOOKCLUB_SETTINGS`, `BOOKCLUB_SCENE`).
@@ -67,6 +69,7 @@ public struct Paths: Equatable, Sendable {
         self.store = nonEmpty(store) ?? nonEmpty(environment["BOOKCLUB_STORE"])
             ?? base("XDG_DATA_HOME", ".local/share") + "/bookclub/store.json"
         self.settings = nonEmpty(settings) ?? nonEmpty(environment["BOOKCLUB_SETTINGS"]) ?? config + "/settings.json"
+        hooks = config + "/hooks"
         let name = nonEmpty(environment["BOOKCLUB_SCENE"]) ?? "default"
         sceneName = name
         // Any other character is written %XX, so that two names never share a file.

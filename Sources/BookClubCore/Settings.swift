@@ -17,6 +17,8 @@ public struct Settings: Equatable, Sendable {
     public var color = ColorMode.auto
     /// How long a command waits for the store lock, in seconds.
     public var lockTimeout = 10.0
+    /// How long a hook may run before it is stopped, in seconds.
+    public var hookTimeout = 10.0
 
     public init() {}
 
@@ -30,6 +32,8 @@ public struct Settings: Equatable, Sendable {
                 SettingKey(
                     name: "lockTimeout", keyPath: \.lockTimeout,
                     summary: "Seconds to wait for another bookclub to release the store.")),
+            AnySettingKey(
+                SettingKey(name: "hookTimeout", keyPath: \.hookTimeout, summary: "Seconds a hook may run before it is stopped.")),
         ]
     }
 

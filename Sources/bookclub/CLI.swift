@@ -27,6 +27,8 @@ enum CLI {
         ("history", HistoryCommand.self),
         ("doctor", DoctorCommand.self),
         ("agenda", AgendaCommand.self),
+        ("export", ExportCommand.self),
+        ("log", LogCommand.self),
         ("club add", ClubAddCommand.self),
         ("club list", ClubListCommand.self),
         ("club show", ClubShowCommand.self),
@@ -47,6 +49,7 @@ enum CLI {
         OptionSpec(long: "quiet", short: "q", kind: .flag, help: "Print only data and errors.", isInherited: true),
         OptionSpec(long: "color", kind: .value("when"), help: "When to colour output.", allowedValues: ColorMode.allCases.map(\.rawValue), defaultValue: "auto", isInherited: true),
         OptionSpec(long: "no-color", kind: .flag, help: "Never colour output (as --color never).", isInherited: true),
+        OptionSpec(long: "no-hooks", kind: .flag, help: "Run no hooks for this command (as BOOKCLUB_NO_HOOKS=1).", isInherited: true),
     ]
 
     static var root: CommandConfiguration {
@@ -111,6 +114,11 @@ enum CLI {
                 // commit step, and once it has committed the command is done and exits as such.
                 process.catchSignals(true)
                 try env.saveChanges()
+                env.flushOutput()
+                // Hooks run once the store is released: one that runs bookclub must not wait for us.
+                let runHooks = env.pendingHooks()
+                env.close()
+                for warning in runHooks() { env.output.write(warning.terminalSafe, as: .warning) }
                 env.flushOutput()
                 return 0
             } catch let error as ParseError {
@@ -180,6 +188,7 @@ struct ProcessContext {
             commandLine: arguments.map(Environment.shellWord).joined(separator: " "),
             fileSystem: fileSystem, now: now, timeZone: timeZone, terminal: terminal, makeID: makeID,
             runEditor: runEditor, readLine: readLine, catchSignals: catchSignals, receivedSignal: receivedSignal,
-            didCommit: didCommit, sink: write, colorFlag: color, isQuiet: parsed.flag("quiet"))
+            didCommit: didCommit, sink: write, colorFlag: color, isQuiet: parsed.flag("quiet"),
+            hooksEnabled: !parsed.flag("no-hooks") && (variables["BOOKCLUB_NO_HOOKS"] ?? "").isEmpty)
     }
 }

@@ -19,6 +19,10 @@ enum CommonOptions {
     static let book = ArgumentSpec(name: "book", help: "The book: an id or id prefix, a title, or words of it. Omitted: the selected book.", isOptional: true)
     static let date = OptionSpec(long: "date", kind: .value("when"), help: "When it happened: today, yesterday, 2026-11-20 or 2026-11-20T19:00.")
     static let note = OptionSpec(long: "note", kind: .value("text"), help: "A note to keep with it.")
+
+    static func output(_ help: String) -> OptionSpec {
+        OptionSpec(long: "output", short: "o", kind: .value("file"), help: help)
+    }
 }
 
 /// What the commands that act on one book and may print it share: the `[<book>]` argument and `--json`.
@@ -48,6 +52,13 @@ extension ParsedArguments {
         return date.wholeSeconds
     }
 
+    /// The `--output` file as given, or `nil` when absent; an empty name is refused.
+    func outputPath() throws -> String? {
+        guard let path = value("output") else { return nil }
+        if path.isEmpty { throw ParseError.invalidValue(value: path, label: "--output <file>", reason: "a file name cannot be empty") }
+        return path
+    }
+
     /// A note as given, or `nil` when absent or blank.
     func note(_ name: String = "note") -> String? {
         guard let text = value(name)?.trimmed, !text.isEmpty else { return nil }
@@ -62,5 +73,25 @@ extension ParsedArguments {
                 value: text, label: "--\(name) <\(name)>", reason: "expected a whole number from \(range.lowerBound) to \(range.upperBound)")
         }
         return number
+    }
+}
+
+extension Environment {
+    /// A path given on the command line, made absolute from the working directory.
+    func absolutePath(_ path: String) -> String {
+        path.hasPrefix("/") ? path : workingDirectory + "/" + path
+    }
+
+    /// A document (Markdown, CSV, JSON) to standard output, or written atomically to `path`
+    /// (readable by its owner only). Standard output gets it as is, but a terminal gets it with
+    /// control characters shown escaped.
+    func writeDocument(_ text: String, to path: String?) throws {
+        if let path {
+            try fileSystem.writeAtomically(absolutePath(path), Data(text.utf8))
+            output.write("Wrote \(path.terminalSafe).", as: .message)
+        } else {
+            let body = text.hasSuffix("\n") ? String(text.dropLast()) : text
+            output.write(terminal.standardOutputIsTerminal ? body.terminalSafeKeepingNewlines : body, as: .data)
+        }
     }
 }

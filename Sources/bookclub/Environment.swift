@@ -35,13 +35,15 @@ final class Environment {
     private var pending: [(text: String, toStandardOutput: Bool)] = []
     private let colorFlag: ColorMode?
     let isQuiet: Bool
+    /// False with `--no-hooks` or `BOOKCLUB_NO_HOOKS` (set for the hooks themselves).
+    let hooksEnabled: Bool
 
     init(
         variables: [String: String], paths: Paths, workingDirectory: String, commandLine: String, fileSystem: FileSystem, now: @escaping () -> Date,
         timeZone: TimeZone, terminal: Terminal, makeID: @escaping () -> String,
         runEditor: @escaping (String, String) throws -> Void, readLine: @escaping () -> String?,
         catchSignals: @escaping (Bool) -> Void, receivedSignal: @escaping () -> Int32, didCommit: @escaping () -> Void,
-        sink: @escaping (String, Bool) -> Void, colorFlag: ColorMode?, isQuiet: Bool
+        sink: @escaping (String, Bool) -> Void, colorFlag: ColorMode?, isQuiet: Bool, hooksEnabled: Bool
     ) {
         self.variables = variables
         self.paths = paths
@@ -60,6 +62,7 @@ final class Environment {
         self.sink = sink
         self.colorFlag = colorFlag
         self.isQuiet = isQuiet
+        self.hooksEnabled = hooksEnabled
     }
 
     // MARK: Output
@@ -114,7 +117,60 @@ final class Environment {
             persistence: storage.persistence(lockTimeout: timeout, recording: forWriting ? (commandLine, now().wholeSeconds) : nil))
         libraryStore = store
         libraryIsLocked = forWriting
+        if forWriting { listenForHooks(on: store) }
         return store
+    }
+
+    // MARK: Hooks
+
+    private var hooks: Hooks { Hooks(folder: paths.hooks) }
+    private var hookObservation: ObservationToken?
+    /// The library before the command's first change, and the events of its changes so far.
+    private var changeBase: Library?
+    private var libraryEvents: [LibraryEvent] = []
+
+    /// The change is captured where the talk says: in a will-change callback of the store. Only when
+    /// there is a hook to tell, so that a command pays nothing for hooks it does not have.
+    private func listenForHooks(on store: Store<Library>) {
+        let present = hooksEnabled ? hooks.present : []
+        guard !present.isEmpty else { return }
+        let wantsEvents = !present.isDisjoint(with: ["on-add", "on-progress", "on-finish"])
+        hookObservation = store.observe(\.self) { [unowned self] old, new in
+            if changeBase == nil { changeBase = old }
+            if wantsEvents { libraryEvents += LibraryEvent.events(from: old, to: new) }
+        }
+    }
+
+    /// The hook runs the saved change calls for, ready to run once the store is released; call
+    /// after `saveChanges()`. Running them returns the warnings to print.
+    func pendingHooks() -> () -> [String] {
+        guard let base = changeBase, let library = libraryStore?.state, library != base else { return { [] } }
+        let present = hooks.present
+        var jobs: [Hooks.Job] = []
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        func add(_ name: String, _ payload: HookPayload) {
+            guard present.contains(name), let data = try? encoder.encode(payload) else { return }
+            jobs.append(Hooks.Job(name: name, payload: data + Data("\n".utf8)))
+        }
+        func book(_ id: Book.ID) -> BookJSON? { library[id: id].map { BookJSON($0) } }
+        for event in libraryEvents {
+            switch event {
+            case .added(let id): add("on-add", HookPayload(event: "add", command: commandLine, book: book(id)))
+            case .progress(let id, let entry): add("on-progress", HookPayload(event: "progress", command: commandLine, book: book(id), entry: entry))
+            case .finished(let id, let ending): add("on-finish", HookPayload(event: "finish", command: commandLine, book: book(id), ending: ending))
+            }
+        }
+        add("on-change", HookPayload(event: "change", command: commandLine, summary: ChangeSummary.describe(from: base, to: library)))
+        guard !jobs.isEmpty else { return { [] } }
+        let timeout = (try? settings().state.hookTimeout) ?? Settings().hookTimeout
+        var environment = variables
+        environment["BOOKCLUB_STORE"] = paths.store
+        environment["BOOKCLUB_SETTINGS"] = paths.settings
+        environment["BOOKCLUB_NO_HOOKS"] = "1"  // a hook that runs bookclub does not set off hooks again
+        let hooks = hooks
+        return { hooks.run(jobs, environment: environment, timeout: timeout) }
     }
 
     /// Saves every store that changed: the one save of a command.
@@ -135,6 +191,7 @@ final class Environment {
     /// Releases the stores and with them the store lock; output not flushed by then is dropped.
     func close() {
         pending = []
+        hookObservation = nil
         libraryStore = nil
         settingsStore = nil
         sceneStore = nil

@@ -14,6 +14,8 @@ struct Output {
         case data
         /// Confirmations and notices; standard error, dropped by `--quiet`.
         case message
+        /// Standard error, prefixed `Warning: `; kept by `--quiet`.
+        case warning
         /// Standard error, prefixed `Error: `.
         case error
     }
@@ -37,6 +39,7 @@ struct Output {
         switch kind {
         case .data: sink(text + "\n", true)
         case .message: if !isQuiet { sink(text + "\n", false) }
+        case .warning: sink(messageStyle.red("Warning: ") + text + "\n", false)
         case .error: immediate(messageStyle.red("Error: ") + text + "\n")
         }
     }

@@ -17,7 +17,7 @@ struct NotesCommand: Command {
         options: [
             OptionSpec(long: "club", kind: .value("club"), help: "The notes for a club's meeting."),
             OptionSpec(long: "meeting", kind: .value("meeting"), help: "With --club: next (the default), a meeting id, or its date."),
-            OptionSpec(long: "output", short: "o", kind: .value("file"), help: "Write the notes to this file instead of standard output."),
+            CommonOptions.output("Write the notes to this file instead of standard output."),
             CommonOptions.json,
         ])
 
@@ -30,10 +30,7 @@ struct NotesCommand: Command {
         target = BookTarget(arguments)
         club = arguments.value("club")
         meeting = arguments.value("meeting")
-        outputPath = arguments.value("output")
-        if let path = outputPath, path.isEmpty {
-            throw ParseError.invalidValue(value: path, label: "--output <file>", reason: "a file name cannot be empty")
-        }
+        outputPath = try arguments.outputPath()
         if club != nil, let book = target.reference { throw ParseError.unexpectedArguments([book]) }
         if meeting != nil && club == nil && target.reference != nil {
             throw ParseError.message("--meeting goes with --club")
@@ -71,7 +68,7 @@ struct NotesCommand: Command {
             let notes = NotesReport.notes(of: book).map { NotesJSON.Note(place: $0.place, time: $0.time, text: $0.text) }
             try env.writeJSON(NotesJSON(id: book.id, title: book.title, notes: notes))
         } else {
-            try write(NotesReport.markdown(for: book, timeZone: env.timeZone), env: env)
+            try env.writeDocument(NotesReport.markdown(for: book, timeZone: env.timeZone), to: outputPath)
         }
     }
 
@@ -85,18 +82,7 @@ struct NotesCommand: Command {
             let notes = report.notes.map { NotesJSON.Note(place: $0.place, time: $0.time, text: $0.text) }
             try env.writeJSON(MeetingNotesJSON(agenda: AgendaJSON(report.item, library: store.state), since: report.since, notes: notes))
         } else {
-            try write(MeetingNotes.markdown(report, timeZone: env.timeZone), env: env)
-        }
-    }
-
-    /// Markdown to standard output, or to the --output file (readable by its owner only).
-    private func write(_ markdown: String, env: Environment) throws {
-        if let outputPath {
-            let path = outputPath.hasPrefix("/") ? outputPath : env.workingDirectory + "/" + outputPath
-            try env.fileSystem.writeAtomically(path, Data(markdown.utf8))
-            env.output.write("Wrote \(outputPath.terminalSafe).", as: .message)
-        } else {
-            env.output.write(String(markdown.dropLast()).terminalSafeKeepingNewlines, as: .data)
+            try env.writeDocument(MeetingNotes.markdown(report, timeZone: env.timeZone), to: outputPath)
         }
     }
 }

@@ -1,0 +1,50 @@
+import BookClubCore
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+struct ExportCommand: Command {
+    enum Format: String, CaseIterable {
+        case json, csv, markdown
+    }
+
+    static let configuration = CommandConfiguration(
+        name: "export",
+        abstract: "Write every book, reading, note and club out, for other tools or for safekeeping.",
+        discussion: """
+            json is lossless: `bookclub import json FILE` into an empty store gives the same library \
+            back. csv has Goodreads' columns, for trackers that import Goodreads exports. markdown is \
+            a reading journal. Example: bookclub export --format csv --output books.csv
+            """,
+        options: [
+            OptionSpec(
+                long: "format", kind: .value("format"), help: "What to write.", allowedValues: Format.allCases.map(\.rawValue),
+                defaultValue: Format.json.rawValue),
+            CommonOptions.output("Write to this file instead of standard output."),
+        ])
+
+    var format: Format
+    var outputPath: String?
+
+    init(_ arguments: ParsedArguments) throws {
+        // The parser has checked the value against the allowed ones.
+        format = arguments.value("format").flatMap(Format.init) ?? .json
+        outputPath = try arguments.outputPath()
+    }
+
+    func run(in env: Environment) throws {
+        let store = try env.library()
+        try store.loadHistory(of: nil, from: env.storage)
+        let library = store.state
+        let text: String
+        switch format {
+        case .json: text = String(decoding: try LibraryExport(library).encoded(), as: UTF8.self)
+        case .csv: text = GoodreadsCSV.render(library, timeZone: env.timeZone)
+        case .markdown: text = ReadingJournal.markdown(library, timeZone: env.timeZone)
+        }
+        try env.writeDocument(text, to: outputPath)
+    }
+}
