@@ -146,7 +146,7 @@ import Testing
         let unknown = try bookclub.run("settings", "get", "colour")
         #expect(unknown.stderr == "Error: Unknown setting 'colour'. Did you mean 'color'?\n")
         let list = try #require(try bookclub.json("settings", "list", "--json") as? [[String: String]])
-        #expect(list.map { $0["key"] } == ["updateArtwork", "syncProgress", "color", "lockTimeout"])
+        #expect(list.map { $0["key"] } == ["updateArtwork", "syncProgress", "color", "lockTimeout", "hookTimeout"])
         #expect(try bookclub.run("settings", "reset", "--all").exitCode == 0)
         #expect(try bookclub.run("settings", "get", "lockTimeout").stdout == "10\n")
         #expect(!FileManager.default.fileExists(atPath: bookclub.storePath), "settings never touch the store")
@@ -286,7 +286,7 @@ import Testing
             id: "unknown command", arguments: ["lst"],
             stderr: """
                 Error: Unexpected argument 'lst'. Did you mean 'list'?
-                Usage: bookclub [--store <path>] [--settings <path>] [--quiet] [--color <when>] [--no-color] <subcommand>
+                Usage: bookclub [--store <path>] [--settings <path>] [--quiet] [--color <when>] [--no-color] [--no-hooks] <subcommand>
                   See 'bookclub --help' for more information.
 
                 """, exitCode: 64),

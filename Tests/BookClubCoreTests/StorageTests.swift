@@ -112,7 +112,7 @@ import Testing
         #expect(settings.updateArtwork && settings.syncProgress)
         #expect(settings.color == .auto)
         #expect(settings.lockTimeout == 10)
-        #expect(Settings.keys.map(\.name) == ["updateArtwork", "syncProgress", "color", "lockTimeout"])
+        #expect(Settings.keys.map(\.name) == ["updateArtwork", "syncProgress", "color", "lockTimeout", "hookTimeout"])
         #expect(Set(Settings.keys.map(\.name)).count == Settings.keys.count)
         #expect(Settings.keys.allSatisfy { !$0.summary.isEmpty })
     }

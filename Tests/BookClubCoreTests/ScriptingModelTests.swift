@@ -1,0 +1,168 @@
+import BookClubCore
+import Foundation
+import Testing
+
+@Suite struct ReadingEventTests {
+    func event(_ line: String) throws(ReadingEvent.Problem) -> ReadingEvent {
+        try ReadingEvent(line: line, now: Fixture.now, timeZone: Fixture.utc)
+    }
+
+    func problem(_ line: String) -> String? {
+        do {
+            _ = try event(line)
+            return nil
+        } catch {
+            return error.reason
+        }
+    }
+
+    @Test func readsPagesPercentsNotesTimesAndActions() throws {
+        #expect(try event(#"{"book": "dune", "page": 120}"#).value == .page(120))
+        let full = try event(#"{"book":"dune","percent":45.5,"note":" the spice ","time":"2026-11-17T19:00:00Z","action":"finish"}"#)
+        #expect(full.value == .percent(45.5))
+        #expect(full.note == "the spice")
+        #expect(full.time == Date(timeIntervalSince1970: 1_794_942_000))
+        #expect(full.action == .finished)
+        #expect(try event(#"{"book":"dune","action":"abandon","note":"dull"}"#).action == .abandoned)
+    }
+
+    @Test(arguments: [
+        ("[1]", "expected a JSON object"),
+        ("{\"book\":\"dune\"", "expected a JSON object"),
+        (#"{"page": 3}"#, "expected `book`"),
+        (#"{"book": "  ", "page": 3}"#, "expected `book`"),
+        (#"{"book": "dune"}"#, "expected `page`, `percent` or `action`"),
+        (#"{"book": "dune", "pgae": 3}"#, "unknown key `pgae`"),
+        (#"{"book": "dune", "page": "3"}"#, "`page` must be a whole number"),
+        (#"{"book": "dune", "page": 3.5}"#, "`page` must be a whole number"),
+        (#"{"book": "dune", "page": -1}"#, "`page` must be a whole number"),
+        (#"{"book": "dune", "page": 100000000000000000000000}"#, "`page` must be a whole number"),
+        (#"{"book": "dune", "percent": 101}"#, "`percent` must be a number from 0 to 100"),
+        (#"{"book": "dune", "page": 1, "percent": 1}"#, "not both"),
+        (#"{"book": "dune", "action": "start"}"#, "`action` must be"),
+        (#"{"book": "dune", "page": 1, "time": "last week"}"#, "`time` must be ISO 8601"),
+        (#"{"book": "dune", "page": 1, "time": "2027-01-01T00:00:00Z"}"#, "is in the future"),
+        (#"{"book": 7, "page": 1}"#, "expected a JSON object"),
+    ])
+    func refusesWhatIsNotAnEvent(_ line: String, _ expected: String) {
+        let reason = problem(line)
+        #expect(reason?.contains(expected) == true, "\(line): \(reason ?? "accepted")")
+    }
+
+    @Test func appliesAsProgressThenFinish() throws {
+        var library = Fixture.shelf
+        let logged = try library.apply(event(#"{"book":"dune","page":100,"note":"worms"}"#), now: Fixture.now)
+        #expect(logged.entry?.page == 100)
+        #expect(logged.ending == nil)
+        let ended = try library.apply(event(#"{"book":"dune","page":400,"action":"finish","note":"what a ride"}"#), now: Fixture.now)
+        #expect(ended.entry?.note == "what a ride")
+        #expect(ended.ending == .finished)
+        let dune = try #require(library[id: "aaaa1111"])
+        #expect(dune.status == .finished)
+        #expect(dune.currentReading?.ending?.note == nil)
+        #expect(throws: BookClubError.finished(title: "Dune", reference: "dune")) {
+            try library.apply(event(#"{"book":"dune","page":10}"#), now: Fixture.now)
+        }
+        // An action alone keeps its note with the ending.
+        let abandoned = try library.apply(event(#"{"book":"dispossessed","action":"abandon","note":"later"}"#), now: Fixture.now)
+        #expect(abandoned.ending == .abandoned)
+        #expect(library[id: "cccc1111"]?.currentReading?.ending?.note == "later")
+    }
+}
+
+@Suite struct LibraryEventTests {
+    @Test func findsAddedBooksNewEntriesAndFinishedReadings() throws {
+        let old = Fixture.shelf
+        var new = old
+        new.addBook(Fixture.book("Solaris", id: "dddd1111"))
+        let first = try new.logProgress(.page(10), note: nil, at: Fixture.now, bookID: "aaaa1111", reference: "dune")
+        let second = try new.logProgress(.page(20), note: "x", at: Fixture.now, bookID: "aaaa1111", reference: "dune")
+        _ = try new.end(.finished, date: Fixture.now, note: "done", bookID: "bbbb1111", reference: "left")
+        guard case .logged(let a) = first, case .logged(let b) = second else {
+            Issue.record("nothing logged")
+            return
+        }
+        #expect(
+            LibraryEvent.events(from: old, to: new) == [
+                .progress("aaaa1111", a), .progress("aaaa1111", b),
+                .finished("bbbb1111", Ending(outcome: .finished, date: Fixture.now, note: "done")),
+                .added("dddd1111"),
+            ])
+        // Nothing is heard twice, and an edit is no event.
+        var edited = new
+        edited.books[0].title = "Dune (1965)"
+        #expect(LibraryEvent.events(from: new, to: edited) == [])
+    }
+}
+
+@Suite struct ExportFormatTests {
+    var library: Library {
+        var library = Library(books: [
+            Book(
+                id: "aaaa1111", title: "Dune", author: "Frank Herbert", pages: 412, isbn: "978-0441013593", tags: ["sf"],
+                rating: 4, review: "Spice, \"worms\",\nand politics.", added: Fixture.now),
+            Book(id: "bbbb1111", title: "Emma", author: "Jane Austen", added: Fixture.now),
+            Book(id: "cccc1111", title: "Ulysses", isbn: "0141182806", added: Fixture.now),
+        ])
+        _ = try? library.logProgress(.page(100), note: "the spice", at: Fixture.now, bookID: "aaaa1111", reference: "dune")
+        _ = try? library.end(.finished, date: Fixture.now, note: "lovely", bookID: "bbbb1111", reference: "emma")
+        return library
+    }
+
+    @Test func goodreadsCSVQuotesAndGuardsLikeGoodreads() {
+        let lines = GoodreadsCSV.render(library, timeZone: Fixture.utc).split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines[0] == Substring(GoodreadsCSV.columns.joined(separator: ",")))
+        #expect(
+            lines[1]
+                == #"aaaa1111,Dune,Frank Herbert,"Herbert, Frank",,"=""""","=""9780441013593""",4,,,,412,,,,2026/11/18,"currently-reading, sf","currently-reading (#1), sf (#1)",currently-reading,"Spice, ""worms"","#)
+        #expect(lines[2] == #"and politics.",,,0,0"#)
+        #expect(lines[3] == #"bbbb1111,Emma,Jane Austen,"Austen, Jane",,"=""""","=""""",0,,,,,,,2026/11/18,2026/11/18,read,read (#1),read,,,,1,0"#)
+        #expect(lines[4].hasPrefix(#"cccc1111,Ulysses,,,,"=""0141182806""","=""""",0,"#))
+        #expect(lines.last == "")
+    }
+
+    @Test func journalGroupsByWhereEachBookStands() {
+        let journal = ReadingJournal.markdown(library, timeZone: Fixture.utc)
+        #expect(
+            journal == """
+                # Reading journal
+
+                ## Reading now
+
+                ### Dune — Frank Herbert
+                p. 100 of 412 (24%)
+                Tags: sf
+
+                > Spice, "worms",
+                > and politics.
+
+                - p. 100, Wed 18 Nov 2026: the spice
+
+                ## Finished in 2026
+
+                ### Emma — Jane Austen
+                Finished Wed 18 Nov 2026
+
+                - finished: lovely
+
+                ## To read
+
+                - Ulysses
+
+                """)
+    }
+
+    @Test func theExportDocumentRoundTrips() throws {
+        let document = LibraryExport(library)
+        let data = try document.encoded()
+        let decoded = try LibraryExport.decode(data, path: "export.json")
+        #expect(decoded == document)
+        #expect(try decoded.encoded() == data)
+        #expect(throws: BookClubError.self) {
+            try LibraryExport.decode(Data(#"{"format":"other","version":1,"books":[],"clubs":[]}"#.utf8), path: "x.json")
+        }
+        #expect(throws: BookClubError.newerSchema(path: "x.json", found: 2, supported: 1)) {
+            try LibraryExport.decode(Data(#"{"format":"bookclub-export","version":2,"books":[],"clubs":[]}"#.utf8), path: "x.json")
+        }
+    }
+}

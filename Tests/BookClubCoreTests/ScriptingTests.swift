@@ -1,0 +1,237 @@
+import Foundation
+import Testing
+
+/// `export`, `log --stdin` and hooks, through the built binary.
+@Suite struct ScriptingTests {
+    let bookclub: BookClubRunner
+
+    init() throws {
+        bookclub = try BookClubRunner()
+    }
+
+    var hooksFolder: String { bookclub.home + "/.config/bookclub/hooks" }
+
+    func read(_ path: String) -> String? {
+        FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    func storeFiles() -> [String: Data] {
+        let folder = (bookclub.storePath as NSString).deletingLastPathComponent
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        return Dictionary(uniqueKeysWithValues: names.filter { !$0.hasSuffix(".lock") }.map { ($0, FileManager.default.contents(atPath: folder + "/" + $0) ?? Data()) })
+    }
+
+    /// Writes an executable hook.
+    func hook(_ name: String, _ script: String) throws {
+        try FileManager.default.createDirectory(atPath: hooksFolder, withIntermediateDirectories: true)
+        let path = hooksFolder + "/" + name
+        try ("#!/bin/sh\n" + script + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path)
+    }
+
+    // MARK: export
+
+    @Test func exportsEveryEntryAsJSONAndGoodreadsCSVAndMarkdown() throws {
+        defer { bookclub.cleanUp() }
+        let id = try bookclub.add("Dune", "--author", "Frank Herbert", "--pages", "412", "--tag", "sf")
+        for page in ["50", "100", "150"] { try bookclub.run("progress", "dune", page) }
+        try bookclub.run("add", "Emma, or \"the Matchmaker\"")
+        try bookclub.run("finish", "emma", "--note", "lovely")
+
+        let json = try bookclub.run("export")
+        #expect(json.exitCode == 0)
+        #expect(json.stderr == "")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect(document["format"] as? String == "bookclub-export")
+        let books = try #require(document["books"] as? [[String: Any]])
+        #expect(books.count == 2)
+        let readings = try #require(books[0]["readings"] as? [[String: Any]])
+        let entries = try #require((readings[0]["progress"] as? [String: Any])?["entries"] as? [[String: Any]])
+        #expect(entries.compactMap { $0["page"] as? Int } == [50, 100, 150])  // the whole history, not the latest only
+
+        let csv = try bookclub.run("export", "--format", "csv")
+        #expect(csv.exitCode == 0)
+        let rows = csv.stdout.split(separator: "\n")
+        #expect(rows.count == 3)
+        #expect(rows[0].hasPrefix("Book Id,Title,Author,Author l-f,"))
+        #expect(rows[1].hasPrefix("\(id),Dune,Frank Herbert,\"Herbert, Frank\","))
+        #expect(rows[1].contains(",\"currently-reading, sf\","))
+        #expect(rows[2].contains(#","Emma, or ""the Matchmaker""","#))
+        #expect(rows[2].contains(",read,read (#1),read,"))
+
+        let markdown = try bookclub.run("export", "--format", "markdown")
+        #expect(markdown.stdout.hasPrefix("# Reading journal\n\n## Reading now\n\n### Dune — Frank Herbert\np. 150 of 412 (36%)\n"))
+        #expect(markdown.stdout.contains("- finished: lovely\n"))
+    }
+
+    @Test func exportWritesTheOutputFileAndRefusesUnknownFormats() throws {
+        defer { bookclub.cleanUp() }
+        _ = try bookclub.add("Dune")
+        let written = try bookclub.run("export", "--format", "csv", "--output", "books.csv")
+        #expect(written == .init(stdout: "", stderr: "Wrote books.csv.\n", exitCode: 0))
+        let path = bookclub.home + "/books.csv"
+        #expect(read(path)?.hasPrefix("Book Id,") == true)
+        let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+
+        let wrong = try bookclub.run("export", "--format", "xml")
+        #expect(wrong.exitCode == 64)
+        #expect(wrong.stderr.hasPrefix("Error: The value 'xml' is invalid for '--format <format>'"))
+        let empty = try bookclub.run("export", "--output", "")
+        #expect(empty.exitCode == 64)
+        let unwritable = try bookclub.run("export", "--output", "books.csv/x.json")  // a file, not a folder
+        #expect(unwritable.exitCode == 74)
+        #expect(unwritable.stderr.hasPrefix("Error: \(bookclub.home)/books.csv/x.json: "))
+    }
+
+    // MARK: log --stdin
+
+    @Test func aBatchIsOneTransactionAndOneUndo() throws {
+        defer { bookclub.cleanUp() }
+        _ = try bookclub.add("Dune", "--pages", "400")
+        _ = try bookclub.add("Emma", "--pages", "300")
+        let batch = """
+            {"book": "dune", "page": 100}
+
+            {"book": "dune", "page": 150, "note": "worms", "time": "2026-01-02T08:00:00Z"}
+            {"book": "emma", "percent": 50}
+            {"book": "emma", "percent": 50}
+            {"book": "emma", "action": "finish", "note": "lovely"}
+
+            """
+        let logged = try bookclub.run("log", "--stdin", input: batch)
+        #expect(logged == .init(stdout: "", stderr: "Logged 3 entries on 2 books; 1 unchanged; finished 'Emma'.\n", exitCode: 0))
+        let history = read(bookclub.storePath + ".history")?.split(separator: "\n") ?? []
+        #expect(history.count == 3)
+        let dune = try #require(try bookclub.json("show", "dune", "--json") as? [String: Any])
+        let entries = (dune["readings"] as? [[String: Any]])?.first?["entries"] as? [[String: Any]] ?? []
+        #expect(entries.compactMap { $0["note"] as? String } == ["worms"])
+        #expect(entries.first?["time"] as? String == "2026-01-02T08:00:00Z")  // backdated, placed first
+        let emma = try #require(try bookclub.json("show", "emma", "--json") as? [String: Any])
+        #expect(emma["status"] as? String == "finished")
+
+        let undone = try bookclub.run("undo")
+        #expect(undone.exitCode == 0)
+        let list = try #require(try bookclub.json("list", "--all", "--json") as? [[String: Any]])
+        #expect(list.map { $0["status"] as? String } == ["unstarted", "unstarted"])
+    }
+
+    @Test func aBadLineRejectsTheBatchAndChangesNothing() throws {
+        defer { bookclub.cleanUp() }
+        _ = try bookclub.add("Dune", "--pages", "400")
+        let before = storeFiles()
+        let rejected = try bookclub.run("log", "--stdin", input: "{\"book\":\"dune\",\"page\":10}\n{\"book\":\"nope\",\"page\":1}\n{\"book\":\"dune\",\"page\":999}\n")
+        #expect(rejected.exitCode == 65)
+        #expect(rejected.stdout == "")
+        #expect(
+            rejected.stderr
+                == "Error: Standard input, line 2: No book matches 'nope'. See `bookclub list --all`. Nothing was logged; fix the line, or give --skip-invalid to log the rest.\n"
+        )
+        #expect(storeFiles() == before)
+
+        let garbage = try bookclub.run("log", "--stdin", input: "\u{FF}\u{1B}[31m not json\n")
+        #expect(garbage.exitCode == 65)
+        #expect(garbage.stderr.hasPrefix("Error: Standard input, line 1: expected a JSON object"))
+        #expect(storeFiles() == before)
+    }
+
+    @Test func skipInvalidLogsTheRestAndQuietKeepsTheWarnings() throws {
+        defer { bookclub.cleanUp() }
+        _ = try bookclub.add("Dune", "--pages", "400")
+        let input = "{\"book\":\"dune\",\"page\":10}\n{\"book\":\"dune\",\"page\":999}\n{\"book\":\"dune\",\"pgae\":3}\n{\"book\":\"dune\",\"page\":20}\n"
+        let result = try bookclub.run("log", "--stdin", "--skip-invalid", "--quiet", input: input)
+        #expect(result.exitCode == 0)
+        #expect(result.stdout == "")
+        #expect(
+            result.stderr == """
+                Warning: Skipped line 2: Page 999 is past the end of 'Dune' (400 pages).
+                Warning: Skipped line 3: unknown key `pgae`; expected book, page, percent, note, time or action
+
+                """)
+        let json = try bookclub.run("log", "--stdin", "--skip-invalid", "--json", input: "{\"book\":\"dune\",\"page\":30}\n[]\n")
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect(summary["logged"] as? Int == 1)
+        #expect((summary["skipped"] as? [[String: Any]])?.first?["line"] as? Int == 2)
+        let dune = try #require(try bookclub.json("show", "dune", "--json") as? [String: Any])
+        #expect(dune["page"] as? Int == 30)
+    }
+
+    @Test func logWantsStdinAndTakesEmptyInputCalmly() throws {
+        defer { bookclub.cleanUp() }
+        let missing = try bookclub.run("log")
+        #expect(missing.exitCode == 64)
+        #expect(missing.stderr.hasPrefix("Error: log reads JSON Lines from standard input: give --stdin\n"))
+        let empty = try bookclub.run("log", "--stdin", input: "\n\n")
+        #expect(empty == .init(stdout: "", stderr: "Nothing to log: standard input held no events.\n", exitCode: 0))
+        #expect(!FileManager.default.fileExists(atPath: bookclub.storePath))
+    }
+
+    // MARK: hooks
+
+    @Test func hooksHearTheSavedChangeAsJSON() throws {
+        defer { bookclub.cleanUp() }
+        let log = bookclub.home + "/hooks.log"
+        for name in ["on-add", "on-progress", "on-finish", "on-change"] {
+            try hook(name, "cat >> '\(log)'; echo 'hook output'")
+        }
+        let id = try bookclub.add("Dune", "--pages", "400")
+        let progress = try bookclub.run("progress", "dune", "100", "--note", "worms", "--json")
+        #expect(progress.exitCode == 0)
+        // A hook's output goes to standard error: standard output stays the command's data.
+        #expect(try JSONSerialization.jsonObject(with: Data(progress.stdout.utf8)) is [String: Any])
+        #expect(progress.stderr.contains("hook output"))
+        try bookclub.run("finish", "dune", "--note", "done")
+
+        let payloads = try (read(log) ?? "").split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.trimmingCharacters(in: .whitespaces).utf8)) as? [String: Any])
+        }
+        #expect(payloads.map { $0["event"] as? String } == ["add", "change", "progress", "change", "finish", "change"])
+        #expect((payloads[0]["book"] as? [String: Any])?["id"] as? String == id)
+        #expect((payloads[2]["entry"] as? [String: Any])?["page"] as? Int == 100)
+        #expect((payloads[2]["entry"] as? [String: Any])?["note"] as? String == "worms")
+        #expect(payloads[2]["command"] as? String == "progress dune 100 --note worms --json")
+        #expect((payloads[4]["ending"] as? [String: Any])?["note"] as? String == "done")
+        #expect((payloads[4]["book"] as? [String: Any])?["status"] as? String == "finished")
+        #expect(payloads[5]["summary"] as? String == "'Dune': finished")
+    }
+
+    @Test func aFailingOrSlowHookWarnsAndKeepsTheChange() throws {
+        defer { bookclub.cleanUp() }
+        try hook("on-add", "exit 3")
+        let added = try bookclub.run("add", "Dune")
+        #expect(added.exitCode == 0)
+        #expect(added.stderr == "Added 'Dune'.\nWarning: Hook on-add exited with status 3; the change is saved all the same.\n")
+        #expect(try bookclub.run("list", "--all").stdout.contains("Dune"))
+
+        try hook("on-add", "sleep 30")
+        try bookclub.run("settings", "set", "hookTimeout", "1")
+        let start = Date()
+        let slow = try bookclub.run("add", "Emma", "--quiet")
+        #expect(Date().timeIntervalSince(start) < 10)
+        #expect(slow.exitCode == 0)
+        #expect(slow.stderr == "Warning: Hook on-add ran past the hookTimeout of 1 s and was stopped; the change is saved all the same.\n")
+        #expect(try bookclub.run("list", "--all").stdout.contains("Emma"))
+    }
+
+    @Test func noHooksSkipsThemAndAHookMayRunBookclub() throws {
+        defer { bookclub.cleanUp() }
+        let marker = bookclub.home + "/ran"
+        try hook("on-add", "touch '\(marker)'")
+        try bookclub.run("add", "Dune", "--no-hooks")
+        try bookclub.run("add", "Emma", environment: ["BOOKCLUB_NO_HOOKS": "1"])
+        #expect(!FileManager.default.fileExists(atPath: marker))
+
+        // The store is released before the hooks run, and a hook's own bookclub runs no hooks.
+        try bookclub.run("settings", "set", "lockTimeout", "1")
+        try hook("on-add", "'\(BookClubRunner.executable.path)' add 'Added by a hook' >/dev/null 2>&1 || echo failed: $?")
+        let added = try bookclub.run("add", "Solaris")
+        #expect(added.stderr == "Added 'Solaris'.\n")
+        let titles = try #require(try bookclub.json("list", "--all", "--json") as? [[String: Any]]).compactMap { $0["title"] as? String }
+        #expect(titles.sorted() == ["Added by a hook", "Dune", "Emma", "Solaris"])
+
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: hooksFolder + "/on-add")
+        let unusable = try bookclub.run("add", "Ulysses")
+        #expect(unusable.exitCode == 0)
+        #expect(unusable.stderr.contains("Warning: Hook \(hooksFolder)/on-add is not executable; run `chmod +x"))
+    }
+}
