@@ -162,23 +162,33 @@ public struct LibraryStorage {
 
     private func loadState() throws -> (Library, historyLength: Int, version: Int) {
         guard let data = try fileSystem.read(path) else { return (Library(), 0, Self.schemaVersion) }
-        let header = try JSONCoding.decode(SchemaHeader.self, from: data, path: path)
-        guard let version = header.schemaVersion else {
-            throw BookClubError.corruptFile(path: path, detail: "missing key `schemaVersion`")
+        // One decode of the whole file; the header alone is read only to explain a failure, which a
+        // newer schema may well cause.
+        let state: StateFile
+        do {
+            state = try JSONCoding.decode(StateFile.self, from: data, path: path)
+        } catch {
+            let header = try JSONCoding.decode(SchemaHeader.self, from: data, path: path)
+            if let version = header.schemaVersion { try Self.check(version, path: path) }
+            throw error
         }
-        guard version >= 1 else {
-            throw BookClubError.corruptFile(path: path, detail: "at `schemaVersion`: expected 1 or more")
-        }
-        guard version <= Self.schemaVersion else {
-            throw BookClubError.newerSchema(path: path, found: version, supported: Self.schemaVersion)
-        }
-        let state = try JSONCoding.decode(StateFile.self, from: data, path: path)
+        let version = state.schemaVersion
+        try Self.check(version, path: path)
         guard state.historyLength >= 0 else {
             throw BookClubError.corruptFile(path: path, detail: "at `historyLength`: expected a size of 0 or more")
         }
         let library = Library(books: state.books.map(\.book), clubs: state.clubs ?? [])
         if let problem = library.problem() { throw BookClubError.corruptFile(path: path, detail: problem) }
         return (library, state.historyLength, version)
+    }
+
+    private static func check(_ version: Int, path: String) throws {
+        guard version >= 1 else {
+            throw BookClubError.corruptFile(path: path, detail: "at `schemaVersion`: expected 1 or more")
+        }
+        guard version <= schemaVersion else {
+            throw BookClubError.newerSchema(path: path, found: version, supported: schemaVersion)
+        }
     }
 
     private func encodeState(_ library: Library, historyLength: Int) throws -> Data {

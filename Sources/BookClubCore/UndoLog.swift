@@ -73,10 +73,13 @@ extension LibraryStorage {
 
     /// FNV-1a, 64 bits, in hexadecimal: enough to tell one state file from another.
     static func digest(_ data: Data) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in data {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x100_0000_01b3
+        let hash = data.withUnsafeBytes { bytes in
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            for byte in bytes {
+                hash ^= UInt64(byte)
+                hash = hash &* 0x100_0000_01b3
+            }
+            return hash
         }
         return String(hash, radix: 16)
     }
