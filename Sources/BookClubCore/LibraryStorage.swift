@@ -105,48 +105,38 @@ public struct LibraryStorage {
     /// in time order.
     public func history(of bookIDs: Set<Book.ID>?) throws -> [UUID: [ReadingProgress.Entry]] {
         let (_, length, _) = try loadState()
-        // A few books: only the lines naming them are decoded. Each chunk's lines are decoded in one
-        // go, as one JSON array: far cheaper than a decode a line, and never the whole file at once.
-        let needles = bookIDs.flatMap { $0.count <= 16 ? $0.map { "\"book\":\"\($0)\"" } : nil }
+        // A few books: only the lines holding their ids are read (a line that merely mentions one is
+        // read, then passed over).
+        let needles = bookIDs.flatMap { $0.count <= 16 ? $0.map { Array("\"\($0)\"".utf8) } : nil }
         var result: [UUID: [ReadingProgress.Entry]] = [:]
         var read = 0
         try fileSystem.readLines(historyPath, length) { chunk in
             read += chunk.count
-            var array = Data("[".utf8)
-            Self.appendLines(of: chunk, containingAnyOf: needles, to: &array)
-            guard array.count > 1 else { return }
-            array.append(0x5D)
-            let records = try JSONCoding.decode([HistoryRecord].self, from: array, path: historyPath)
-            for record in records where bookIDs?.contains(record.book) ?? true {
-                result[record.reading, default: []].append(record.entry)
+            try chunk.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
+                guard let base = bytes.baseAddress else { return }
+                var start = 0
+                while start < bytes.count {
+                    let end = memchr(base + start, 0x0A, bytes.count - start).map { base.distance(to: UnsafeRawPointer($0)) } ?? bytes.count
+                    defer { start = end + 1 }
+                    let line = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
+                    guard !line.isEmpty, needles?.contains(where: { Self.contains(line, $0) }) ?? true else { continue }
+                    // Lines as bookclub writes them are read directly; any other goes to the decoder.
+                    let record = try HistoryLine.record(line)
+                        ?? JSONCoding.decode(HistoryRecord.self, from: Data(line), path: historyPath)
+                    if bookIDs?.contains(record.book) ?? true {
+                        result[record.reading, default: []].append(record.entry)
+                    }
+                }
             }
         }
         guard read == length else { throw POSIXFile.tooShort(historyPath, read, length) }
         return result.mapValues { $0.sorted { $0.time < $1.time } }
     }
 
-    /// Appends to a JSON array being built the lines of `data` that contain any of `strings` (every
-    /// non-empty line when `nil`).
-    static func appendLines(of data: Data, containingAnyOf strings: [String]?, to array: inout Data) {
-        let needles = strings?.map { Array($0.utf8) }
-        data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
-            guard let base = bytes.baseAddress else { return }
-            var start = 0
-            while start < bytes.count {
-                let end = memchr(base + start, 0x0A, bytes.count - start).map { base.distance(to: UnsafeRawPointer($0)) } ?? bytes.count
-                let matches = needles?.contains { Self.contains(base + start, end - start, $0) } ?? (end > start)
-                if matches {
-                    if array.count > 1 { array.append(0x2C) }
-                    array.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
-                }
-                start = end + 1
-            }
-        }
-    }
-
-    /// Whether the bytes at `start` hold `needle`: memchr for its first byte, memcmp for the rest.
-    private static func contains(_ start: UnsafeRawPointer, _ count: Int, _ needle: [UInt8]) -> Bool {
-        guard let first = needle.first, needle.count <= count else { return false }
+    /// Whether `line` holds `needle`: memchr for its first byte, memcmp for the rest.
+    private static func contains(_ line: UnsafeRawBufferPointer, _ needle: [UInt8]) -> Bool {
+        guard let start = line.baseAddress, let first = needle.first, needle.count <= line.count else { return false }
+        let count = line.count
         var offset = 0
         while offset + needle.count <= count,
             let hit = memchr(start + offset, Int32(first), count - offset - needle.count + 1)

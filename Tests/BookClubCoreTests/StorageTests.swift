@@ -41,6 +41,47 @@ import Testing
         #expect(!reopened.hasUnsavedChanges)
     }
 
+    /// The history is read without Foundation's decoder where it can be: whatever the path, every
+    /// entry comes back exactly as it was logged.
+    @Test func theHistoryReadsBackEveryEntryExactly() throws {
+        let storage = storage()
+        let notes: [String?] = [nil, "plain", "a \"quote\"", "back\\slash", "two\nlines", "tab\there", "émoji 📚", "\u{202E}bidi", "", "{\"book\":1}"]
+        let times = [-315_619_200.0, 0, 1_795_000_000, 32_503_680_000, 1_795_000_000.5]
+        let store = try Store(persistence: storage.persistence(lockTimeout: 1))
+        store.update { $0 = Fixture.shelf }
+        var logged: [ReadingProgress.Entry] = []
+        for (index, note) in notes.enumerated() {
+            for (offset, time) in times.enumerated() {
+                let entry = ReadingProgress.Entry(
+                    progress: [0, 1, 1.0 / 3, 1e-7, 0.999_999_999][offset], page: index.isMultiple(of: 2) ? nil : index * 7,
+                    time: Date(timeIntervalSince1970: time + Double(index)), note: note)
+                logged.append(entry)
+                store.update { $0.books[0].readings = [Reading(id: UUID(uuidString: "00000000-0000-0000-0000-000000000001")!, started: nil, progress: ReadingProgress(entries: logged))] }
+            }
+        }
+        try store.save()
+        // A line written by hand, with spaces and its keys in another order, is read too.
+        let committed = try #require(try storage.fileSystem.read(storage.historyPath)).count
+        let handWritten = #"{ "reading": "00000000-0000-0000-0000-000000000002", "book": "aaaa2222", "entry": { "time": "2026-11-18T12:00:00Z", "id": "00000000-0000-0000-0000-000000000003", "progress": 0.5 } }"# + "\n"
+        try storage.fileSystem.append(storage.historyPath, Data(handWritten.utf8), committed)
+        let state = String(decoding: try #require(try storage.fileSystem.read(path)), as: UTF8.self)
+        try storage.fileSystem.writeAtomically(
+            path, Data(state.replacing("\"historyLength\" : \(committed)", with: "\"historyLength\" : \(committed + handWritten.utf8.count)").utf8))
+        let history = try storage.history(of: nil)
+        #expect(history[UUID(uuidString: "00000000-0000-0000-0000-000000000002")!]?.map(\.progress) == [0.5])
+        let read = try #require(history[UUID(uuidString: "00000000-0000-0000-0000-000000000001")!])
+        #expect(read.count == logged.count)
+        #expect(Set(read.map(\.id)) == Set(logged.map(\.id)))
+        for entry in read {
+            let original = try #require(logged.first { $0.id == entry.id })
+            #expect(entry.note == original.note)
+            #expect(entry.page == original.page)
+            #expect(entry.progress == original.progress)
+            #expect(entry.time == original.time.wholeSeconds)
+        }
+        #expect(try storage.history(of: ["aaaa2222"]).keys.map(\.uuidString) == ["00000000-0000-0000-0000-000000000002"])
+    }
+
     @Test func eachSaveAppendsOnlyTheNewEntries() throws {
         let storage = storage()
         for page in [10, 20, 30] {
