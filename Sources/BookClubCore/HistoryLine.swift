@@ -16,14 +16,15 @@ enum HistoryLine {
         var reading: UUID?
         var entry: ReadingProgress.Entry?
         let complete = scanner.object { key, scanner in
+            // A key that comes twice gives up (Foundation's decoder would take the last).
             switch key {
-            case "book":
+            case "book" where book == nil:
                 book = scanner.string()
                 return book != nil
-            case "reading":
-                reading = scanner.string().flatMap(UUID.init(uuidString:))
+            case "reading" where reading == nil:
+                reading = scanner.uuid()
                 return reading != nil
-            case "entry":
+            case "entry" where entry == nil:
                 entry = self.entry(&scanner)
                 return entry != nil
             default: return false
@@ -41,19 +42,19 @@ enum HistoryLine {
         var note: String?
         let complete = scanner.object { key, scanner in
             switch key {
-            case "id":
-                id = scanner.string().flatMap(UUID.init(uuidString:))
+            case "id" where id == nil:
+                id = scanner.uuid()
                 return id != nil
-            case "progress":
+            case "progress" where progress == nil:
                 progress = scanner.number().flatMap { Double($0) }
                 return progress != nil
-            case "page":
+            case "page" where page == nil:
                 page = scanner.number().flatMap { Int($0) }
                 return page != nil
-            case "time":
+            case "time" where time == nil:
                 time = scanner.string().flatMap(date)
                 return time != nil
-            case "note":
+            case "note" where note == nil:
                 note = scanner.string()
                 return note != nil
             default: return false
@@ -61,6 +62,36 @@ enum HistoryLine {
         }
         guard complete, let id, let progress, progress.isFinite, (0...1).contains(progress), let time else { return nil }
         return ReadingProgress.Entry(id: id, progress: progress, page: page, time: time, note: note)
+    }
+
+    /// `E621E1F8-C36C-495A-93FC-0C247A3E6E5F`, either case; `nil` for anything else.
+    static func uuid(_ text: UnsafeRawBufferPointer) -> UUID? {
+        guard text.count == 36 else { return nil }
+        var bytes = (UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0),
+                     UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0))
+        let complete = withUnsafeMutableBytes(of: &bytes) { out -> Bool in
+            var index = 0
+            for position in 0..<16 {
+                if position == 4 || position == 6 || position == 8 || position == 10 {
+                    guard text[index] == UInt8(ascii: "-") else { return false }
+                    index += 1
+                }
+                guard let high = nibble(text[index]), let low = nibble(text[index + 1]) else { return false }
+                out[position] = high << 4 | low
+                index += 2
+            }
+            return true
+        }
+        return complete ? UUID(uuid: bytes) : nil
+    }
+
+    private static func nibble(_ character: UInt8) -> UInt8? {
+        switch character {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): character - UInt8(ascii: "0")
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): character - UInt8(ascii: "A") + 10
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): character - UInt8(ascii: "a") + 10
+        default: nil
+        }
     }
 
     /// `2026-11-20T19:00:00Z`, as JSONEncoder's `.iso8601` writes it; `nil` for anything else.
@@ -133,14 +164,21 @@ enum HistoryLine {
             return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
         }
 
-        /// `{"key":value,...}`, each value read by `member`, which returns `false` to give up. A key
-        /// that comes twice gives up too (Foundation's decoder would take the last).
+        /// A UUID string, read without `UUID(uuidString:)` (which goes through sscanf).
+        mutating func uuid() -> UUID? {
+            guard index + 38 <= bytes.count, bytes[index] == UInt8(ascii: "\""), bytes[index + 37] == UInt8(ascii: "\""),
+                let id = HistoryLine.uuid(UnsafeRawBufferPointer(rebasing: bytes[index + 1..<index + 37]))
+            else { return nil }
+            index += 38
+            return id
+        }
+
+        /// `{"key":value,...}`, each value read by `member`, which returns `false` to give up.
         mutating func object(_ member: (String, inout Scanner) -> Bool) -> Bool {
             guard take(UInt8(ascii: "{")) else { return false }
-            var seen = Set<String>()
             if take(UInt8(ascii: "}")) { return true }
             repeat {
-                guard let key = string(), seen.insert(key).inserted, take(UInt8(ascii: ":")), member(key, &self) else { return false }
+                guard let key = string(), take(UInt8(ascii: ":")), member(key, &self) else { return false }
             } while take(UInt8(ascii: ","))
             return take(UInt8(ascii: "}"))
         }

@@ -42,6 +42,219 @@ public struct LibraryExport: Codable, Equatable, Sendable {
 
     /// The document as `export` writes it: pretty JSON, sorted keys, ISO 8601 dates, a final newline.
     public func encoded() throws -> Data {
-        try JSONCoding.encoder().encode(self) + Data("\n".utf8)
+        var data = Data()
+        try Self.write(library, to: { data += $0 })
+        return data
+    }
+
+    /// Writes the document of `library` (its books' full histories loaded) to `sink` a book at a
+    /// time, so that an export of a million entries never holds the whole text.
+    ///
+    /// Books are written by hand rather than by JSONEncoder, which spends about 10 µs an entry; the
+    /// keys and values are those of `Codable`, so `decode` reads the document back (tests hold the
+    /// two to each other).
+    public static func write(_ library: Library, to sink: (Data) throws -> Void) throws {
+        var writer = ExportWriter()
+        writer.text("{\n  \"books\" : [")
+        for (index, book) in library.books.enumerated() {
+            writer.text(index == 0 ? "\n" : ",\n")
+            writer.book(book)
+            if writer.bytes.count > 1 << 16 { try sink(writer.take()) }
+        }
+        writer.text(library.books.isEmpty ? "],\n  \"clubs\" : [" : "\n  ],\n  \"clubs\" : [")
+        let encoder = JSONCoding.encoder()
+        for (index, club) in library.clubs.enumerated() {
+            writer.text(index == 0 ? "\n    " : ",\n    ")
+            // Clubs are few: JSONEncoder writes them, indented to their place.
+            writer.text(String(decoding: try encoder.encode(club), as: UTF8.self).replacing("\n", with: "\n    "))
+        }
+        writer.text(library.clubs.isEmpty ? "],\n" : "\n  ],\n")
+        writer.text("  \"format\" : \"\(formatName)\",\n  \"version\" : \(currentVersion)\n}\n")
+        try sink(writer.take())
+    }
+}
+
+/// Pretty JSON for books, two spaces an indent level, keys in sorted order, as JSONEncoder writes it.
+private struct ExportWriter {
+    private static let hex = Array("0123456789ABCDEF".utf8)
+    var bytes: [UInt8] = []
+    private var depth = 2
+    private var isFirst: [Bool] = []
+
+    mutating func take() -> Data {
+        defer { bytes.removeAll(keepingCapacity: true) }
+        return Data(bytes)
+    }
+
+    mutating func text(_ text: String) { bytes += text.utf8 }
+
+    private mutating func newline() {
+        bytes.append(0x0A)
+        bytes += repeatElement(0x20, count: depth * 2)
+    }
+
+    /// `{ … }` at the current indent, its fields written by `body`.
+    private mutating func object(_ body: (inout ExportWriter) -> Void) {
+        bytes.append(UInt8(ascii: "{"))
+        depth += 1
+        isFirst.append(true)
+        body(&self)
+        isFirst.removeLast()
+        depth -= 1
+        newline()
+        bytes.append(UInt8(ascii: "}"))
+    }
+
+    private mutating func array<T>(_ items: [T], _ item: (inout ExportWriter, T) -> Void) {
+        guard !items.isEmpty else { return text("[]") }
+        bytes.append(UInt8(ascii: "["))
+        depth += 1
+        for (index, element) in items.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            newline()
+            item(&self, element)
+        }
+        depth -= 1
+        newline()
+        bytes.append(UInt8(ascii: "]"))
+    }
+
+    /// Starts the field `name`; its value follows.
+    private mutating func field(_ name: String) {
+        if !isFirst[isFirst.count - 1] { bytes.append(UInt8(ascii: ",")) }
+        isFirst[isFirst.count - 1] = false
+        newline()
+        string(name)
+        text(" : ")
+    }
+
+    private mutating func field(_ name: String, _ value: String?) {
+        guard let value else { return }
+        field(name)
+        string(value)
+    }
+
+    private mutating func field(_ name: String, _ value: Int?) {
+        guard let value else { return }
+        field(name)
+        text(String(value))
+    }
+
+    private mutating func field(_ name: String, _ value: Double?) {
+        guard let value else { return }
+        field(name)
+        // The shortest text that reads back as the same number; finite, as the store's values are.
+        text(value.isFinite ? "\(value)" : "0")
+    }
+
+    private mutating func field(_ name: String, _ value: Date?) {
+        guard let value else { return }
+        field(name)
+        date(value)
+    }
+
+    mutating func book(_ book: Book) {
+        bytes += repeatElement(0x20, count: depth * 2)
+        object { w in
+            w.field("added", book.added)
+            w.field("author", book.author)
+            w.field("coverName", book.coverName)
+            w.field("id", book.id)
+            w.field("isbn", book.isbn)
+            w.field("pages", book.pages)
+            w.field("privateNotes", book.privateNotes)
+            w.field("rating", book.rating)
+            w.field("readings")
+            w.array(book.readings) { w, reading in w.reading(reading) }
+            w.field("review", book.review)
+            w.field("tags")
+            w.array(book.tags) { w, tag in w.string(tag) }
+            w.field("title", book.title)
+        }
+    }
+
+    private mutating func reading(_ reading: Reading) {
+        object { w in
+            if let ending = reading.ending {
+                w.field("ending")
+                w.object { w in
+                    w.field("date", ending.date)
+                    w.field("note", ending.note)
+                    w.field("outcome", ending.outcome.rawValue)
+                }
+            }
+            w.field("id")
+            w.uuid(reading.id)
+            w.field("progress")
+            w.object { w in
+                w.field("entries")
+                w.array(reading.progress.entries) { w, entry in w.entry(entry) }
+            }
+            w.field("started", reading.started)
+        }
+    }
+
+    private mutating func entry(_ entry: ReadingProgress.Entry) {
+        object { w in
+            w.field("id")
+            w.uuid(entry.id)
+            w.field("note", entry.note)
+            w.field("page", entry.page)
+            w.field("progress", entry.progress)
+            w.field("time", entry.time)
+        }
+    }
+
+    /// A UUID as `uuidString` spells it, without its trip through printf.
+    private mutating func uuid(_ id: UUID) {
+        bytes.append(UInt8(ascii: "\""))
+        withUnsafeBytes(of: id.uuid) { raw in
+            for (index, byte) in raw.enumerated() {
+                if index == 4 || index == 6 || index == 8 || index == 10 { bytes.append(UInt8(ascii: "-")) }
+                bytes.append(Self.hex[Int(byte >> 4)])
+                bytes.append(Self.hex[Int(byte & 0xF)])
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// A JSON string: quotes, backslashes and control characters escaped, the rest as UTF-8.
+    private mutating func string(_ value: String) {
+        bytes.append(UInt8(ascii: "\""))
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): text("\\\"")
+            case UInt8(ascii: "\\"): text("\\\\")
+            case 0x0A: text("\\n")
+            case 0x0D: text("\\r")
+            case 0x09: text("\\t")
+            case 0..<0x20:
+                bytes += Array("\\u00".utf8) + [Self.hex[Int(byte >> 4)], Self.hex[Int(byte & 0xF)]]
+            default: bytes.append(byte)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// `2026-11-20T19:00:00Z`, the whole seconds of `date` in UTC, as `.iso8601` writes it.
+    private mutating func date(_ date: Date) {
+        let seconds = Int(date.timeIntervalSince1970.rounded(.down))
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let time = seconds - days * 86_400
+        // Howard Hinnant's civil_from_days.
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let shifted = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * shifted + 2) / 5 + 1
+        let month = shifted < 10 ? shifted + 3 : shifted - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        func pad(_ value: Int, _ width: Int) -> String {
+            let digits = String(value)
+            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        }
+        text("\"\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(time / 3600, 2)):\(pad(time / 60 % 60, 2)):\(pad(time % 60, 2))Z\"")
     }
 }

@@ -87,11 +87,22 @@ extension Environment {
     /// control characters shown escaped.
     func writeDocument(_ text: String, to path: String?) throws {
         if let path {
-            try fileSystem.writeAtomically(absolutePath(path), Data(text.utf8))
-            output.write("Wrote \(path.terminalSafe).", as: .message)
+            try writeFile(Data(text.utf8), to: path)
         } else {
             let body = text.hasSuffix("\n") ? String(text.dropLast()) : text
             output.write(terminal.standardOutputIsTerminal ? body.terminalSafeKeepingNewlines : body, as: .data)
         }
+    }
+
+    /// Writes `data` atomically to `path` (readable by its owner only) and says so.
+    func writeFile(_ data: Data, to path: String) throws {
+        try fileSystem.writeAtomically(absolutePath(path), data)
+        output.write("Wrote \(path.terminalSafe).", as: .message)
+    }
+
+    /// Writes text to standard output at once rather than after the save: for a command that
+    /// changes nothing and whose output is too large to hold (`export`).
+    func writeNow(_ text: String) {
+        sink(terminal.standardOutputIsTerminal ? text.terminalSafeKeepingNewlines : text, true)
     }
 }

@@ -30,7 +30,8 @@ final class Environment {
     let receivedSignal: () -> Int32
     /// Tells the process that the library's save has committed.
     let didCommit: () -> Void
-    private let sink: (String, Bool) -> Void
+    /// Writes raw text to standard output (`true`) or standard error, at once.
+    let sink: (String, Bool) -> Void
     /// Data and messages waiting for the command's save.
     private var pending: [(text: String, toStandardOutput: Bool)] = []
     private let colorFlag: ColorMode?

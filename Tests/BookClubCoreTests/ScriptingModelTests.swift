@@ -153,11 +153,41 @@ import Testing
     }
 
     @Test func theExportDocumentRoundTrips() throws {
+        var library = library
+        library.books[0].coverName = "dune.jpg"
+        library.books[0].privateNotes = "lent to Sam\u{1B}[31m \\ \t \u{7F} \u{202E}"
+        library.books[2].rating = 4.25
+        library.books[2].readings = [
+            Reading(
+                started: Date(timeIntervalSince1970: -86_401),
+                progress: ReadingProgress(entries: [.init(progress: 1e-7, page: 0, time: Date(timeIntervalSince1970: -1), note: "")]),
+                ending: Ending(outcome: .abandoned, date: nil, note: "🙃")),
+            Reading(started: nil, ending: Ending(outcome: .finished, date: Date(timeIntervalSince1970: 951_782_400))),  // 29 Feb 2000
+        ]
+        library.clubs = [
+            Club(id: "c1", name: "Sci-fi \"club\"", description: "line\nbreak", meetings: [
+                Meeting(id: "m1", date: Fixture.now, bookID: "aaaa1111", target: .init(page: 200, label: "part one"), place: "Library")
+            ]),
+            Club(id: "c2", name: "Empty"),
+        ]
         let document = LibraryExport(library)
         let data = try document.encoded()
         let decoded = try LibraryExport.decode(data, path: "export.json")
         #expect(decoded == document)
         #expect(try decoded.encoded() == data)
+        // The hand-written document says what JSONEncoder would have said.
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        let reference = try decoder.decode(LibraryExport.self, from: encoder.encode(document))
+        #expect(try decoder.decode(LibraryExport.self, from: data) == reference)
+        let text = String(decoding: data, as: UTF8.self)
+        #expect(text.contains(#""time" : "1969-12-31T23:59:59Z""#))
+        #expect(text.contains(#""date" : "2000-02-29T00:00:00Z""#))
+        #expect(text.hasSuffix("  \"format\" : \"bookclub-export\",\n  \"version\" : 1\n}\n"))
+        #expect(try LibraryExport(Library()).encoded() == Data("{\n  \"books\" : [],\n  \"clubs\" : [],\n  \"format\" : \"bookclub-export\",\n  \"version\" : 1\n}\n".utf8))
         #expect(throws: BookClubError.self) {
             try LibraryExport.decode(Data(#"{"format":"other","version":1,"books":[],"clubs":[]}"#.utf8), path: "x.json")
         }

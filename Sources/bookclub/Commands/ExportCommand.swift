@@ -39,12 +39,16 @@ struct ExportCommand: Command {
         let store = try env.library()
         try store.loadHistory(of: nil, from: env.storage)
         let library = store.state
-        let text: String
-        switch format {
-        case .json: text = String(decoding: try LibraryExport(library).encoded(), as: UTF8.self)
-        case .csv: text = GoodreadsCSV.render(library, timeZone: env.timeZone)
-        case .markdown: text = ReadingJournal.markdown(library, timeZone: env.timeZone)
+        switch (format, outputPath) {
+        case (.json, let path?):
+            try env.writeFile(try LibraryExport(library).encoded(), to: path)
+        case (.json, nil):
+            // A book at a time: a large library is never held as one text.
+            try LibraryExport.write(library) { env.writeNow(String(decoding: $0, as: UTF8.self)) }
+        case (.csv, _):
+            try env.writeDocument(GoodreadsCSV.render(library, timeZone: env.timeZone), to: outputPath)
+        case (.markdown, _):
+            try env.writeDocument(ReadingJournal.markdown(library, timeZone: env.timeZone), to: outputPath)
         }
-        try env.writeDocument(text, to: outputPath)
     }
 }
