@@ -109,7 +109,8 @@ enum HistoryLine {
             }
             return value
         }
-        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10), let hour = number(11..<13),
+        // Before 1583 Foundation's calendar is Julian: such dates are left to the decoder.
+        guard let year = number(0..<4), year >= 1583, let month = number(5..<7), let day = number(8..<10), let hour = number(11..<13),
             let minute = number(14..<16), let second = number(17..<19), (1...12).contains(month), (1...31).contains(day),
             hour < 24, minute < 60, second < 60
         else { return nil }
@@ -130,8 +131,6 @@ enum HistoryLine {
 
         var atEnd: Bool { index == bytes.count }
 
-        static let numberBytes = Set("0123456789+-.eE".utf8)
-
         mutating func take(_ byte: UInt8) -> Bool {
             guard index < bytes.count, bytes[index] == byte else { return false }
             index += 1
@@ -146,7 +145,8 @@ enum HistoryLine {
                 let byte = bytes[index]
                 if byte == UInt8(ascii: "\"") {
                     defer { index += 1 }
-                    return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+                    // Bytes that are not UTF-8 are the decoder's to refuse.
+                    return String(validating: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
                 }
                 if byte == UInt8(ascii: "\\") || byte < 0x20 { return nil }
                 index += 1
@@ -154,13 +154,24 @@ enum HistoryLine {
             return nil
         }
 
-        /// The text of a number, for `Int(_:)` or `Double(_:)` to judge.
+        /// The text of a number as JSON writes one (`-?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?`),
+        /// for `Int(_:)` or `Double(_:)` to read.
         mutating func number() -> String? {
             let start = index
-            while index < bytes.count, Self.numberBytes.contains(bytes[index]) {
-                index += 1
+            func digits() -> Int {
+                let first = index
+                while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
+                return index - first
             }
-            guard index > start else { return nil }
+            _ = take(UInt8(ascii: "-"))
+            let integer = index
+            let count = digits()
+            guard count > 0, count == 1 || bytes[integer] != UInt8(ascii: "0") else { return nil }
+            if take(UInt8(ascii: ".")) { guard digits() > 0 else { return nil } }
+            if take(UInt8(ascii: "e")) || take(UInt8(ascii: "E")) {
+                if !take(UInt8(ascii: "+")) { _ = take(UInt8(ascii: "-")) }
+                guard digits() > 0 else { return nil }
+            }
             return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
         }
 

@@ -239,6 +239,8 @@ private struct ExportWriter {
     /// `2026-11-20T19:00:00Z`, the whole seconds of `date` in UTC, as `.iso8601` writes it.
     private mutating func date(_ date: Date) {
         let seconds = Int(date.timeIntervalSince1970.rounded(.down))
+        // Before 1583 Foundation's calendar is Julian, and so must this be to read back the same.
+        guard seconds >= -12_212_553_600 else { return string(Date.ISO8601FormatStyle().format(date)) }
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let time = seconds - days * 86_400
         // Howard Hinnant's civil_from_days.

@@ -1,7 +1,7 @@
-import BookClubCore
 import Foundation
 import Testing
 
+@testable import BookClubCore
 @testable import bookclub
 
 /// Hostile input from a seeded generator: the argument parser, the store decoder and the settings
@@ -148,6 +148,47 @@ import Testing
             }
         }
         print("fuzz settings decoder: \(Self.count) inputs, seed \(Self.seed), \(accepted) accepted")
+        #expect(accepted > 0)
+    }
+
+    static let historyLines = [
+        #"{"book":"b1","entry":{"id":"331A4423-874C-4398-81F7-4A6CFEDDCB11","note":"the spice","page":150,"progress":0.36,"time":"2026-11-10T10:00:00Z"},"reading":"A927048D-5152-4AFA-A50C-3EB6FB0B2191"}"#,
+        #"{"book":"0123abcd","entry":{"id":"331a4423-874c-4398-81f7-4a6cfeddcb11","progress":1,"time":"1969-12-31T23:59:59Z"},"reading":"A927048D-5152-4AFA-A50C-3EB6FB0B2191"}"#,
+        #"{"book":"b1","entry":{"id":"331A4423-874C-4398-81F7-4A6CFEDDCB11","note":"a "quote" and é","progress":1e-07,"time":"2000-02-29T23:59:59Z"},"reading":"A927048D-5152-4AFA-A50C-3EB6FB0B2191"}"#,
+    ]
+
+    /// The fast history reader against Foundation's decoder: whatever the fast one reads, the decoder
+    /// reads the same; it may decline a line, never misread one.
+    @Test func theFastHistoryReaderNeverDisagreesWithTheDecoder() throws {
+        var random = Generator(state: Self.seed &+ 3)
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        var fast = 0
+        for _ in 0..<Self.count {
+            let line = Self.mutate(Self.historyLines.randomElement(using: &random)!, &random)
+            guard let record = line.withUnsafeBytes({ HistoryLine.record($0) }) else { continue }
+            fast += 1
+            guard let decoded = try? decoder.decode(HistoryRecord.self, from: line) else {
+                Issue.record("only the fast reader read: \(String(decoding: line, as: UTF8.self)) \(Array(line))")
+                continue
+            }
+            #expect(decoded.book == record.book && decoded.reading == record.reading, "\(String(decoding: line, as: UTF8.self))")
+            #expect(decoded.entry == record.entry, "\(String(decoding: line, as: UTF8.self))")
+        }
+        print("fuzz history lines: \(Self.count) inputs, seed \(Self.seed), \(fast) read by the fast reader")
+        #expect(fast > 0)
+    }
+
+    /// `log --stdin` lines: an event or a problem, never a trap.
+    @Test func batchLinesAreEventsOrProblems() {
+        var random = Generator(state: Self.seed &+ 4)
+        let valid = #"{"book": "dune", "page": 120, "note": "the spice", "time": "2026-11-17T19:00:00Z", "action": "finish"}"#
+        var accepted = 0
+        for _ in 0..<Self.count {
+            let line = String(decoding: Self.mutate(valid, &random), as: UTF8.self)
+            if (try? ReadingEvent(line: line, now: Fixture.now, timeZone: Fixture.utc)) != nil { accepted += 1 }
+        }
+        print("fuzz batch lines: \(Self.count) inputs, seed \(Self.seed), \(accepted) accepted")
         #expect(accepted > 0)
     }
 

@@ -159,7 +159,7 @@ import Testing
         library.books[2].rating = 4.25
         library.books[2].readings = [
             Reading(
-                started: Date(timeIntervalSince1970: -86_401),
+                started: Date(timeIntervalSince1970: -14_831_769_600),  // 1500: Foundation is Julian there
                 progress: ReadingProgress(entries: [.init(progress: 1e-7, page: 0, time: Date(timeIntervalSince1970: -1), note: "")]),
                 ending: Ending(outcome: .abandoned, date: nil, note: "🙃")),
             Reading(started: nil, ending: Ending(outcome: .finished, date: Date(timeIntervalSince1970: 951_782_400))),  // 29 Feb 2000
