@@ -32,7 +32,7 @@ enum GoodreadsExport {
     }
 
     static func item(_ row: ExportRow, _ context: ImportContext) throws -> ImportFile.Item {
-        guard let title = row.text("Title") else { throw row.failure("no `Title`") }
+        guard let title = row.name("Title") else { throw row.failure("no `Title`") }
         let exclusive = row.text("Exclusive Shelf")?.lowercased() ?? "to-read"
         let status = statusShelves[exclusive] ?? (ImportMapping.meansDidNotFinish(exclusive) ? .abandoned : .unstarted)
         var seen = Set<String>()
@@ -44,7 +44,7 @@ enum GoodreadsExport {
         let dateRead = try row.day("Date Read")
         let rating = try row.integer("My Rating", in: 0...5)
         let book = Book(
-            id: context.makeID(), title: title, author: row.text("Author"),
+            id: context.makeID(), title: title, author: row.name("Author"),
             pages: try row.integer("Number of Pages", in: 0...100_000).flatMap { $0 > 0 ? $0 : nil },
             isbn: row.text("ISBN13").flatMap(ISBN.cleaned) ?? row.text("ISBN").flatMap(ISBN.cleaned),
             tags: tags, rating: rating.flatMap { $0 > 0 ? Double($0) : nil }, review: row.text("My Review"),

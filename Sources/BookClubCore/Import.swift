@@ -159,6 +159,11 @@ struct ExportRow {
         return value.isEmpty ? nil : value
     }
 
+    /// A title or a name, with the runs of spaces some exports hold (`Michael   Lewis`) made one.
+    func name(_ column: String) -> String? {
+        text(column).map { $0.split(whereSeparator: \.isWhitespace).joined(separator: " ") }
+    }
+
     /// The comma-separated values of a column (shelves, tags), trimmed, without blanks or repeats.
     func list(_ column: String) -> [String] {
         var seen = Set<String>()

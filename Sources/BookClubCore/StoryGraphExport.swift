@@ -31,7 +31,7 @@ enum StoryGraphExport {
     }
 
     static func item(_ row: ExportRow, _ context: ImportContext) throws -> ImportFile.Item {
-        guard let title = row.text("Title") else { throw row.failure("no `Title`") }
+        guard let title = row.name("Title") else { throw row.failure("no `Title`") }
         let readStatus = row.text("Read Status")?.lowercased() ?? "to-read"
         let status: Book.Status
         switch readStatus {
@@ -54,7 +54,7 @@ enum StoryGraphExport {
         }
         let rating = try row.decimal("Star Rating", in: 0...5)
         let book = Book(
-            id: context.makeID(), title: title, author: row.text("Authors"),
+            id: context.makeID(), title: title, author: row.name("Authors"),
             isbn: row.text("ISBN/UID").flatMap(ISBN.cleaned), tags: tags,
             rating: rating.flatMap { $0 > 0 ? $0 : nil }, review: row.text("Review"),
             added: try row.day("Date Added") ?? context.now,

@@ -48,6 +48,7 @@ extension ImportFile {
 
         let kindred = try #require(file.book("Kindred"))
         #expect(kindred.rating == nil, "My Rating 0 is unrated")
+        #expect(kindred.author == "Octavia E. Butler", "runs of spaces in names are made one")
         #expect(history(kindred) == ["finished ?–?", "finished ?–?", "finished ?–2020-03-01"], "Date Read is the last reading's")
 
         let antiracist = try #require(file.book("How to Be an Antiracist"))
