@@ -85,6 +85,28 @@ import Testing
         #expect(try statuses().count == 8)
     }
 
+    @Test func showTellsTheRatingAndTheReviewAsText() throws {
+        defer { bookclub.cleanUp() }
+        try place("goodreads-31.csv")
+        try bookclub.run("import", "goodreads", "goodreads-31.csv")
+        let show = try bookclub.run("show", "the left hand of darkness")
+        #expect(show.exitCode == 0)
+        let lines = show.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines[1] == "by Ursula K. Le Guin · 304 pages · ISBN 9780441478125 · rated 5/5 · tags: fiction, sci-fi")
+        #expect(show.stdout.hasSuffix("""
+            Reading, finished Mon 30 Dec 2019
+              no progress logged
+
+            Review
+              Genly Ai on Gethen.
+
+              "The only thing that makes life possible is permanent, intolerable uncertainty."
+              A line break the review kept.
+
+            """))
+        #expect(try bookclub.run("show", "dune").stdout.hasSuffix("Private notes\n  Lent to Sam\n"))
+    }
+
     @Test func standardInputAndJSON() throws {
         defer { bookclub.cleanUp() }
         let input = String(decoding: try Fixture.export("storygraph.csv"), as: UTF8.self)
