@@ -40,7 +40,7 @@ enum GoodreadsExport {
             let name = shelf.lowercased()
             return statusShelves[name] == nil && !(name == exclusive && status == .abandoned) && seen.insert(name).inserted
         }
-        let readCount = try row.integer("Read Count", in: 0...10_000) ?? 0
+        let readCount = try row.integer("Read Count", in: 0...100) ?? 0
         let dateRead = try row.day("Date Read")
         let rating = try row.integer("My Rating", in: 0...5)
         let book = Book(

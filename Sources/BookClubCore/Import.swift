@@ -174,7 +174,7 @@ struct ExportRow {
     func integer(_ column: String, in range: ClosedRange<Int>) throws -> Int? {
         guard let value = text(column) else { return nil }
         guard let number = Int(value), range.contains(number) else {
-            throw failure("`\(column)` is '\(value)', not a whole number from \(range.lowerBound) to \(range.upperBound)")
+            throw failure("`\(column)` is '\(Self.shown(value))', not a whole number from \(range.lowerBound) to \(range.upperBound)")
         }
         return number
     }
@@ -182,7 +182,7 @@ struct ExportRow {
     func decimal(_ column: String, in range: ClosedRange<Double>) throws -> Double? {
         guard let value = text(column) else { return nil }
         guard let number = Double(value), number.isFinite, range.contains(number) else {
-            throw failure("`\(column)` is '\(value)', not a number from \(range.lowerBound) to \(range.upperBound)")
+            throw failure("`\(column)` is '\(Self.shown(value))', not a number from \(range.lowerBound) to \(range.upperBound)")
         }
         return number
     }
@@ -195,9 +195,14 @@ struct ExportRow {
 
     func day(_ value: String, column: String) throws -> Date {
         guard let date = ExportDate.parse(value, calendar: calendar) else {
-            throw failure("`\(column)` is '\(value)', not a date (YYYY/MM/DD)")
+            throw failure("`\(column)` is '\(Self.shown(value))', not a date (YYYY/MM/DD)")
         }
         return date
+    }
+
+    /// A value as an error message quotes it: cut short when it is long.
+    static func shown(_ value: String) -> String {
+        value.count > 40 ? value.prefix(40) + "…" : value
     }
 
     func failure(_ detail: String) -> BookClubError {

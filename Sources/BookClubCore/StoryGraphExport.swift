@@ -58,7 +58,7 @@ enum StoryGraphExport {
             isbn: row.text("ISBN/UID").flatMap(ISBN.cleaned), tags: tags,
             rating: rating.flatMap { $0 > 0 ? $0 : nil }, review: row.text("Review"),
             added: try row.day("Date Added") ?? context.now,
-            readings: ImportMapping.readings(status, readCount: try row.integer("Read Count", in: 0...10_000) ?? 0, dated: dated))
+            readings: ImportMapping.readings(status, readCount: try row.integer("Read Count", in: 0...100) ?? 0, dated: dated))
         return ImportFile.Item(book: book, line: row.line)
     }
 
@@ -67,7 +67,7 @@ enum StoryGraphExport {
         let column = "Dates Read"
         return try row.list(column).map { item -> (started: Date?, ended: Date?) in
             let days = item.split(separator: "-", omittingEmptySubsequences: false).map { String($0).trimmed }
-            guard days.count <= 2 else { throw row.failure("`\(column)` holds '\(item)', not a day or a range of days") }
+            guard days.count <= 2 else { throw row.failure("`\(column)` holds '\(ExportRow.shown(item))', not a day or a range of days") }
             if days.count == 1 { return (started: nil, ended: try row.day(days[0], column: column)) }
             let started = days[0].isEmpty ? nil : try row.day(days[0], column: column)
             let ended = days[1].isEmpty ? nil : try row.day(days[1], column: column)

@@ -117,7 +117,7 @@ struct ImportConformanceTests {
         let goodreads = try importing("goodreads-2024-24col.csv", .goodreads)
         let both = try importing("storygraph.csv", .storygraph, into: goodreads.library, idPrefix: "s")
         #expect(both.result.added.count + both.result.skipped.count == 193)
-        #expect(both.result.skipped.count == 129, "two only once runs of spaces in names are made one")
+        #expect(both.result.skipped.count == 129, "two of them match only once runs of spaces in names are made one")
         #expect(both.result.skipped.allSatisfy { $0.matchIsInStore })
     }
 }
