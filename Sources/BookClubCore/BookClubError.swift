@@ -29,6 +29,8 @@ public enum BookClubError: Error, Equatable, Sendable {
     /// A line of a `log --stdin` batch that cannot be applied; the batch is rejected.
     case invalidBatch(line: Int, reason: String)
     case newerSchema(path: String, found: Int, supported: Int)
+    /// A file to import that cannot be read as its format; `line` is where (the header is line 1), when known.
+    case badImport(path: String, line: Int?, detail: String)
     case io(path: String, cause: String)
     case storeBusy(lockPath: String, seconds: Double)
     case editorFailed(String)
@@ -52,7 +54,7 @@ public enum BookClubError: Error, Equatable, Sendable {
 
     public var kind: Kind {
         switch self {
-        case .corruptFile, .newerSchema, .invalidBatch: .dataFile
+        case .corruptFile, .newerSchema, .invalidBatch, .badImport: .dataFile
         case .io: .io
         case .storeBusy: .busy
         case .interrupted(let signal, _): .interrupted(signal: signal)
@@ -104,6 +106,8 @@ extension BookClubError: LocalizedError {
             "Standard input, line \(line): \(reason.hasSuffix(".") ? reason : reason + ".") Nothing was logged; fix the line, or give --skip-invalid to log the rest."
         case .newerSchema(let path, let found, let supported):
             "\(path): schema version \(found) is newer than this bookclub understands (\(supported)); upgrade bookclub. The file was left untouched."
+        case .badImport(let path, let line, let detail):
+            "\(path): " + (line.map { "line \($0): " } ?? "") + detail + "; nothing was imported."
         case .io(let path, let cause):
             "\(path): \(cause)"
         case .storeBusy(let lockPath, let seconds):

@@ -56,6 +56,12 @@ public struct Club: Identifiable, Codable, Equatable, Sendable {
         for index in meetings.indices where meetings[index].bookID == bookID { meetings[index].bookID = nil }
     }
 
+    /// Points the meetings that were to discuss one book at another (an imported club whose book was
+    /// already in the store under another id).
+    mutating func replace(bookID old: Book.ID, with new: Book.ID) {
+        for index in meetings.indices where meetings[index].bookID == old { meetings[index].bookID = new }
+    }
+
     /// The meeting a reference names: an id or unique id prefix, `next`, or a date (`2026-12-03`)
     /// on which exactly one meeting falls.
     public func meeting(_ reference: String, now: Date, timeZone: TimeZone) throws -> Meeting {

@@ -91,9 +91,12 @@ public enum ChangeSummary {
         var parts: [String] = []
         let oldBooks = Dictionary(old.books.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let newIDs = Set(new.books.map(\.id))
+        // An import adds many books at once: they are counted rather than listed.
+        let added = new.books.filter { oldBooks[$0.id] == nil }
+        if added.count > 3 { parts.append("added \(added.count) books") }
         for book in new.books {
             guard let before = oldBooks[book.id] else {
-                parts.append("added '\(book.title)'")
+                if added.count <= 3 { parts.append("added '\(book.title)'") }
                 continue
             }
             guard before != book else { continue }

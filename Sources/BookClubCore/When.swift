@@ -23,7 +23,7 @@ public enum When {
         default: break
         }
         if let named = namedDay(lowered, now: now, calendar: calendar) { return named }
-        let pattern = /(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2}))?(Z|[+-]\d{2}:?\d{2})?)?/
+        let pattern = /([0-9]{4})-([0-9]{2})-([0-9]{2})(?:[T ]([0-9]{2}):([0-9]{2})(?::([0-9]{2}))?(Z|[+-][0-9]{2}:?[0-9]{2})?)?/
         guard let match = text.wholeMatch(of: pattern) else { return nil }
         let (_, year, month, day, hour, minute, second, offset) = match.output
         var components = DateComponents()

@@ -29,6 +29,7 @@ enum CLI {
         ("agenda", AgendaCommand.self),
         ("export", ExportCommand.self),
         ("log", LogCommand.self),
+        ("import", ImportCommand.self),
         ("club add", ClubAddCommand.self),
         ("club list", ClubListCommand.self),
         ("club show", ClubShowCommand.self),

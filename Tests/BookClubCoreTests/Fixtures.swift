@@ -10,6 +10,28 @@ enum Fixture {
         Book(id: id, title: title, author: author, pages: pages, added: now)
     }
 
+    /// Noon of a day in UTC, as an import or a `WHEN` of that day reads it.
+    static func day(_ text: String) -> Date {
+        When.parse(text, now: now, timeZone: utc)!
+    }
+
+    /// The folder of the hand-written fixtures.
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
+
+    /// A hand-written export under `Fixtures/imports`.
+    static func export(_ name: String) throws -> Data {
+        try Data(contentsOf: folder.appendingPathComponent("imports/" + name))
+    }
+
+    /// An export read as the CLI reads it, with ids `b1`, `b2`, ... in row order.
+    static func importFile(_ data: Data, _ format: ImportFormat, path: String = "export.csv", idPrefix: String = "b") throws -> ImportFile {
+        var next = 0
+        return try ImportFile(data, format: format, path: path, now: now, timeZone: utc) {
+            next += 1
+            return idPrefix + String(next)
+        }
+    }
+
     static var shelf: Library {
         Library(books: [
             book("Dune", id: "aaaa1111", author: "Frank Herbert"),

@@ -5,7 +5,7 @@ import Testing
 @testable import bookclub
 
 /// Hostile input from a seeded generator: the argument parser, the store decoder and the settings
-/// decoder never crash, hang or trap; whatever they accept renders. CI runs 20,000 inputs a target;
+/// decoder, the CSV reader and the importers never crash, hang or trap; whatever they accept renders. CI runs 20,000 inputs a target;
 /// `BOOKCLUB_FUZZ_COUNT=1000000 swift test -c release -Xswiftc -enable-testing --filter FuzzTests`
 /// runs a million (`BOOKCLUB_FUZZ_SEED` picks another sequence).
 @Suite struct FuzzTests {
@@ -90,7 +90,7 @@ import Testing
     ]
 
     /// A valid document, mutated: bytes flipped, cut, or a value replaced by a hostile one.
-    static func mutate(_ text: String, _ random: inout Generator) -> Data {
+    static func mutate(_ text: String, _ random: inout Generator, snippets: [String] = snippets) -> Data {
         var bytes = Array(text.utf8)
         for _ in 0..<(1 + Int(random.next() % 3)) {
             guard !bytes.isEmpty else { break }
@@ -154,7 +154,7 @@ import Testing
     static let historyLines = [
         #"{"book":"b1","entry":{"id":"331A4423-874C-4398-81F7-4A6CFEDDCB11","note":"the spice","page":150,"progress":0.36,"time":"2026-11-10T10:00:00Z"},"reading":"A927048D-5152-4AFA-A50C-3EB6FB0B2191"}"#,
         #"{"book":"0123abcd","entry":{"id":"331a4423-874c-4398-81f7-4a6cfeddcb11","progress":1,"time":"1969-12-31T23:59:59Z"},"reading":"A927048D-5152-4AFA-A50C-3EB6FB0B2191"}"#,
-        #"{"book":"b1","entry":{"id":"331A4423-874C-4398-81F7-4A6CFEDDCB11","note":"a "quote" and é","progress":1e-07,"time":"2000-02-29T23:59:59Z"},"reading":"A927048D-5152-4AFA-A50C-3EB6FB0B2191"}"#,
+        #"{"book":"b1","entry":{"id":"331A4423-874C-4398-81F7-4A6CFEDDCB11","note":"a \\"quote\\" and é","progress":1e-07,"time":"2000-02-29T23:59:59Z"},"reading":"A927048D-5152-4AFA-A50C-3EB6FB0B2191"}"#,
     ]
 
     /// The fast history reader against Foundation's decoder: whatever the fast one reads, the decoder
@@ -190,6 +190,42 @@ import Testing
         }
         print("fuzz batch lines: \(Self.count) inputs, seed \(Self.seed), \(accepted) accepted")
         #expect(accepted > 0)
+    }
+
+    static let csvSnippets = [
+        "\"", "\"\"", ",", "\r\n", "\n", "\r", "=\"\"", "=\"0140236666\"", "\u{FEFF}", "\u{0}", "\u{1B}[2J", "2024/02/30", "0000/01/01",
+        "2024/1/1-", "-", "-1", "99999999999999999999", "nan", "inf", "4.25", "1e308", "read", "dnf", "did-not-finish",
+        "currently-reading", "paused", "B07MNWKF2M", "é\u{301}", "🦄", String(repeating: ",", count: 40),
+    ]
+
+    @Test func theCSVReaderAndTheImportersRefuseOrAcceptAndWhatTheyAcceptMerges() throws {
+        var random = Generator(state: Self.seed &+ 3)
+        let exports: [(String, ImportFormat)] = [
+            (try String(decoding: Fixture.export("goodreads-23.csv"), as: UTF8.self), .goodreads),
+            (try String(decoding: Fixture.export("storygraph.csv"), as: UTF8.self), .storygraph),
+            (String(decoding: try LibraryExport(ImportMergeTests.exportedLibrary).encoded(), as: UTF8.self), .json),
+        ]
+        var outcomes = [String: Int]()
+        for _ in 0..<Self.count {
+            let (text, format) = exports.randomElement(using: &random)!
+            let data = Self.mutate(text, &random, snippets: format == .json ? Self.snippets : Self.csvSnippets)
+            do {
+                let file = try Fixture.importFile(data, format, path: "fuzz")
+                var library = Fixture.shelf
+                let result = library.merge(file)
+                #expect(result.added.count + result.skipped.count == file.items.count)
+                // What an import adds is a library the store accepts, and it renders.
+                _ = try LibraryExport.decode(try LibraryExport(library).encoded(), path: "fuzz")
+                _ = ListCommand.render(library.books, width: 80, style: Style(isEnabled: true), timeZone: Fixture.utc)
+                _ = ImportCommand.plan(result) + [ImportCommand.summary(result, dryRun: false)]
+                outcomes["accepted", default: 0] += 1
+            } catch let error as BookClubError {
+                #expect(error.kind == .dataFile, "\(error)")
+                outcomes["refused", default: 0] += 1
+            }
+        }
+        print("fuzz importers: \(Self.count) inputs, seed \(Self.seed): \(outcomes.sorted { $0.key < $1.key })")
+        #expect(outcomes["accepted", default: 0] > 0 && outcomes["refused", default: 0] > 0)
     }
 
     @Test func hostileValuesThroughTheWholeCommandLine() throws {

@@ -212,7 +212,10 @@ import Testing
         #expect(date == ISO8601DateFormatter().date(from: expected))
     }
 
-    @Test(arguments: ["2026-02-30", "2026-13-01", "20261120", "soon", "2026-11-20T25:00", "0000-01-01", "2026-11-20T10:00junk"])
+    @Test(arguments: [
+        "2026-02-30", "2026-13-01", "20261120", "soon", "2026-11-20T25:00", "0000-01-01", "2026-11-20T10:00junk",
+        "١٢٣٤-٠١-٠١", "2026-11-20T١٩:00",
+    ])
     func refusals(_ text: String) {
         #expect(When.parse(text, now: now, timeZone: Fixture.utc) == nil)
     }

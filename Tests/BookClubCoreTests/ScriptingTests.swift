@@ -64,6 +64,36 @@ import Testing
         #expect(markdown.stdout.contains("- finished: lovely\n"))
     }
 
+    @Test func aJSONExportImportedIntoAnEmptyStoreExportsTheSame() throws {
+        defer { bookclub.cleanUp() }
+        _ = try bookclub.add("Dune", "--author", "Frank Herbert", "--pages", "412", "--tag", "sf", "--isbn", "9780441013593")
+        for (page, note) in [("50", "sand"), ("100", "the \"spice\"\nmust flow"), ("412", "")] {
+            try bookclub.run("progress", "dune", page, "--note", note)
+        }
+        try bookclub.run("finish", "dune", "--note", "worth it")
+        try bookclub.run("reread", "dune")
+        try bookclub.run("progress", "dune", "10%")
+        _ = try bookclub.add("Emma")
+        try bookclub.run("abandon", "emma", "--date", "2026-01-05")
+        try bookclub.run("club", "add", "Sci-fi", "--description", "monthly")
+        try bookclub.run("club", "meeting", "sci-fi", "--date", "2099-01-01T19:00", "--book", "dune", "--target", "200")
+        let first = try bookclub.run("export", "--output", "first.json")
+        #expect(first.exitCode == 0)
+
+        let other = ["--store", bookclub.home + "/other/store.json"]
+        let imported = try bookclub.run(other + ["import", "json", "first.json"])
+        #expect(imported.exitCode == 0, "\(imported.stderr)")
+        let second = try bookclub.run(other + ["export"])
+        #expect(second.exitCode == 0)
+        #expect(second.stdout == read(bookclub.home + "/first.json"))
+        #expect(second.stdout.contains("must flow"))
+        // Importing it again adds nothing.
+        let again = try bookclub.run(other + ["import", "json", "first.json", "--json"])
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [String: Any])
+        #expect(summary["added"] as? Int == 0)
+        #expect(summary["alreadyInStore"] as? Int == 2)
+    }
+
     @Test func exportWritesTheOutputFileAndRefusesUnknownFormats() throws {
         defer { bookclub.cleanUp() }
         _ = try bookclub.add("Dune")

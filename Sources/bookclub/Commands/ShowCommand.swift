@@ -32,6 +32,14 @@ struct ShowCommand: Command {
         }
     }
 
+    /// A review as text: Goodreads keeps reviews as HTML, so line breaks (`<br/>`) become lines, other
+    /// tags go and the common entities are decoded.
+    static func plainText(_ html: String) -> String {
+        html.replacing(/<br\s*\/?>/.ignoresCase(), with: "\n").replacing(/<\/?[a-zA-Z][^<>]*>/, with: "")
+            .replacing("&lt;", with: "<").replacing("&gt;", with: ">").replacing("&quot;", with: "\"")
+            .replacing("&#39;", with: "'").replacing("&nbsp;", with: " ").replacing("&amp;", with: "&")
+    }
+
     static func card(_ book: Book, env: Environment) -> [String] {
         let style = env.style
         let zone = env.timeZone
@@ -40,6 +48,7 @@ struct ShowCommand: Command {
         if let author = book.author { facts.append("by " + author.terminalSafe) }
         if let pages = book.pages { facts.append("\(pages) pages") }
         if let isbn = book.isbn { facts.append("ISBN " + isbn.terminalSafe) }
+        if let rating = book.rating { facts.append("rated \(rating == rating.rounded() ? String(Int(rating)) : String(rating))/5") }
         if !book.tags.isEmpty { facts.append("tags: " + book.tags.joined(separator: ", ").terminalSafe) }
         if !facts.isEmpty { lines.append(facts.joined(separator: " · ")) }
         lines.append(style.dim("id \(book.id) · added \(DateText.day(book.added, timeZone: zone))"))
@@ -70,6 +79,11 @@ struct ShowCommand: Command {
             if let note = reading.ending?.note {
                 lines.append("  " + style.dim(reading.ending!.outcome.rawValue + ":") + " " + note.terminalSafe)
             }
+        }
+        for (heading, text) in [("Review", book.review), ("Private notes", book.privateNotes)] {
+            guard let text else { continue }
+            lines += ["", style.bold(heading)]
+            lines += plainText(text).split(separator: "\n", omittingEmptySubsequences: false).map { $0.isEmpty ? "" : "  " + String($0).terminalSafe }
         }
         return lines
     }

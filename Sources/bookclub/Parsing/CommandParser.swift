@@ -164,6 +164,13 @@ private struct CommandWalk {
         case .success(let bound):
             parsed.positionalValues = bound
         }
+        for argument in current.arguments {
+            guard let allowed = argument.allowedValues else { continue }
+            for value in parsed.positionalValues[argument.name] ?? [] where !allowed.contains(value) {
+                let error = ParseError.invalidArgumentValue(value: value, label: argument.label, allowedValues: allowed, help: argument.help)
+                return .failure(error, path: path)
+            }
+        }
         for option in path.optionsInScope {
             if let defaultValue = option.defaultValue {
                 parsed.defaultValues[option.long] = defaultValue

@@ -30,7 +30,7 @@ enum BashCompletion {
         }
         lines += ["    esac", "    case \"$cmd\" in"]
         for node in nodes {
-            let words = (node.optionWords + node.subcommandWords).joined(separator: " ")
+            let words = (node.optionWords + node.subcommandWords + node.argumentWords).joined(separator: " ")
             lines.append("        \(node.key.shellQuoted)) opts=\(words.shellQuoted) ;;")
         }
         lines += [

@@ -52,6 +52,11 @@ struct CompletionNode: Sendable {
         command.subcommands.isEmpty ? [] : command.subcommandNames + ["help"]
     }
 
+    /// The values of this command's arguments that take one of a fixed set (`import goodreads`).
+    var argumentWords: [String] {
+        command.arguments.flatMap { $0.allowedValues ?? [] }
+    }
+
     /// Options in scope that take one of a fixed set of values.
     var optionsWithValues: [(option: String, values: [String])] {
         path.visibleOptions.compactMap { option in

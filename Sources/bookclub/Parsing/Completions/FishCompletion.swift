@@ -35,6 +35,10 @@ enum FishCompletion {
             if !node.command.subcommands.isEmpty {
                 lines.append("complete -c \(tool) \(condition) -a 'help' -d 'Show subcommand help information.'")
             }
+            for argument in node.command.arguments {
+                guard let values = argument.allowedValues, !values.isEmpty else { continue }
+                lines.append("complete -c \(tool) \(condition) -a \(values.joined(separator: " ").shellQuoted) -d \(argument.help.shellQuoted)")
+            }
             for option in node.path.visibleOptions where node.path.count == 1 || !option.isInherited {
                 lines.append("complete -c \(tool) \(condition) " + optionArguments(option))
             }

@@ -15,7 +15,7 @@ enum ZshCompletion {
             "",
             "\(function)() {",
             "    local cmd=\(root.name.shellQuoted) i",
-            "    local -a opts subcommands",
+            "    local -a opts subcommands values",
             "    for (( i = 2; i < CURRENT; i++ )); do",
             "        case \"$cmd:${words[i]}\" in",
         ]
@@ -41,6 +41,9 @@ enum ZshCompletion {
                 } + [describe("help", "Show subcommand help information.")]
                 entry += "; subcommands=(\(described.joined(separator: " ")))"
             }
+            if !node.argumentWords.isEmpty {
+                entry += "; values=(\(node.argumentWords.map(\.shellQuoted).joined(separator: " ")))"
+            }
             lines.append(entry + " ;;")
         }
         lines += [
@@ -49,6 +52,9 @@ enum ZshCompletion {
             "        compadd -- $opts",
             "    elif (( ${#subcommands} )); then",
             "        _describe -t commands 'subcommand' subcommands",
+            "    elif (( ${#values} )); then",
+            "        compadd -- $values",
+            "        _files",
             "    else",
             "        _files",
             "    fi",

@@ -1,0 +1,198 @@
+import BookClubCore
+import Foundation
+import Testing
+
+/// `bookclub import`, run as a user would: the built binary against a temporary home.
+@Suite struct ImportEndToEndTests {
+    let bookclub: BookClubRunner
+
+    init() throws {
+        bookclub = try BookClubRunner()
+    }
+
+    /// Copies a hand-written export into the home, where the commands run.
+    func place(_ name: String, as copy: String? = nil) throws {
+        try Fixture.export(name).write(to: URL(fileURLWithPath: bookclub.home + "/" + (copy ?? name)))
+    }
+
+    func storeBytes() -> Data? {
+        FileManager.default.contents(atPath: bookclub.storePath)
+    }
+
+    func statuses() throws -> [String: String] {
+        let books = try #require(try bookclub.json("list", "--all", "--json") as? [[String: Any]])
+        return Dictionary(uniqueKeysWithValues: books.map { ($0["title"] as! String, $0["status"] as! String) })
+    }
+
+    @Test func importingAFileAndImportingItAgain() throws {
+        defer { bookclub.cleanUp() }
+        try place("goodreads-24.csv")
+        let imported = try bookclub.run("import", "goodreads", "goodreads-24.csv")
+        #expect(imported == .init(
+            stdout: "", stderr: "Imported 5 books: 1 reading, 1 finished, 2 abandoned, 1 not started; 0 already in the store.\n",
+            exitCode: 0))
+        #expect(try statuses() == [
+            "The Silk Roads: A New History of the World": "abandoned", "The Design of Everyday Things": "abandoned",
+            "Capital in the Twenty First Century": "unstarted", "Piranesi": "finished", "The Hunger Games": "reading",
+        ])
+        let piranesi = try #require(try bookclub.json("show", "piranesi", "--json") as? [String: Any])
+        #expect(piranesi["rating"] as? Double == 3)
+        #expect(piranesi["isbn"] as? String == "9781635575637")
+        #expect((piranesi["readings"] as? [[String: Any]])?.first?["ended"] as? String == "2024-01-31T12:00:00Z")
+
+        let before = try #require(storeBytes())
+        let again = try bookclub.run("import", "goodreads", "goodreads-24.csv")
+        #expect(again == .init(stdout: "", stderr: "Imported 0 books; 5 already in the store.\n", exitCode: 0))
+        #expect(storeBytes() == before, "a second import changes nothing, not even the file")
+
+        let history = try #require(try bookclub.json("history", "--json") as? [[String: Any]])
+        #expect(history.map { $0["summary"] as? String } == ["added 5 books"])
+        #expect(try bookclub.run("undo").exitCode == 0)
+        #expect(try statuses().isEmpty, "one import is one change, undone at once")
+    }
+
+    @Test func aDryRunListsWhatWouldChangeAndChangesNothing() throws {
+        defer { bookclub.cleanUp() }
+        try place("goodreads-31.csv")
+        let dry = try bookclub.run("import", "goodreads", "goodreads-31.csv", "--dry-run")
+        #expect(dry.exitCode == 0)
+        #expect(dry.stdout == """
+            add   'The Left Hand of Darkness' by Ursula K. Le Guin (line 2): finished
+            add   'Dune' by Frank Herbert (line 4): finished
+            add   'Kindred' by Octavia E. Butler (line 5): finished
+            add   'How to Be an Antiracist' by Ibram X. Kendi (line 6): reading
+            add   'It Walks by Night' by John Dickson Carr (line 7): not started
+            add   'Children of the Mind' by Orson Scott Card (line 8): abandoned
+            add   'How to Read a Novel' by John Sutherland (line 9): not started
+            add   'The Silmarillion' by J.R.R. Tolkien (line 10): abandoned
+            skip  'the left hand of darkness' by Ursula K. Le Guin (line 11): the same title and author as line 2
+
+            """)
+        #expect(dry.stderr == "Would import 8 books: 1 reading, 3 finished, 2 abandoned, 2 not started; 0 already in the store, 1 repeated in the file.\n")
+        #expect(!FileManager.default.fileExists(atPath: bookclub.home + "/.local"), "no store, no lock file")
+
+        let imported = try bookclub.run("import", "goodreads", "goodreads-31.csv")
+        #expect(imported.stderr == """
+            Skipped 'the left hand of darkness' by Ursula K. Le Guin (line 11): the same title and author as line 2.
+            Imported 8 books: 1 reading, 3 finished, 2 abandoned, 2 not started; 0 already in the store, 1 repeated in the file.
+
+            """)
+        let before = try #require(storeBytes())
+        try place("goodreads-23.csv")
+        let second = try bookclub.run("import", "goodreads", "goodreads-23.csv", "-n")
+        #expect(second.stderr == "Would import 3 books: 1 finished, 1 abandoned, 1 not started; 0 already in the store.\n")
+        #expect(storeBytes() == before)
+        #expect(try statuses().count == 8)
+    }
+
+    @Test func showTellsTheRatingAndTheReviewAsText() throws {
+        defer { bookclub.cleanUp() }
+        try place("goodreads-31.csv")
+        try bookclub.run("import", "goodreads", "goodreads-31.csv")
+        let show = try bookclub.run("show", "the left hand of darkness")
+        #expect(show.exitCode == 0)
+        let lines = show.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines[1] == "by Ursula K. Le Guin · 304 pages · ISBN 9780441478125 · rated 5/5 · tags: fiction, sci-fi")
+        #expect(show.stdout.hasSuffix("""
+            Reading, finished Mon 30 Dec 2019
+              no progress logged
+
+            Review
+              Genly Ai on Gethen.
+
+              "The only thing that makes life possible is permanent, intolerable uncertainty."
+              A line break the review kept.
+
+            """))
+        #expect(try bookclub.run("show", "dune").stdout.hasSuffix("Private notes\n  Lent to Sam\n"))
+    }
+
+    @Test func standardInputAndJSON() throws {
+        defer { bookclub.cleanUp() }
+        let input = String(decoding: try Fixture.export("storygraph.csv"), as: UTF8.self)
+        let result = try bookclub.run(["import", "storygraph", "-", "--json"], input: input)
+        #expect(result.exitCode == 0)
+        #expect(result.stderr == "Imported 9 books: 1 reading, 5 finished, 1 abandoned, 2 not started; 0 already in the store.\n")
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect(summary["source"] as? String == "storygraph")
+        #expect(summary["file"] as? String == "standard input")
+        #expect(summary["dryRun"] as? Bool == false)
+        #expect(summary["added"] as? Int == 9)
+        #expect(summary["alreadyInStore"] as? Int == 0)
+        #expect(summary["statuses"] as? [String: Int] == ["reading": 1, "finished": 5, "abandoned": 1, "unstarted": 2])
+        let books = try #require(summary["books"] as? [[String: Any]])
+        #expect(books.first?["title"] as? String == "Freakonomics")
+        #expect(books.first?["line"] as? Int == 2)
+        let id = try #require(books.first?["id"] as? String)
+        #expect(try bookclub.run("show", id, "--json").stdout.contains("\"rating\" : 4.25"))
+
+        let again = try bookclub.run(["import", "storygraph", "-", "--json", "--dry-run"], input: input)
+        let second = try #require(try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [String: Any])
+        #expect(second["added"] as? Int == 0)
+        #expect(second["alreadyInStore"] as? Int == 9)
+        let skipped = try #require(second["skipped"] as? [[String: Any]])
+        #expect(skipped.first?["matchID"] as? String == id)
+        #expect(skipped.first?["reason"] as? String == "isbn")
+    }
+
+    @Test func aJSONExportKeepsEveryReadingEntryAndClub() throws {
+        defer { bookclub.cleanUp() }
+        try LibraryExport(ImportMergeTests.exportedLibrary).encoded().write(to: URL(fileURLWithPath: bookclub.home + "/export.json"))
+        let imported = try bookclub.run("import", "json", "export.json")
+        #expect(imported.stderr == "Imported 2 books: 1 finished, 1 not started; 0 already in the store. Imported 1 club; 0 already in the store.\n")
+        let dune = try #require(try bookclub.json("show", "dune", "--json") as? [String: Any])
+        let readings = try #require(dune["readings"] as? [[String: Any]])
+        #expect(readings.count == 2)
+        #expect((readings.last?["entries"] as? [[String: Any]])?.compactMap { $0["page"] as? Int } == [103, 206])
+        #expect(dune["privateNotes"] as? String == "lent")
+        #expect(try bookclub.run("club", "show", "sci-fi").stdout.contains("Dune"))
+        #expect(try bookclub.run("import", "json", "export.json").stderr
+            == "Imported 0 books; 2 already in the store. Imported 0 clubs; 1 already in the store.\n")
+    }
+
+    @Test func aMalformedFileExits65NamingTheLineAndLeavesTheStoreAlone() throws {
+        defer { bookclub.cleanUp() }
+        _ = try bookclub.add("Dune", "--pages", "412")
+        let before = try #require(storeBytes())
+        try "Title,Author,Exclusive Shelf\nKindred,Octavia E. Butler,read\nPiranesi,Susanna Clarke\n"
+            .write(toFile: bookclub.home + "/bad.csv", atomically: true, encoding: .utf8)
+        let bad = try bookclub.run("import", "goodreads", "bad.csv")
+        #expect(bad == .init(
+            stdout: "", stderr: "Error: bad.csv: line 3: 2 fields where the header has 3; nothing was imported.\n", exitCode: 65))
+        try "Title,Author,Exclusive Shelf\n\"Kindred,Octavia E. Butler,read\n".write(toFile: bookclub.home + "/open.csv", atomically: true, encoding: .utf8)
+        #expect(try bookclub.run("import", "goodreads", "open.csv").stderr
+            == "Error: open.csv: line 2: a quoted field is never closed; nothing was imported.\n")
+        try place("storygraph.csv")
+        let wrong = try bookclub.run("import", "goodreads", "storygraph.csv")
+        #expect(wrong.exitCode == 65)
+        #expect(wrong.stderr == "Error: storygraph.csv: line 1: not a Goodreads export (no `Author` column); it looks like a StoryGraph export: try `bookclub import storygraph FILE`; nothing was imported.\n")
+        #expect(storeBytes() == before)
+        #expect(try statuses() == ["Dune": "unstarted"])
+    }
+
+    @Test func aMissingOrUnreadableFileExits74() throws {
+        defer { bookclub.cleanUp() }
+        #expect(try bookclub.run("import", "goodreads", "nope.csv") == .init(stdout: "", stderr: "Error: nope.csv: no such file\n", exitCode: 74))
+        let folder = try bookclub.run("import", "storygraph", bookclub.home)
+        #expect(folder.exitCode == 74)
+        #expect(folder.stderr.hasPrefix("Error: \(bookclub.home): cannot read"))
+        #expect(!FileManager.default.fileExists(atPath: bookclub.storePath))
+    }
+
+    @Test func theSourceIsOneOfTheFormats() throws {
+        defer { bookclub.cleanUp() }
+        #expect(try bookclub.run("import", "kindle", "x.csv") == .init(stdout: "", stderr: """
+            Error: The value 'kindle' is invalid for '<source>'. Please provide one of 'goodreads', 'storygraph' or 'json'.
+            Help:  <source>  What made the file.
+            Usage: bookclub import <source> <file> [--dry-run] [--json]
+              See 'bookclub import --help' for more information.
+
+            """, exitCode: 64))
+        let help = try bookclub.run("import", "--help", environment: ["COLUMNS": "80"])
+        #expect(help.stdout.contains("  <source>                What made the file. (values: goodreads, storygraph,\n                          json)\n"))
+        for shell in ["bash", "zsh", "fish"] {
+            #expect(try bookclub.run("--generate-completion-script", shell).stdout.contains("goodreads storygraph json") || shell == "zsh")
+        }
+        #expect(try bookclub.run("--generate-completion-script", "zsh").stdout.contains("values=('goodreads' 'storygraph' 'json')"))
+    }
+}
