@@ -101,48 +101,60 @@ public struct LibraryStorage {
         fileSystem.sweep(undoPath)
     }
 
-    /// Every entry in the committed history of these books, by reading id, in time order.
-    public func history(of bookIDs: Set<Book.ID>) throws -> [UUID: [ReadingProgress.Entry]] {
+    /// Every entry in the committed history of these books (of every book when `bookIDs` is `nil`), by
+    /// reading id, in time order.
+    ///
+    /// The history is read in chunks, so that memory holds one chunk of text at a time. Lines in the
+    /// shape bookclub writes are read directly; any others of a chunk are decoded in one go, as one
+    /// JSON array (far cheaper than a decode a line).
+    public func history(of bookIDs: Set<Book.ID>?) throws -> [UUID: [ReadingProgress.Entry]] {
         let (_, length, _) = try loadState()
-        // The matching lines are decoded in one go, as one JSON array: far cheaper than a decode a line.
-        let needles = bookIDs.map { "\"book\":\"\($0)\"" }
-        var array = Data("[".utf8)
+        let needles = bookIDs.map { $0.map { Array("\"book\":\"\($0)\"".utf8) } }
+        var result: [UUID: [ReadingProgress.Entry]] = [:]
+        func keep(_ record: HistoryRecord) {
+            if bookIDs?.contains(record.book) ?? true { result[record.reading, default: []].append(record.entry) }
+        }
         var read = 0
         try fileSystem.readLines(historyPath, length) { chunk in
             read += chunk.count
-            Self.appendLines(of: chunk, containingAnyOf: needles, to: &array)
+            var others = Data("[".utf8)
+            Self.forEachLine(of: chunk) { line in
+                if let needles, !needles.contains(where: { Self.contains(line, $0) }) { return }
+                if let record = HistoryRecord(line: line) {
+                    keep(record)
+                } else {
+                    if others.count > 1 { others.append(0x2C) }
+                    others.append(contentsOf: line)
+                }
+            }
+            guard others.count > 1 else { return }
+            others.append(0x5D)
+            for record in try JSONCoding.decode([HistoryRecord].self, from: others, path: historyPath) { keep(record) }
         }
         guard read == length else { throw POSIXFile.tooShort(historyPath, read, length) }
-        array.append(0x5D)
-        let records = try JSONCoding.decode([HistoryRecord].self, from: array, path: historyPath)
-        var result: [UUID: [ReadingProgress.Entry]] = [:]
-        for record in records where bookIDs.contains(record.book) {
-            result[record.reading, default: []].append(record.entry)
+        for reading in result.keys {
+            result[reading]!.sort { $0.time < $1.time }
         }
-        return result.mapValues { $0.sorted { $0.time < $1.time } }
+        return result
     }
 
-    /// Appends to a JSON array being built the lines of `data` that contain any of `strings`.
-    static func appendLines(of data: Data, containingAnyOf strings: [String], to array: inout Data) {
-        let needles = strings.map { Array($0.utf8) }
+    /// Calls `body` with each line of `data` that is not empty, without its line break.
+    static func forEachLine(of data: Data, _ body: (UnsafeRawBufferPointer) -> Void) {
         data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
             guard let base = bytes.baseAddress else { return }
             var start = 0
             while start < bytes.count {
                 let end = memchr(base + start, 0x0A, bytes.count - start).map { base.distance(to: UnsafeRawPointer($0)) } ?? bytes.count
-                let matches = needles.contains { Self.contains(base + start, end - start, $0) }
-                if matches {
-                    if array.count > 1 { array.append(0x2C) }
-                    array.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
-                }
+                if end > start { body(UnsafeRawBufferPointer(rebasing: bytes[start..<end])) }
                 start = end + 1
             }
         }
     }
 
-    /// Whether the bytes at `start` hold `needle`: memchr for its first byte, memcmp for the rest.
-    private static func contains(_ start: UnsafeRawPointer, _ count: Int, _ needle: [UInt8]) -> Bool {
-        guard let first = needle.first, needle.count <= count else { return false }
+    /// Whether `line` holds `needle`: memchr for its first byte, memcmp for the rest.
+    private static func contains(_ line: UnsafeRawBufferPointer, _ needle: [UInt8]) -> Bool {
+        guard let start = line.baseAddress, let first = needle.first, needle.count <= line.count else { return false }
+        let count = line.count
         var offset = 0
         while offset + needle.count <= count,
             let hit = memchr(start + offset, Int32(first), count - offset - needle.count + 1)
@@ -269,15 +281,18 @@ extension Store where State == Library {
     /// Loads the full progress history of these books into the store (it holds only the latest entry
     /// of each reading until then). Not a change: nothing is saved because of it.
     public func loadHistory(of bookIDs: Set<Book.ID>, from storage: LibraryStorage) throws {
-        let history = try storage.history(of: bookIDs)
+        // Every book's: read every line rather than look for each book's id in each.
+        let all = state.books.allSatisfy { bookIDs.contains($0.id) }
+        let history = try storage.history(of: all ? nil : bookIDs)
         merge { library in
             for index in library.books.indices where bookIDs.contains(library.books[index].id) {
                 for r in library.books[index].readings.indices {
                     let reading = library.books[index].readings[r]
                     var entries = history[reading.id] ?? []
-                    // Entries added in memory since the load are not in the committed history yet.
-                    let loaded = Set(entries.map(\.id))
-                    entries += reading.progress.entries.filter { !loaded.contains($0.id) }
+                    // Entries added in memory since the load are not in the committed history yet (the
+                    // latest entry, which memory holds, is usually the history's last).
+                    let added = reading.progress.entries.filter { entry in !entries.reversed().contains { $0.id == entry.id } }
+                    entries += added
                     library.books[index].readings[r].progress = ReadingProgress(entries: entries)
                 }
             }
