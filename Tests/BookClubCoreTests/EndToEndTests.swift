@@ -146,7 +146,7 @@ import Testing
         let unknown = try bookclub.run("settings", "get", "colour")
         #expect(unknown.stderr == "Error: Unknown setting 'colour'. Did you mean 'color'?\n")
         let list = try #require(try bookclub.json("settings", "list", "--json") as? [[String: String]])
-        #expect(list.map { $0["key"] } == ["updateArtwork", "syncProgress", "color", "lockTimeout"])
+        #expect(list.map { $0["key"] } == ["updateArtwork", "syncProgress", "color", "lockTimeout", "yearlyGoal"])
         #expect(try bookclub.run("settings", "reset", "--all").exitCode == 0)
         #expect(try bookclub.run("settings", "get", "lockTimeout").stdout == "10\n")
         #expect(!FileManager.default.fileExists(atPath: bookclub.storePath), "settings never touch the store")

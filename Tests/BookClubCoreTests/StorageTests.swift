@@ -143,7 +143,8 @@ import Testing
         #expect(settings.updateArtwork && settings.syncProgress)
         #expect(settings.color == .auto)
         #expect(settings.lockTimeout == 10)
-        #expect(Settings.keys.map(\.name) == ["updateArtwork", "syncProgress", "color", "lockTimeout"])
+        #expect(settings.yearlyGoal == 0)
+        #expect(Settings.keys.map(\.name) == ["updateArtwork", "syncProgress", "color", "lockTimeout", "yearlyGoal"])
         #expect(Set(Settings.keys.map(\.name)).count == Settings.keys.count)
         #expect(Settings.keys.allSatisfy { !$0.summary.isEmpty })
     }
@@ -154,7 +155,12 @@ import Testing
         #expect(settings.color == .never)
         try Settings.key(named: "locktimeout").set(&settings, "2.5")
         #expect(settings.lockTimeout == 2.5)
-        for (key, value) in [("syncProgress", "yes"), ("lockTimeout", "nan"), ("lockTimeout", "-1"), ("color", "blue")] {
+        try Settings.key(named: "yearlyGoal").set(&settings, " 24 ")
+        #expect(settings.yearlyGoal == 24)
+        for (key, value) in [
+            ("syncProgress", "yes"), ("lockTimeout", "nan"), ("lockTimeout", "-1"), ("color", "blue"),
+            ("yearlyGoal", "-1"), ("yearlyGoal", "2.5"), ("yearlyGoal", "lots"), ("yearlyGoal", "100001"),
+        ] {
             #expect(throws: BookClubError.self) { try Settings.key(named: key).set(&settings, value) }
         }
         #expect(throws: BookClubError.unknownSetting("colour", suggestion: "color")) { try Settings.key(named: "colour") }
