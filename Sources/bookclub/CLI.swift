@@ -27,6 +27,7 @@ enum CLI {
         ("history", HistoryCommand.self),
         ("doctor", DoctorCommand.self),
         ("agenda", AgendaCommand.self),
+        ("stats", StatsCommand.self),
         ("club add", ClubAddCommand.self),
         ("club list", ClubListCommand.self),
         ("club show", ClubShowCommand.self),

@@ -225,7 +225,7 @@ import Testing
 
     @Test func helpIsTheSameEverywhereAndFitsEightyColumns() throws {
         defer { bookclub.cleanUp() }
-        let commands = ["add", "list", "show", "progress", "finish", "unfinish", "abandon", "reread", "edit", "remove", "notes", "select", "agenda"]
+        let commands = ["add", "list", "show", "progress", "finish", "unfinish", "abandon", "reread", "edit", "remove", "notes", "select", "agenda", "stats"]
             + ["add", "list", "show", "rename", "remove", "meeting", "meetings", "cancel"].map { "club " + $0 }
             + ["list", "get", "set", "reset"].map { "settings " + $0 }
         for command in commands.map({ $0.split(separator: " ").map(String.init) }) {
