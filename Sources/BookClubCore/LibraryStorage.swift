@@ -109,6 +109,9 @@ public struct LibraryStorage {
     /// JSON array (far cheaper than a decode a line).
     public func history(of bookIDs: Set<Book.ID>?) throws -> [UUID: [ReadingProgress.Entry]] {
         let (_, length, _) = try loadState()
+        // Before any line is decoded, so that a history cut short is reported as such, not as bad JSON.
+        let size = try fileSystem.size(historyPath) ?? 0
+        guard size >= length else { throw POSIXFile.tooShort(historyPath, size, length) }
         let needles = bookIDs.map { $0.map { Array("\"book\":\"\($0)\"".utf8) } }
         var result: [UUID: [ReadingProgress.Entry]] = [:]
         func keep(_ record: HistoryRecord) {
