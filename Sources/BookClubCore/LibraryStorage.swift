@@ -105,6 +105,9 @@ public struct LibraryStorage {
     /// in time order.
     public func history(of bookIDs: Set<Book.ID>?) throws -> [UUID: [ReadingProgress.Entry]] {
         let (_, length, _) = try loadState()
+        // Before any line is read, so that a history cut short is reported as such, not as bad JSON.
+        let size = try fileSystem.size(historyPath) ?? 0
+        guard size >= length else { throw POSIXFile.tooShort(historyPath, size, length) }
         // A few books: only the lines holding their ids are read (a line that merely mentions one is
         // read, then passed over).
         let needles = bookIDs.flatMap { $0.count <= 16 ? $0.map { Array("\"\($0)\"".utf8) } : nil }

@@ -19,6 +19,8 @@ public struct Settings: Equatable, Sendable {
     public var lockTimeout = 10.0
     /// How long a hook may run before it is stopped, in seconds.
     public var hookTimeout = 10.0
+    /// Books to finish each year, for `stats`; 0 for no goal.
+    public var yearlyGoal = 0
 
     public init() {}
 
@@ -34,6 +36,8 @@ public struct Settings: Equatable, Sendable {
                     summary: "Seconds to wait for another bookclub to release the store.")),
             AnySettingKey(
                 SettingKey(name: "hookTimeout", keyPath: \.hookTimeout, summary: "Seconds a hook may run before it is stopped.")),
+            AnySettingKey(
+                SettingKey(name: "yearlyGoal", keyPath: \.yearlyGoal, summary: "Books to finish each year, shown by `stats` (0: no goal).")),
         ]
     }
 
@@ -90,6 +94,11 @@ extension Double: SettingValue {
     public func isValid() -> Bool { isFinite && (0...3600).contains(self) }
     /// `10` rather than `10.0`.
     public var settingText: String { self == rounded() && abs(self) < 1e15 ? String(Int(self)) : String(self) }
+}
+
+extension Int: SettingValue {
+    public static var expected: String { "a whole number from 0 to 100000" }
+    public func isValid() -> Bool { (0...100_000).contains(self) }
 }
 
 /// A typed setting: its name, where it lives in `Settings`, and a one-line description. Its default

@@ -30,6 +30,7 @@ enum CLI {
         ("export", ExportCommand.self),
         ("log", LogCommand.self),
         ("import", ImportCommand.self),
+        ("stats", StatsCommand.self),
         ("club add", ClubAddCommand.self),
         ("club list", ClubListCommand.self),
         ("club show", ClubShowCommand.self),

@@ -57,6 +57,8 @@ struct Style {
     func dim(_ text: String) -> String { apply("2", text) }
     func red(_ text: String) -> String { apply("31", text) }
     func green(_ text: String) -> String { apply("32", text) }
+    /// One of the 256 terminal colours (16 to 231 are a 6×6×6 cube), as foreground.
+    func color256(_ code: Int, _ text: String) -> String { apply("38;5;\(code)", text) }
 }
 
 extension String {

@@ -146,7 +146,7 @@ import Testing
         let unknown = try bookclub.run("settings", "get", "colour")
         #expect(unknown.stderr == "Error: Unknown setting 'colour'. Did you mean 'color'?\n")
         let list = try #require(try bookclub.json("settings", "list", "--json") as? [[String: String]])
-        #expect(list.map { $0["key"] } == ["updateArtwork", "syncProgress", "color", "lockTimeout", "hookTimeout"])
+        #expect(list.map { $0["key"] } == ["updateArtwork", "syncProgress", "color", "lockTimeout", "hookTimeout", "yearlyGoal"])
         #expect(try bookclub.run("settings", "reset", "--all").exitCode == 0)
         #expect(try bookclub.run("settings", "get", "lockTimeout").stdout == "10\n")
         #expect(!FileManager.default.fileExists(atPath: bookclub.storePath), "settings never touch the store")
@@ -225,7 +225,7 @@ import Testing
 
     @Test func helpIsTheSameEverywhereAndFitsEightyColumns() throws {
         defer { bookclub.cleanUp() }
-        let commands = ["add", "list", "show", "progress", "finish", "unfinish", "abandon", "reread", "edit", "remove", "notes", "select", "agenda", "import"]
+        let commands = ["add", "list", "show", "progress", "finish", "unfinish", "abandon", "reread", "edit", "remove", "notes", "select", "agenda", "import", "stats", "export", "log"]
             + ["add", "list", "show", "rename", "remove", "meeting", "meetings", "cancel"].map { "club " + $0 }
             + ["list", "get", "set", "reset"].map { "settings " + $0 }
         for command in commands.map({ $0.split(separator: " ").map(String.init) }) {

@@ -132,6 +132,42 @@ import Testing
         #expect(accepted > 0)
     }
 
+    /// A history line as `JSONDecoder` reads it, to hold the history reader's shortcut to.
+    struct DecodedHistoryLine: Decodable, Equatable {
+        var book: String
+        var reading: UUID
+        var entry: ReadingProgress.Entry
+    }
+
+    @Test func historyLinesReadAsTheDecoderReadsThem() throws {
+        var random = Generator(state: Self.seed &+ 5)
+        let reading = "A927048D-5152-4AFA-A50C-3EB6FB0B2191"
+        let lines = [
+            #"{"book":"b1","entry":{"id":"331A4423-874C-4398-81F7-4A6CFEDDCB11","note":"the spice","page":150,"progress":0.36407766990291263,"time":"2026-11-10T10:00:00Z"},"reading":"\#(reading)"}"#,
+            #"{"book":"b1","entry":{"id":"331a4423-874c-4398-81f7-4a6cfeddcb12","progress":1e-05,"time":"1870-02-28T23:59:59Z"},"reading":"\#(reading)"}"#,
+            #"{"book":"b1","entry":{"id":"331A4423-874C-4398-81F7-4A6CFEDDCB13","note":"é \"quoted\"\n","page":0,"progress":1,"time":"2024-02-29T00:00:00Z"},"reading":"\#(reading)"}"#,
+        ]
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        let path = "/fuzz/store.json"
+        var accepted = 0
+        for _ in 0..<Self.count {
+            let line = Data(Self.mutate(lines.randomElement(using: &random)!, &random).map { $0 == 0x0A ? 0x20 : $0 })
+            let history = line + Data([0x0A])
+            let state = Data(#"{"schemaVersion": 2, "historyLength": \#(history.count), "books": []}"#.utf8)
+            let storage = LibraryStorage(path: path, fileSystem: .inMemory([path: state, path + ".history": history]))
+            let read = try? storage.history(of: nil)
+            if let expected = try? decoder.decode(DecodedHistoryLine.self, from: line) {
+                #expect(read == [expected.reading: [expected.entry]], "\(String(decoding: line, as: UTF8.self))")
+                accepted += 1
+            } else {
+                #expect(read == nil || (line.isEmpty && read == [:]), "\(String(decoding: line, as: UTF8.self))")
+            }
+        }
+        print("fuzz history lines: \(Self.count) inputs, seed \(Self.seed), \(accepted) accepted")
+        #expect(accepted > 0)
+    }
+
     @Test func theSettingsDecoderRefusesOrAccepts() throws {
         var random = Generator(state: Self.seed &+ 2)
         let path = "/fuzz/settings.json"

@@ -133,6 +133,37 @@ import Testing
         #expect(try storage.fileSystem.read(path) == Data(contents.utf8))
     }
 
+    /// What the history reader takes on its shortcut (lines as bookclub writes them) and what it hands
+    /// to the decoder (any other shape) read the same.
+    @Test func historyLinesOfEveryShapeReadAlike() throws {
+        struct Line: Encodable {
+            var book: String
+            var entry: ReadingProgress.Entry
+            var reading: UUID
+        }
+        let reading = UUID()
+        let entries = [
+            ReadingProgress.Entry(progress: 0.29126213592233008, page: 120, time: Fixture.now, note: "the spice"),
+            ReadingProgress.Entry(progress: 1e-05, time: Fixture.now.addingTimeInterval(60)),
+            ReadingProgress.Entry(progress: 1, page: 412, time: Fixture.now.addingTimeInterval(120), note: "é — \"quoted\"\nsecond line\t/"),
+            ReadingProgress.Entry(progress: 0.5, time: Date(timeIntervalSince1970: -3_155_760_000)),  // 1870
+        ]
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        var lines = try entries.map { String(decoding: try encoder.encode(Line(book: "aaaa1111", entry: $0, reading: reading)), as: UTF8.self) }
+        let other = ReadingProgress.Entry(progress: 0.75, page: 300, time: Fixture.now.addingTimeInterval(180))
+        lines.append(
+            #"{ "reading": "\#(reading.uuidString.lowercased())", "book": "bbbb2222", "entry": {"time": "\#(ISO8601DateFormatter().string(from: other.time))", "# +
+            #""progress": 0.75, "page": 300, "id": "\#(other.id.uuidString)"} }"#)
+        let history = Data((lines.joined(separator: "\n") + "\n").utf8)
+        let state = Data(#"{"schemaVersion": 2, "historyLength": \#(history.count), "books": []}"#.utf8)
+        let storage = storage([path: state, path + ".history": history])
+        #expect(try storage.history(of: nil) == [reading: entries.sorted { $0.time < $1.time } + [other]])
+        #expect(try storage.history(of: ["aaaa1111"]) == [reading: entries.sorted { $0.time < $1.time }])
+        #expect(try storage.history(of: []) == [:])
+    }
+
     @Test func aNewerSchemaIsRefused() throws {
         let storage = storage([path: Data(#"{"schemaVersion": 3, "whatever": true}"#.utf8)])
         #expect(throws: BookClubError.newerSchema(path: path, found: 3, supported: 2)) {
@@ -153,7 +184,8 @@ import Testing
         #expect(settings.updateArtwork && settings.syncProgress)
         #expect(settings.color == .auto)
         #expect(settings.lockTimeout == 10)
-        #expect(Settings.keys.map(\.name) == ["updateArtwork", "syncProgress", "color", "lockTimeout", "hookTimeout"])
+        #expect(settings.yearlyGoal == 0)
+        #expect(Settings.keys.map(\.name) == ["updateArtwork", "syncProgress", "color", "lockTimeout", "hookTimeout", "yearlyGoal"])
         #expect(Set(Settings.keys.map(\.name)).count == Settings.keys.count)
         #expect(Settings.keys.allSatisfy { !$0.summary.isEmpty })
     }
@@ -164,7 +196,12 @@ import Testing
         #expect(settings.color == .never)
         try Settings.key(named: "locktimeout").set(&settings, "2.5")
         #expect(settings.lockTimeout == 2.5)
-        for (key, value) in [("syncProgress", "yes"), ("lockTimeout", "nan"), ("lockTimeout", "-1"), ("color", "blue")] {
+        try Settings.key(named: "yearlyGoal").set(&settings, " 24 ")
+        #expect(settings.yearlyGoal == 24)
+        for (key, value) in [
+            ("syncProgress", "yes"), ("lockTimeout", "nan"), ("lockTimeout", "-1"), ("color", "blue"),
+            ("yearlyGoal", "-1"), ("yearlyGoal", "2.5"), ("yearlyGoal", "lots"), ("yearlyGoal", "100001"),
+        ] {
             #expect(throws: BookClubError.self) { try Settings.key(named: key).set(&settings, value) }
         }
         #expect(throws: BookClubError.unknownSetting("colour", suggestion: "color")) { try Settings.key(named: "colour") }
