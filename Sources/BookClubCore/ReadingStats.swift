@@ -19,7 +19,8 @@
 ///   reading and starts at 0 again). A backwards correction reads nothing, and the pages it takes back
 ///   are not counted twice when read again. An entry in percent is turned into pages with the book's
 ///   page count; a book without one reads no pages. Finishing a reading on a known date counts as an
-///   entry at the last page (or at 100%) that day.
+///   entry at the last page (or at 100%) that day, if any progress was logged in it: a reading finished
+///   with none (an imported one) is a book, but its pages fall on no known day.
 /// - A **reading day** has at least one entry that moved forward from the entry before it (in pages,
 ///   or in percent for a book without a page count), even by no new pages.
 /// - **Books** are readings finished in the year, by the date they were finished; a reading finished on
@@ -150,7 +151,11 @@ public struct ReadingStats: Equatable, Sendable {
                     continue
                 }
                 let day = numbering.day(of: date)
-                tally.add(fraction: 1, page: book.pages, day: day, to: &pagesByDay)
+                // A reading with no progress logged (an import, say) is a book, but when its pages
+                // were read is unknown: they make no reading day, and no pace.
+                if !reading.progress.entries.isEmpty {
+                    tally.add(fraction: 1, page: book.pages, day: day, to: &pagesByDay)
+                }
                 if counted.contains(day) { booksByMonth[Day(number: day).month - 1] += 1 }
             }
         }
