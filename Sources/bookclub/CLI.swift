@@ -8,6 +8,8 @@ import BookClubCore
 /// The command tree, the parse, the run, and the one place where errors become messages and exit codes.
 enum CLI {
     static let version = "0.1.0"
+    /// The date of this version, for the manual page.
+    static let releaseDate = "2026-11-22"
 
     /// Every runnable command, by its path below `bookclub`.
     static var commands: [(path: String, type: any Command.Type)] {[
@@ -31,6 +33,8 @@ enum CLI {
         ("log", LogCommand.self),
         ("import", ImportCommand.self),
         ("stats", StatsCommand.self),
+        ("completions", CompletionsCommand.self),
+        ("manual", ManualCommand.self),
         ("club add", ClubAddCommand.self),
         ("club list", ClubListCommand.self),
         ("club show", ClubShowCommand.self),

@@ -57,6 +57,28 @@ struct CompletionNode: Sendable {
         command.arguments.flatMap { $0.allowedValues ?? [] }
     }
 
+    /// What the command's arguments name from the store, asked of the tool itself when completing
+    /// (`CompletionsCommand` prints them): "books" for a `<book>` argument, "clubs" for a `<club>`.
+    var argumentCandidates: String? {
+        command.arguments.lazy.compactMap { Self.candidates(named: $0.name) }.first
+    }
+
+    /// Options in scope whose value names a book or a club, with what to ask for.
+    var optionsWithCandidates: [(option: String, candidates: String)] {
+        path.visibleOptions.compactMap { option in
+            option.valueName.flatMap(Self.candidates(named:)).map { (option.longName, $0) }
+        }
+    }
+
+    /// "books" for a value called book, "clubs" for club.
+    static func candidates(named name: String) -> String? {
+        switch name {
+        case "book": "books"
+        case "club": "clubs"
+        default: nil
+        }
+    }
+
     /// Options in scope that take one of a fixed set of values.
     var optionsWithValues: [(option: String, values: [String])] {
         path.visibleOptions.compactMap { option in

@@ -10,11 +10,25 @@ enum ZshCompletion {
     static func script(root: CommandConfiguration) -> String {
         let nodes = CompletionNode.all(root: root)
         let function = "_\(root.name.shellIdentifier)"
+        let tool = root.name.shellQuoted
         var lines = [
             "#compdef \(root.name)",
             "",
+            "# Titles or club names ($1) from bookclub itself, with the line's --store and --settings.",
+            "\(function)_candidates() {",
+            "    local -a args candidates",
+            "    local i",
+            "    for (( i = 2; i < CURRENT - 1; i++ )); do",
+            "        case ${words[i]} in",
+            "            (--store|--settings) args+=(${words[i]} ${(Q)words[i+1]}) ;;",
+            "        esac",
+            "    done",
+            "    candidates=(${(f)\"$(command \(tool) $args completions --list $1 2>/dev/null)\"})",
+            "    compadd -M 'm:{a-zA-Z}={A-Za-z}' -a candidates",
+            "}",
+            "",
             "\(function)() {",
-            "    local cmd=\(root.name.shellQuoted) i",
+            "    local cmd=\(tool) names=\"\" i",
             "    local -a opts subcommands values",
             "    for (( i = 2; i < CURRENT; i++ )); do",
             "        case \"$cmd:${words[i]}\" in",
@@ -30,6 +44,9 @@ enum ZshCompletion {
                 let words = values.map(\.shellQuoted).joined(separator: " ")
                 lines.append("        (\("\(node.key):\(option)".shellQuoted)) compadd -- \(words); return ;;")
             }
+            for (option, candidates) in node.optionsWithCandidates {
+                lines.append("        (\("\(node.key):\(option)".shellQuoted)) \(function)_candidates \(candidates); return ;;")
+            }
         }
         lines += ["    esac", "    case \"$cmd\" in"]
         for node in nodes {
@@ -41,6 +58,9 @@ enum ZshCompletion {
                 } + [describe("help", "Show subcommand help information.")]
                 entry += "; subcommands=(\(described.joined(separator: " ")))"
             }
+            if let candidates = node.argumentCandidates {
+                entry += "; names=\(candidates)"
+            }
             if !node.argumentWords.isEmpty {
                 entry += "; values=(\(node.argumentWords.map(\.shellQuoted).joined(separator: " ")))"
             }
@@ -50,6 +70,8 @@ enum ZshCompletion {
             "    esac",
             "    if [[ $PREFIX == -* ]]; then",
             "        compadd -- $opts",
+            "    elif [[ -n $names ]]; then",
+            "        \(function)_candidates $names",
             "    elif (( ${#subcommands} )); then",
             "        _describe -t commands 'subcommand' subcommands",
             "    elif (( ${#values} )); then",
