@@ -141,14 +141,17 @@ enum HistoryLine {
         mutating func string() -> String? {
             guard take(UInt8(ascii: "\"")) else { return nil }
             let start = index
+            var isASCII = true
             while index < bytes.count {
                 let byte = bytes[index]
                 if byte == UInt8(ascii: "\"") {
                     defer { index += 1 }
+                    let text = UnsafeRawBufferPointer(rebasing: bytes[start..<index])
                     // Bytes that are not UTF-8 are the decoder's to refuse.
-                    return String(validating: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+                    return isASCII ? String(decoding: text, as: UTF8.self) : String(validating: text, as: UTF8.self)
                 }
                 if byte == UInt8(ascii: "\\") || byte < 0x20 { return nil }
+                if byte >= 0x80 { isASCII = false }
                 index += 1
             }
             return nil

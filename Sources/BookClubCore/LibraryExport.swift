@@ -90,7 +90,7 @@ private struct ExportWriter {
 
     private mutating func newline() {
         bytes.append(0x0A)
-        bytes += repeatElement(0x20, count: depth * 2)
+        for _ in 0..<depth * 2 { bytes.append(0x20) }
     }
 
     /// `{ … }` at the current indent, its fields written by `body`.
@@ -154,7 +154,7 @@ private struct ExportWriter {
     }
 
     mutating func book(_ book: Book) {
-        bytes += repeatElement(0x20, count: depth * 2)
+        for _ in 0..<depth * 2 { bytes.append(0x20) }
         object { w in
             w.field("added", book.added)
             w.field("author", book.author)
