@@ -124,8 +124,10 @@ private struct ExportWriter {
         if !isFirst[isFirst.count - 1] { bytes.append(UInt8(ascii: ",")) }
         isFirst[isFirst.count - 1] = false
         newline()
-        string(name)
-        text(" : ")
+        // Field names are plain ASCII: no escaping to do.
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(contentsOf: name.utf8)
+        bytes.append(contentsOf: [UInt8(ascii: "\""), 0x20, UInt8(ascii: ":"), 0x20])
     }
 
     private mutating func field(_ name: String, _ value: String?) {
