@@ -164,6 +164,14 @@ private struct CommandWalk {
         case .success(let bound):
             parsed.positionalValues = bound
         }
+        for argument in current.arguments {
+            guard let allowed = argument.allowedValues else { continue }
+            if let value = parsed.arguments(argument.name).first(where: { !allowed.contains($0) }) {
+                let error = ParseError.invalidArgumentValue(
+                    value: value, label: argument.label, allowedValues: allowed, help: argument.help)
+                return .failure(error, path: path)
+            }
+        }
         for option in path.optionsInScope {
             if let defaultValue = option.defaultValue {
                 parsed.defaultValues[option.long] = defaultValue

@@ -21,7 +21,7 @@ enum HelpGenerator {
         }
         text += usageBlock(path: path, width: width) + "\n\n"
 
-        let arguments = command.arguments.map { Row(label: $0.label, text: $0.help) }
+        let arguments = command.arguments.map { Row(label: $0.label, text: $0.helpDescription) }
         var options = path.visibleOptions.map { Row(label: $0.helpLabel, text: $0.helpDescription) }
         if root.version != nil {
             options.append(Row(label: "--version", text: "Show the version."))

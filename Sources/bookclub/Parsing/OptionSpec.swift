@@ -4,9 +4,17 @@ struct ArgumentSpec: Sendable {
     var help: String
     var isOptional: Bool = false
     var isRepeating: Bool = false
+    /// The only values accepted, listed in help and offered by the completion scripts.
+    var allowedValues: [String]? = nil
 
     /// `<name>`, as used in help rows and error messages.
     var label: String { "<\(name)>" }
+
+    /// The help text followed by `(values: ...)` when the values are fixed.
+    var helpDescription: String {
+        guard let values = allowedValues, !values.isEmpty else { return help }
+        return [help, "(values: \(values.joined(separator: ", ")))"].filter { !$0.isEmpty }.joined(separator: " ")
+    }
 
     /// The usage form: `<name>`, `<name> ...`, `[<name>]` or `[<name> ...]`.
     var synopsis: String {

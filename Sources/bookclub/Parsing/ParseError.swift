@@ -13,6 +13,8 @@ enum ParseError: Error, Equatable, Sendable {
     case unexpectedValue(option: String, value: String)
     /// A value outside an option's `allowedValues`.
     case invalidOptionValue(value: String, option: String, valueName: String, allowedValues: [String], help: String)
+    /// A positional value outside its argument's `allowedValues`; `label` like `<shell>`.
+    case invalidArgumentValue(value: String, label: String, allowedValues: [String], help: String)
     /// Thrown by commands for a malformed value; `label` like `<value>` or `--pages <pages>`.
     case invalidValue(value: String, label: String, reason: String?)
     /// Two mutually exclusive flags, e.g. duplicate `--finished`, previous `--reading`.
@@ -37,6 +39,8 @@ enum ParseError: Error, Equatable, Sendable {
             return "The option '\(option)' does not take any value, but '\(value)' was specified."
         case .invalidOptionValue(let value, let option, let valueName, let allowed, _):
             return "The value '\(value)' is invalid for '\(option) <\(valueName)>'" + Self.allowedList(allowed)
+        case .invalidArgumentValue(let value, let label, let allowed, _):
+            return "The value '\(value)' is invalid for '\(label)'" + Self.allowedList(allowed)
         case .invalidValue(let value, let label, let reason):
             return "The value '\(value)' is invalid for '\(label)'" + (reason.map { ": \($0)" } ?? "")
         case .exclusiveFlags(let duplicate, let previous):
@@ -60,6 +64,9 @@ enum ParseError: Error, Equatable, Sendable {
              .invalidOptionValue(_, let option, let valueName, _, let help):
             guard !help.isEmpty else { return nil }
             text = "\(option) <\(valueName)>  \(help)"
+        case .invalidArgumentValue(_, let label, _, let help):
+            guard !help.isEmpty else { return nil }
+            text = "\(label)  \(help)"
         case .missingArgument(let label, let help):
             guard !help.isEmpty else { return nil }
             let name = label.hasSuffix(" ...") ? String(label.dropLast(4)) : label
