@@ -27,6 +27,7 @@ enum CLI {
         ("history", HistoryCommand.self),
         ("doctor", DoctorCommand.self),
         ("agenda", AgendaCommand.self),
+        ("completions", CompletionsCommand.self),
         ("club add", ClubAddCommand.self),
         ("club list", ClubListCommand.self),
         ("club show", ClubShowCommand.self),
