@@ -88,15 +88,16 @@ enum ManualPage {
     /// `-a, --author <author>` or `[--tag <tag> ...]`: option names bold, `<values>` italic, the
     /// words held together by unbreakable spaces.
     private static func label(for text: String) -> String {
-        text.split(separator: " ").map { word -> String in
+        let styled = text.split(separator: " ").map { word -> String in
             var core = Substring(word)
             let opening = core.prefix { $0 == "[" }
             core = core.dropFirst(opening.count)
             let closing = core.reversed().prefix { $0 == "]" || $0 == "," }
             core = core.dropLast(closing.count)
-            let styled = core.hasPrefix("-") ? bold(String(core)) : core.hasPrefix("<") ? italic(String(core)) : escape(String(core), code: true)
-            return escape(String(opening)) + styled + escape(String(closing.reversed()))
+            let shown = core.hasPrefix("-") ? bold(String(core)) : core.hasPrefix("<") ? italic(String(core)) : escape(String(core), code: true)
+            return escape(String(opening)) + shown + escape(String(closing.reversed()))
         }.joined(separator: "\\ ")
+        return textLine(styled)
     }
 
     private static func bold(_ text: String) -> String { "\\fB\(escape(text, code: true))\\fR" }
@@ -115,7 +116,7 @@ enum ManualPage {
                 prose = []
             }
             if !literal.isEmpty {
-                lines += [".PP", ".RS 2", ".nf"] + literal.map { escape($0.withoutSurroundingSpaces(), code: true) } + [".fi", ".RE"]
+                lines += [".PP", ".RS 2", ".nf"] + literal.map { textLine(escape($0.withoutSurroundingSpaces(), code: true)) } + [".fi", ".RE"]
                 literal = []
             }
         }
@@ -138,10 +139,10 @@ enum ManualPage {
     private static func prose(_ text: String) -> String {
         let words = text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" }).joined(separator: " ")
         let spans = words.split(separator: "`", omittingEmptySubsequences: false)
-        guard spans.count % 2 == 1 else { return escape(words) }  // an unmatched backquote: leave them all
-        return spans.enumerated().map { index, span in
+        guard spans.count % 2 == 1 else { return textLine(escape(words)) }  // an unmatched backquote: leave them all
+        return textLine(spans.enumerated().map { index, span in
             index % 2 == 1 ? bold(String(span)) : escape(String(span))
-        }.joined()
+        }.joined())
     }
 
     /// `"text"`, for a macro argument.
@@ -149,8 +150,14 @@ enum ManualPage {
         "\"" + escape(text).replacing("\"", with: "\\(dq") + "\""
     }
 
+    /// A line of text as roff reads it: a `.` or `'` that starts it is preceded by `\&`, so that the
+    /// line is not read as a request.
+    static func textLine(_ line: String) -> String {
+        line.hasPrefix(".") || line.hasPrefix("'") ? "\\&" + line : line
+    }
+
     /// Roff-escaped text. In `code`, every hyphen is a minus sign; elsewhere only one that starts a
-    /// word. A `.` or `'` that starts the text is preceded by `\&`, so that it is not read as a request.
+    /// word.
     static func escape(_ text: String, code: Bool = false) -> String {
         var result = ""
         var previous: Character = " "
@@ -169,7 +176,6 @@ enum ManualPage {
             }
             previous = character
         }
-        if result.hasPrefix(".") || result.hasPrefix("'") { result = "\\&" + result }
         return result
     }
 }
