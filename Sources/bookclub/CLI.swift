@@ -8,8 +8,10 @@ import BookClubCore
 /// The command tree, the parse, the run, and the one place where errors become messages and exit codes.
 enum CLI {
     static let version = "0.1.0"
-    /// The date of this version, for the manual page.
-    static let releaseDate = "2026-11-22"
+    /// The day of this version, in the manual's header: change it with the version, never from the clock.
+    static let versionDate = "2026-11-22"
+    /// The exit code of a usage error (sysexits' EX_USAGE), as swift-argument-parser uses.
+    static let usageErrorCode: Int32 = 64
 
     /// Every runnable command, by its path below `bookclub`.
     static var commands: [(path: String, type: any Command.Type)] {[
@@ -100,7 +102,7 @@ enum CLI {
             return 0
         case .failure(let error, let path):
             write(UsageGenerator.errorReport(error, path: path), false)
-            return 64
+            return usageErrorCode
         case .run(let path, let parsed):
             let names = path.dropFirst().map(\.name).joined(separator: " ")
             guard let type = commands.first(where: { $0.path == names })?.type else {
@@ -109,7 +111,7 @@ enum CLI {
             }
             for option in ["store", "settings"] where parsed.value(option)?.isEmpty == true {
                 write(UsageGenerator.errorReport(.invalidValue(value: "", label: "--\(option) <path>", reason: "a path cannot be empty"), path: path), false)
-                return 64
+                return usageErrorCode
             }
             let env = process.environment(for: parsed, arguments: arguments)
             defer { env.close() }
@@ -129,7 +131,7 @@ enum CLI {
                 return 0
             } catch let error as ParseError {
                 write(UsageGenerator.errorReport(error, path: path), false)
-                return 64
+                return usageErrorCode
             } catch let error as BookClubError {
                 env.output.write(describe(error).terminalSafe, as: .error)
                 return exitCode(error.kind)

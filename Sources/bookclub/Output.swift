@@ -65,14 +65,10 @@ extension String {
     /// The text with control characters, escape sequences and bidirectional overrides shown escaped
     /// (`\u{1B}`), never sent raw to a terminal.
     var terminalSafe: String {
-        func unsafe(_ scalar: Unicode.Scalar) -> Bool {
-            scalar.properties.generalCategory == .control || (0x202A...0x202E).contains(scalar.value)
-                || (0x2066...0x2069).contains(scalar.value) || [0x200E, 0x200F, 0x061C].contains(scalar.value)
-        }
-        guard unicodeScalars.contains(where: unsafe) else { return self }
+        guard unicodeScalars.contains(where: \.isTerminalUnsafe) else { return self }
         var result = ""
         for scalar in unicodeScalars {
-            if unsafe(scalar) {
+            if scalar.isTerminalUnsafe {
                 result += scalar == "\n" ? "\\n" : scalar == "\t" ? "\\t" : "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
             } else {
                 result.unicodeScalars.append(scalar)
@@ -86,5 +82,21 @@ extension String {
     /// As `terminalSafe`, but keeping line breaks (for multi-line documents such as Markdown).
     var terminalSafeKeepingNewlines: String {
         split(separator: "\n", omittingEmptySubsequences: false).map { String($0).terminalSafe }.joined(separator: "\n")
+    }
+
+    /// The text without the characters `terminalSafe` escapes: one line, safe in a shell prompt.
+    var withoutControlCharacters: String {
+        guard unicodeScalars.contains(where: \.isTerminalUnsafe) else { return self }
+        var result = ""
+        result.unicodeScalars.append(contentsOf: unicodeScalars.filter { !$0.isTerminalUnsafe })
+        return result
+    }
+}
+
+extension Unicode.Scalar {
+    /// Control characters, and the marks that reorder text (bidirectional overrides, isolates).
+    var isTerminalUnsafe: Bool {
+        properties.generalCategory == .control || (0x202A...0x202E).contains(value)
+            || (0x2066...0x2069).contains(value) || [0x200E, 0x200F, 0x061C].contains(value)
     }
 }

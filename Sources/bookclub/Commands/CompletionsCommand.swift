@@ -1,58 +1,76 @@
 import BookClubCore
 
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
+/// `bookclub completions bash|zsh|fish`: the completion script, generated from the command tree.
+///
+/// The scripts ask bookclub itself for book titles and club names while completing, through the
+/// hidden `--titles` and `--clubs` flags: `bookclub completions --titles [--store PATH]` prints one
+/// title a line. That listing only reads the store, never takes its lock, and prints nothing (exit 0)
+/// when the store is absent or cannot be read, so that a broken store never spills into a prompt.
 struct CompletionsCommand: Command {
-    static let shells = ["bash", "zsh", "fish"]
-
     static let configuration = CommandConfiguration(
         name: "completions",
         abstract: "Print a completion script for bash, zsh or fish.",
         discussion: """
-            It completes commands, options and their values, and book titles and club names, which \
-            it asks bookclub for as you type. bash: bookclub completions bash > \
-            ~/.local/share/bash-completion/completions/bookclub. zsh: bookclub completions zsh > \
-            ~/.zfunc/_bookclub, with ~/.zfunc in your fpath before compinit. fish: bookclub \
-            completions fish > ~/.config/fish/completions/bookclub.fish
+            The script completes commands, options, book titles and club names; it asks bookclub for \
+            the titles as you type, so they stay current. To install it:
+              bash: add  source <(bookclub completions bash)  to ~/.bashrc
+              zsh:  bookclub completions zsh > ~/.zfunc/_bookclub  (~/.zfunc in $fpath)
+              fish: bookclub completions fish > ~/.config/fish/completions/bookclub.fish
             """,
-        arguments: [ArgumentSpec(name: "shell", help: "The shell to complete in.", isOptional: true, allowedValues: shells)],
+        arguments: [
+            ArgumentSpec(
+                name: "shell", help: "The shell. Omitted: the one $SHELL names, else bash.", isOptional: true,
+                allowedValues: BuiltinFlags.supportedShells.sorted())
+        ],
         options: [
-            // What the scripts call: one title or club name a line, for the shell to offer.
-            OptionSpec(long: "list", kind: .value("what"), help: "List books or clubs, one a line.", allowedValues: ["books", "clubs"], isHidden: true)
+            OptionSpec(long: Listing.titles.rawValue, kind: .flag, help: "Print the book titles, one a line.", isHidden: true),
+            OptionSpec(long: Listing.clubs.rawValue, kind: .flag, help: "Print the club names, one a line.", isHidden: true),
         ])
 
-    enum Request {
-        case script(String)
-        case list(String)
+    /// What the hidden flags list; their names are the flags' (`--titles`, `--clubs`).
+    enum Listing: String {
+        case titles
+        case clubs
     }
 
-    var request: Request
+    var shell: String?
+    var listing: Listing?
 
     init(_ arguments: ParsedArguments) throws {
-        switch (arguments.argument("shell"), arguments.value("list")) {
-        case (let shell?, nil): request = .script(shell)
-        case (nil, let what?): request = .list(what)
-        case (nil, nil): throw ParseError.missingArgument(label: "<shell>", help: "The shell to complete in: bash, zsh or fish.")
-        case (let shell?, _?): throw ParseError.unexpectedArguments([shell])
+        shell = arguments.argument("shell")
+        let listings = [Listing.titles, .clubs].filter { arguments.flag($0.rawValue) }
+        if listings.count > 1 {
+            throw ParseError.exclusiveFlags(duplicate: "--" + listings[1].rawValue, previous: "--" + listings[0].rawValue)
+        }
+        listing = listings.first
+        if listing != nil, let shell {
+            throw ParseError.unexpectedArguments([shell])
         }
     }
 
     func run(in env: Environment) throws {
-        switch request {
-        case .script(let shell):
-            env.output.write(String(CompletionScript.script(for: shell, root: CLI.root)?.dropLast() ?? ""), as: .data)
-        case .list(let what):
-            // At a prompt, a store that cannot be read offers nothing rather than an error.
-            guard let library = try? env.library().state else { return }
-            let names = what == "clubs" ? library.clubs.map(\.name) : library.books.map(\.title)
-            for name in names {
-                let line = String(name.map { $0.isNewline || $0.unicodeScalars.contains { $0.properties.generalCategory == .control } ? " " : $0 })
-                env.output.write(line.trimmed, as: .data)
+        if let listing {
+            for candidate in Self.candidates(listing, in: env) {
+                env.output.write(candidate, as: .data)
             }
+            return
         }
+        let shell = shell ?? BuiltinFlags.detectedShell(environment: env.variables)
+        guard let script = CompletionScript.script(for: shell, root: CLI.root) else {
+            throw ParseError.unsupportedShell(shell)
+        }
+        env.output.write(String(script.dropLast()), as: .data)  // write adds the last newline back
+    }
+
+    /// The titles or club names, cleaned for a prompt, without repeats, sorted; none when the store
+    /// cannot be read.
+    static func candidates(_ listing: Listing, in env: Environment) -> [String] {
+        guard let library = try? env.library().state else { return [] }
+        let names = switch listing {
+        case .titles: library.books.map(\.title)
+        case .clubs: library.clubs.map(\.name)
+        }
+        let cleaned = Set(names.map { $0.withoutControlCharacters.trimmed }.filter { !$0.isEmpty })
+        return cleaned.sorted { ($0.lowercased(), $0) < ($1.lowercased(), $1) }
     }
 }

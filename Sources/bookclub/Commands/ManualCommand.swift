@@ -1,72 +1,75 @@
 import BookClubCore
 
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
+/// `bookclub manual`: the manual page bookclub(1), generated from the command definitions that
+/// `--help` shows, plus the environment, the files and the exit codes.
 struct ManualCommand: Command {
     static let configuration = CommandConfiguration(
         name: "manual",
-        abstract: "Print the manual page, bookclub(1), in roff.",
+        abstract: "Print the manual page bookclub(1), in roff.",
         discussion: """
-            Made from the same definitions as --help. Read it with `bookclub manual | man -l -`, or \
-            install it: bookclub manual > ~/.local/share/man/man1/bookclub.1
+            Read it with  bookclub manual | man -l -  or install it:
+              bookclub manual > ~/.local/share/man/man1/bookclub.1
             """)
 
     init(_ arguments: ParsedArguments) throws {}
 
     func run(in env: Environment) throws {
-        let page = ManualPage.render(root: CLI.root, date: CLI.releaseDate, description: Self.description, extra: Self.sections)
-        env.output.write(String(page.dropLast()), as: .data)
+        let page = ManualPage.render(root: CLI.root, date: CLI.versionDate, sections: Self.sections)
+        env.output.write(String(page.dropLast()), as: .data)  // write adds the last newline back
     }
 
-    static let description = [
-        """
-        bookclub keeps the books you read, the progress you log on each (a page, a percent, or pages since the last entry, with a note), how each reading ended, and your book clubs' meetings, in a store of plain JSON files that every change writes atomically under a lock.
-        """,
-        """
-        Commands that take a book name it by id, id prefix, title or words of it; with none, they use the book selected with select. Commands that print data take --json. Data goes to standard output, messages and errors to standard error.
-        """,
-    ]
-
-    static let sections: [ManualPage.Section] = [
-        ManualPage.Section(
-            title: "ENVIRONMENT",
-            entries: [
+    /// ENVIRONMENT, FILES and EXIT STATUS; the paths and codes come from the code that uses them.
+    static var sections: [ManualPage.Section] {
+        let paths = Paths(environment: ["HOME": "~", "BOOKCLUB_SCENE": "NAME"])
+        let storage = LibraryStorage(path: "STORE", fileSystem: .live)
+        let environment = ManualPage.Section(
+            title: "Environment",
+            items: [
                 ("BOOKCLUB_STORE", "The store file, unless --store is given."),
                 ("BOOKCLUB_SETTINGS", "The settings file, unless --settings is given."),
-                ("BOOKCLUB_SCENE", "The name of the scene whose selection commands use (default: default)."),
-                ("BOOKCLUB_NO_HOOKS", "When set and not empty, no hooks run (as --no-hooks)."),
-                ("XDG_DATA_HOME, XDG_CONFIG_HOME, XDG_STATE_HOME", "Where the store, the settings and hooks, and scenes and drafts live."),
+                ("BOOKCLUB_SCENE", "The scene: each has its own selected book or club, so that two shells can work on one store apart (default: default)."),
+                ("XDG_DATA_HOME", "Where the store is kept (default: ~/.local/share)."),
+                ("XDG_CONFIG_HOME", "Where the settings are kept (default: ~/.config)."),
+                ("XDG_STATE_HOME", "Where the scenes and the drafts of progress --edit are kept (default: ~/.local/state)."),
+                ("HOME", "The base of the defaults above."),
+                ("VISUAL, EDITOR", "The editor of progress --edit, the first that is set (default: vi)."),
                 ("NO_COLOR", "When set and not empty, output is never coloured."),
-                ("TERM", "dumb turns colour off unless --color always."),
-                ("COLUMNS", "The width tables fit."),
-                ("VISUAL, EDITOR", "The editor of progress --edit (default: vi)."),
-            ]),
-        ManualPage.Section(
-            title: "FILES",
-            entries: [
-                ("~/.local/share/bookclub/store.json", "The store: books, readings, the latest entry of each, clubs."),
-                ("store.json.history", "Every progress entry, one JSON object a line, appended only."),
-                ("store.json.undo", "What undo and history need."),
-                ("store.json.lock", "The lock every change holds; scripts may take it with flock(1)."),
-                ("~/.config/bookclub/settings.json", "The settings."),
-                ("~/.config/bookclub/hooks/", "on-add, on-progress, on-finish and on-change: run after a change is saved, with it as JSON on standard input."),
-                ("~/.local/state/bookclub/scenes/", "Each scene's selected book or club."),
-            ]),
-        ManualPage.Section(
-            title: "EXIT STATUS",
-            entries: [
+                ("TERM", "When dumb, output is not coloured unless --color always asks for it."),
+                ("COLUMNS", "The width of help and tables (default: the terminal's)."),
+                ("SHELL", "The shell completions writes a script for when none is named."),
+                ("TZ", "The time zone of the dates given and shown."),
+            ])
+        let files = ManualPage.Section(
+            title: "Files",
+            paragraphs: ["STORE stands for the store file, whose companions are named after it."],
+            items: [
+                (paths.store, "The store: the books, their readings and the clubs, as JSON (under $XDG_DATA_HOME when set)."),
+                (storage.historyPath, "Every progress entry, one JSON object a line, appended."),
+                (storage.lockPath, "Locked (flock(2)) by a command while it changes the store."),
+                (storage.undoPath, "The last \(LibraryStorage.undoDepth) commands that changed the store, for undo."),
+                (storage.backupPath(version: 1), "The store as it was before its format was first upgraded."),
+                (paths.settings, "The settings (under $XDG_CONFIG_HOME when set)."),
+                (paths.scene, "The selection of the scene NAME (under $XDG_STATE_HOME when set)."),
+                (paths.drafts, "The drafts of progress --edit while the editor is open."),
+            ])
+        let exitStatus = ManualPage.Section(
+            title: "Exit status",
+            items: [
                 ("0", "Done."),
-                ("1", "The request is valid but cannot be done: no such book, an ambiguous name, a finished book."),
-                ("64", "A usage error: an unknown command or option, a missing or malformed argument."),
-                ("65", "A data file, a batch or an import cannot be read, or is of a newer schema; nothing was changed."),
-                ("74", "Reading or writing a file failed."),
-                ("75", "The store stayed locked by another bookclub past lockTimeout."),
-                ("130, 143", "Interrupted by SIGINT or SIGTERM before anything was saved."),
-            ]),
-        ManualPage.Section(title: "SEE ALSO", entries: [(nil, "bookclub help COMMAND, bookclub COMMAND --help, and the README.")]),
-    ]
+                ("\(CLI.exitCode(.rejected))", "The request is valid but cannot be done: no such book, an ambiguous reference, a finished book; or doctor found a problem."),
+                ("\(CLI.usageErrorCode)", "A usage error: an unknown command or option, a missing or malformed argument."),
+                ("\(CLI.exitCode(.dataFile))", "A data file is unreadable or of a newer format; it is left untouched."),
+                ("\(CLI.exitCode(.io))", "Reading or writing a file failed."),
+                ("\(CLI.exitCode(.busy))", "The store stayed locked by another command past the lockTimeout setting; try again."),
+                ("\(CLI.exitCode(.interrupted(signal: SIGINT)))", "Stopped by SIGINT (Ctrl-C) before its changes were saved."),
+                ("\(CLI.exitCode(.interrupted(signal: SIGTERM)))", "Stopped by SIGTERM before its changes were saved."),
+            ])
+        return [environment, files, exitStatus]
+    }
 }

@@ -41,13 +41,18 @@ enum BuiltinFlags {
             shell = next
         }
         guard let shell else {
-            let detected = environment["SHELL"].map { URL(fileURLWithPath: $0).lastPathComponent }
-            return .completionScript(shell: detected.flatMap { supportedShells.contains($0) ? $0 : nil } ?? "bash")
+            return .completionScript(shell: detectedShell(environment: environment))
         }
         guard supportedShells.contains(shell) else {
             return .failure(.unsupportedShell(shell), path: [root])
         }
         return .completionScript(shell: shell)
+    }
+
+    /// The shell `$SHELL` names when it is one of `supportedShells`, else bash.
+    static func detectedShell(environment: [String: String]) -> String {
+        let name = environment["SHELL"].map { URL(fileURLWithPath: $0).lastPathComponent }
+        return name.flatMap { supportedShells.contains($0) ? $0 : nil } ?? "bash"
     }
 
     /// The command path named by the subcommand words among `tokens`,

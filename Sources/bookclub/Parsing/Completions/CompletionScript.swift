@@ -4,8 +4,17 @@
     import Foundation
 #endif
 
-/// Static shell completion scripts for a command tree.
+/// Shell completion scripts for a command tree: static for commands and options, dynamic for the
+/// values that live in the store, which the scripts ask the tool for while completing.
 enum CompletionScript {
+    /// Arguments and option values named like this (`<book>`, `--club <club>`) complete to what
+    /// `<tool> completions --<listing>` prints, one candidate a line: titles, club names.
+    static let listings = ["book": "titles", "club": "clubs"]
+    /// The subcommand the scripts ask for listings.
+    static let listingCommand = "completions"
+    /// Values named like this complete to file names.
+    static let pathValueNames: Set<String> = ["path", "file"]
+
     /// The script for `shell` ("bash", "zsh" or "fish"), or nil when unknown.
     static func script(for shell: String, root: CommandConfiguration) -> String? {
         switch shell {
@@ -13,6 +22,28 @@ enum CompletionScript {
         case "zsh": ZshCompletion.script(root: root)
         case "fish": FishCompletion.script(root: root)
         default: nil
+        }
+    }
+}
+
+/// What a positional argument or an option value completes to.
+enum CompletionValues: Equatable, Sendable {
+    /// A fixed set of words.
+    case choices([String])
+    /// What `<tool> completions --<name>` prints when asked, one candidate a line.
+    case listing(String)
+    case files
+
+    /// The values of an argument or option value called `name`, or nil when nothing can be offered.
+    init?(name: String, allowedValues: [String]?) {
+        if let values = allowedValues?.filter({ !$0.isEmpty }), !values.isEmpty {
+            self = .choices(values)
+        } else if let listing = CompletionScript.listings[name] {
+            self = .listing(listing)
+        } else if CompletionScript.pathValueNames.contains(name) {
+            self = .files
+        } else {
+            return nil
         }
     }
 }
@@ -52,38 +83,34 @@ struct CompletionNode: Sendable {
         command.subcommands.isEmpty ? [] : command.subcommandNames + ["help"]
     }
 
-    /// The values of this command's arguments that take one of a fixed set (`import goodreads`).
-    var argumentWords: [String] {
-        command.arguments.flatMap { $0.allowedValues ?? [] }
+    /// The words of each option in scope that takes a value (`--author`, `-a`), hidden ones too: the
+    /// word after them is that value, not an argument.
+    var valueOptionWords: [String] {
+        path.optionsInScope.filter { $0.valueName != nil }.flatMap(\.words)
     }
 
-    /// What the command's arguments name from the store, asked of the tool itself when completing
-    /// (`CompletionsCommand` prints them): "books" for a `<book>` argument, "clubs" for a `<club>`.
-    var argumentCandidates: String? {
-        command.arguments.lazy.compactMap { Self.candidates(named: $0.name) }.first
-    }
-
-    /// Options in scope whose value names a book or a club, with what to ask for.
-    var optionsWithCandidates: [(option: String, candidates: String)] {
-        path.visibleOptions.compactMap { option in
-            option.valueName.flatMap(Self.candidates(named:)).map { (option.longName, $0) }
+    /// The options in scope whose values can be completed, with their words.
+    var optionValues: [(words: [String], values: CompletionValues)] {
+        path.optionsInScope.compactMap { option in
+            guard let name = option.valueName,
+                let values = CompletionValues(name: name, allowedValues: option.allowedValues)
+            else { return nil }
+            return (option.words, values)
         }
     }
 
-    /// "books" for a value called book, "clubs" for club.
-    static func candidates(named name: String) -> String? {
-        switch name {
-        case "book": "books"
-        case "club": "clubs"
-        default: nil
+    /// The positional arguments that can be completed, by position (0 for the first).
+    var argumentValues: [(index: Int, values: CompletionValues)] {
+        command.arguments.enumerated().compactMap { index, argument in
+            CompletionValues(name: argument.name, allowedValues: argument.allowedValues).map { (index, $0) }
         }
     }
 
-    /// Options in scope that take one of a fixed set of values.
-    var optionsWithValues: [(option: String, values: [String])] {
-        path.visibleOptions.compactMap { option in
-            guard let values = option.allowedValues, !values.isEmpty else { return nil }
-            return (option.longName, values)
+    /// The root's inherited options that name a file, such as `--store`: passed on to the listings,
+    /// so that they list what the command line will use.
+    static func passedOn(root: CommandConfiguration) -> [OptionSpec] {
+        root.options.filter { option in
+            option.isInherited && option.valueName.flatMap { CompletionValues(name: $0, allowedValues: option.allowedValues) } == .files
         }
     }
 }
@@ -92,5 +119,12 @@ extension String {
     /// Quoted for a POSIX-like shell with single quotes.
     var shellQuoted: String {
         "'" + replacing("'", with: "'\\''") + "'"
+    }
+}
+
+extension OptionSpec {
+    /// `--long` and `-s`, as typed.
+    var words: [String] {
+        [longName] + (short.map { ["-\($0)"] } ?? [])
     }
 }

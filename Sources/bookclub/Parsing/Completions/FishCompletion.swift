@@ -1,40 +1,80 @@
-/// A fish completion script: a helper that finds the subcommand being
-/// typed, then one `complete -c` line per subcommand and option.
+/// A fish completion script: a helper that walks the words typed so far to find the subcommand and
+/// how many of its arguments precede the cursor, then one `complete -c` line per subcommand, option
+/// and completable argument. Book titles come from `complete -a "(…)"`, which asks the tool.
 enum FishCompletion {
     static func script(root: CommandConfiguration) -> String {
         let nodes = CompletionNode.all(root: root)
         let tool = root.name
-        let helper = "__\(tool.shellIdentifier)_command_is"
+        let prefix = "__\(tool.shellIdentifier)"
+        let helper = "\(prefix)_command_is"
+        let passed = CompletionNode.passedOn(root: root).map(\.longName)
         var lines = [
-            "function \(helper)",
+            "# Prints the subcommand being typed and how many of its arguments precede the cursor.",
+            "function \(prefix)_state",
             "    set -l cmd \(tool.shellQuoted)",
+            "    set -l n 0",
+            "    set -l skip 0",
             "    for word in (commandline -opc)[2..-1]",
+            "        if test $skip = 1",
+            "            set skip 0",
+            "            continue",
+            "        end",
             "        switch \"$cmd:$word\"",
         ]
         for node in nodes {
             for (word, key) in node.transitions {
                 lines.append("            case \("\(node.key):\(word)".shellQuoted)")
-                lines.append("                set cmd \(key.shellQuoted)")
+                lines.append("                set cmd \(key.shellQuoted); set n 0")
             }
         }
-        let candidates = "__\(tool.shellIdentifier)_candidates"
+        for node in nodes where !node.valueOptionWords.isEmpty {
+            lines.append("            case \(node.valueOptionWords.map { "\(node.key):\($0)".shellQuoted }.joined(separator: " "))")
+            lines.append("                set skip 1")
+        }
+        lines += [
+            "            case '*:-*'",
+            "            case '*'",
+            "                set n (math $n + 1)",
+            "        end",
+            "    end",
+            "    echo $cmd",
+            "    echo $n",
+            "end",
+            "",
+            "function \(helper)",
+            "    set -l state (\(prefix)_state)",
+            "    test \"$state[1]\" = \"$argv[1]\"",
+            "end",
+            "",
+            "function \(prefix)_argument_is",
+            "    set -l state (\(prefix)_state)",
+            "    test \"$state[1]\" = \"$argv[1]\" -a \"$state[2]\" = \"$argv[2]\"",
+            "end",
+            "",
+            "# Asks \(tool) for titles or club names, passing on the files named on the command line.",
+            "function \(prefix)_list",
+            "    set -l pass",
+            "    set -l skip",
+            "    for word in (commandline -opc)[2..-1]",
+            "        if set -q skip[1]",
+            "            set -a pass $skip=(string replace -r -- '^~' $HOME $word)",
+            "            set -e skip",
+            "            continue",
+            "        end",
+            "        switch $word",
+        ]
+        if !passed.isEmpty {
+            lines += [
+                "            case \(passed.joined(separator: " "))",
+                "                set skip $word",
+                "            case \(passed.map { "'\($0)=*'" }.joined(separator: " "))",
+                "                set -a pass $word",
+            ]
+        }
         lines += [
             "        end",
             "    end",
-            "    test \"$cmd\" = \"$argv[1]\"",
-            "end",
-            "",
-            "# Titles or club names ($argv[1]) from bookclub itself, with the line's --store and --settings.",
-            "function \(candidates)",
-            "    set -l tokens (commandline -opc)",
-            "    set -l args",
-            "    for i in (seq 2 (math (count $tokens) - 1))",
-            "        switch $tokens[$i]",
-            "            case --store --settings",
-            "                set -a args $tokens[$i] $tokens[(math $i + 1)]",
-            "        end",
-            "    end",
-            "    command \(tool.shellQuoted) $args completions --list $argv[1] 2>/dev/null",
+            "    \(tool) \(CompletionScript.listingCommand) $argv[1] $pass 2>/dev/null",
             "end",
             "",
             "complete -c \(tool) -f",
@@ -49,20 +89,17 @@ enum FishCompletion {
             if !node.command.subcommands.isEmpty {
                 lines.append("complete -c \(tool) \(condition) -a 'help' -d 'Show subcommand help information.'")
             }
-            if let names = node.argumentCandidates {
-                lines.append("complete -c \(tool) \(condition) -a \("(\(candidates) \(names))".shellQuoted)")
-            }
-            for argument in node.command.arguments {
-                guard let values = argument.allowedValues, !values.isEmpty else { continue }
-                lines.append("complete -c \(tool) \(condition) -a \(values.joined(separator: " ").shellQuoted) -d \(argument.help.shellQuoted)")
+            for (index, values) in node.argumentValues {
+                let argumentCondition = "-n \("\(prefix)_argument_is \(node.key) \(index)".shellQuoted)"
+                lines.append("complete -c \(tool) \(argumentCondition) " + arguments(values, prefix: prefix))
             }
             for option in node.path.visibleOptions where node.path.count == 1 || !option.isInherited {
-                lines.append("complete -c \(tool) \(condition) " + optionArguments(option, candidates: candidates))
+                lines.append("complete -c \(tool) \(condition) " + optionArguments(option, prefix: prefix))
             }
         }
         let inherited = root.options.filter { $0.isInherited && !$0.isHidden }
         for option in inherited {
-            lines.append("complete -c \(tool) -n \("not \(helper) \(tool)".shellQuoted) " + optionArguments(option, candidates: candidates))
+            lines.append("complete -c \(tool) -n \("not \(helper) \(tool)".shellQuoted) " + optionArguments(option, prefix: prefix))
         }
         if root.version != nil {
             lines.append("complete -c \(tool) -l version -d 'Show the version.'")
@@ -71,19 +108,28 @@ enum FishCompletion {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// `-l long [-s x] [-r] [-a 'values'] -d 'help'` for one option.
-    ///
-    /// - Parameter candidates: the function that lists books or clubs, for options whose value is one.
-    private static func optionArguments(_ option: OptionSpec, candidates: String) -> String {
+    /// `-l long [-s x] [-x [-a 'values'] | -r -F] -d 'help'` for one option: a value is required
+    /// (`-r`), and only a path completes to file names.
+    private static func optionArguments(_ option: OptionSpec, prefix: String) -> String {
         var parts = ["-l", option.long]
         if let short = option.short { parts += ["-s", String(short)] }
-        if option.valueName != nil { parts.append("-r") }
-        if let values = option.allowedValues, !values.isEmpty {
-            parts += ["-f", "-a", values.joined(separator: " ").shellQuoted]
-        } else if let names = option.valueName.flatMap(CompletionNode.candidates(named:)) {
-            parts += ["-f", "-a", "(\(candidates) \(names))".shellQuoted]
+        if let name = option.valueName {
+            switch CompletionValues(name: name, allowedValues: option.allowedValues) {
+            case .files: parts += ["-r", "-F"]
+            case let values?: parts += ["-x", arguments(values, prefix: prefix)]
+            case nil: parts.append("-x")
+            }
         }
         parts += ["-d", option.help.shellQuoted]
         return parts.joined(separator: " ")
+    }
+
+    /// `-a 'a b c'`, `-a '(__tool_list --titles)'` or `-F`.
+    private static func arguments(_ values: CompletionValues, prefix: String) -> String {
+        switch values {
+        case .choices(let words): "-a \(words.joined(separator: " ").shellQuoted)"
+        case .listing(let name): "-a \("(\(prefix)_list --\(name))".shellQuoted)"
+        case .files: "-F"
+        }
     }
 }

@@ -4,51 +4,85 @@
     import Foundation
 #endif
 
-/// A zsh completion script (`#compdef`, to be saved as `_<tool>`) that finds
-/// the subcommand being typed, then offers its subcommands and options.
+/// A zsh completion script (`#compdef`, to be saved as `_<tool>`) that walks the words typed so far
+/// to find the subcommand and how many of its arguments precede the cursor, then offers option
+/// values, arguments (book titles asked of the tool, quoted by `compadd`), subcommands or options.
 enum ZshCompletion {
     static func script(root: CommandConfiguration) -> String {
         let nodes = CompletionNode.all(root: root)
-        let function = "_\(root.name.shellIdentifier)"
-        let tool = root.name.shellQuoted
+        let tool = root.name
+        let function = "_\(tool.shellIdentifier)"
+        let passed = CompletionNode.passedOn(root: root).map(\.longName)
         var lines = [
-            "#compdef \(root.name)",
-            "",
-            "# Titles or club names ($1) from bookclub itself, with the line's --store and --settings.",
-            "\(function)_candidates() {",
-            "    local -a args candidates",
-            "    local i",
-            "    for (( i = 2; i < CURRENT - 1; i++ )); do",
-            "        case ${words[i]} in",
-            "            (--store|--settings) args+=(${words[i]} ${(Q)words[i+1]}) ;;",
-            "        esac",
-            "    done",
-            "    candidates=(${(f)\"$(command \(tool) $args completions --list $1 2>/dev/null)\"})",
-            "    compadd -M 'm:{a-zA-Z}={A-Za-z}' -a candidates",
-            "}",
+            "#compdef \(tool)",
             "",
             "\(function)() {",
-            "    local cmd=\(tool) names=\"\" i",
-            "    local -a opts subcommands values",
+            "    local cmd=\(tool.shellQuoted) word skip= option= listing= files= i n=0",
+            "    local -a opts subcommands values pass candidates",
             "    for (( i = 2; i < CURRENT; i++ )); do",
-            "        case \"$cmd:${words[i]}\" in",
+            "        word=${words[i]}",
+            "        if [[ -n $skip ]]; then",
         ]
+        if !passed.isEmpty {
+            lines.append("            case $skip in (\(passed.joined(separator: "|")))) pass+=(\"$skip=${${(Q)word}/#\\~/$HOME}\") ;; esac")
+        }
+        lines += ["            skip=", "            continue", "        fi"]
+        if !passed.isEmpty {
+            let patterns = passed.map { "\($0)=*" }.joined(separator: "|")
+            lines.append("        case $word in (\(patterns)) pass+=(\"${(Q)word}\") ;; esac")
+        }
+        lines.append("        case \"$cmd:$word\" in")
         for node in nodes {
             for (word, key) in node.transitions {
-                lines.append("            (\("\(node.key):\(word)".shellQuoted)) cmd=\(key.shellQuoted) ;;")
+                lines.append("            (\("\(node.key):\(word)".shellQuoted)) cmd=\(key.shellQuoted); n=0 ;;")
             }
         }
-        lines += ["        esac", "    done", "    case \"$cmd:${words[CURRENT-1]}\" in"]
+        for node in nodes where !node.valueOptionWords.isEmpty {
+            lines.append("            (\(patterns(node, node.valueOptionWords))) skip=$word ;;")
+        }
+        lines += [
+            "            (*:-*) ;;",
+            "            (*) n=$(( n + 1 )) ;;",
+            "        esac",
+            "    done",
+            "    if [[ -n $skip ]]; then",
+            "        option=$skip",
+            "    elif [[ $PREFIX == --*=* ]]; then",
+            "        option=${PREFIX%%=*}",
+            "        compset -P '*='",
+            "    fi",
+            "    if [[ -n $option ]]; then",
+            "        case \"$cmd:$option\" in",
+        ]
         for node in nodes {
-            for (option, values) in node.optionsWithValues {
-                let words = values.map(\.shellQuoted).joined(separator: " ")
-                lines.append("        (\("\(node.key):\(option)".shellQuoted)) compadd -- \(words); return ;;")
-            }
-            for (option, candidates) in node.optionsWithCandidates {
-                lines.append("        (\("\(node.key):\(option)".shellQuoted)) \(function)_candidates \(candidates); return ;;")
+            for (words, values) in node.optionValues {
+                lines.append("            (\(patterns(node, words))) \(assignment(values)) ;;")
             }
         }
-        lines += ["    esac", "    case \"$cmd\" in"]
+        lines += ["        esac", "    elif [[ $PREFIX != -* ]]; then", "        case \"$cmd:$n\" in"]
+        for node in nodes {
+            for (index, values) in node.argumentValues {
+                lines.append("            (\("\(node.key):\(index)".shellQuoted)) \(assignment(values)) ;;")
+            }
+        }
+        lines += [
+            "        esac",
+            "    fi",
+            "    if [[ -n $files ]]; then",
+            "        _files",
+            "        return",
+            "    elif [[ -n $listing ]]; then",
+            "        candidates=(${(f)\"$(\(tool) \(CompletionScript.listingCommand) $listing \"${pass[@]}\" 2>/dev/null)\"})",
+            "        compadd -M 'm:{[:lower:]}={[:upper:]}' -a candidates",
+            "        return",
+            "    elif (( ${#values} )); then",
+            "        compadd -a values",
+            "        return",
+            "    elif [[ -n $option ]]; then",
+            "        return 1",
+            "    fi",
+            "    case \"$cmd\" in",
+        ]
         for node in nodes {
             let options = node.optionWords.map(\.shellQuoted).joined(separator: " ")
             var entry = "        (\(node.key.shellQuoted)) opts=(\(options))"
@@ -58,25 +92,14 @@ enum ZshCompletion {
                 } + [describe("help", "Show subcommand help information.")]
                 entry += "; subcommands=(\(described.joined(separator: " ")))"
             }
-            if let candidates = node.argumentCandidates {
-                entry += "; names=\(candidates)"
-            }
-            if !node.argumentWords.isEmpty {
-                entry += "; values=(\(node.argumentWords.map(\.shellQuoted).joined(separator: " ")))"
-            }
             lines.append(entry + " ;;")
         }
         lines += [
             "    esac",
             "    if [[ $PREFIX == -* ]]; then",
-            "        compadd -- $opts",
-            "    elif [[ -n $names ]]; then",
-            "        \(function)_candidates $names",
+            "        compadd -a opts",
             "    elif (( ${#subcommands} )); then",
             "        _describe -t commands 'subcommand' subcommands",
-            "    elif (( ${#values} )); then",
-            "        compadd -- $values",
-            "        _files",
             "    else",
             "        _files",
             "    fi",
@@ -85,6 +108,19 @@ enum ZshCompletion {
             "\(function) \"$@\"",
         ]
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `'key:--a'|'key:-a'`, a case pattern for these words at this node.
+    private static func patterns(_ node: CompletionNode, _ words: [String]) -> String {
+        words.map { "\(node.key):\($0)".shellQuoted }.joined(separator: "|")
+    }
+
+    private static func assignment(_ values: CompletionValues) -> String {
+        switch values {
+        case .choices(let words): "values=(\(words.map(\.shellQuoted).joined(separator: " ")))"
+        case .listing(let name): "listing=--\(name)"
+        case .files: "files=1"
+        }
     }
 
     /// A `_describe` entry "name:description", quoted.
