@@ -22,13 +22,8 @@ enum GoodreadsExport {
     static let statusShelves: [String: Book.Status] = ["to-read": .unstarted, "currently-reading": .reading, "read": .finished]
 
     static func items(in data: Data, _ context: ImportContext) throws -> [ImportFile.Item] {
-        var columns: ExportColumns?
-        let table = try CSVTable(parsing: data, path: context.path) { header in
-            columns = try ExportColumns(
-                header: header, required: required, format: .goodreads, path: context.path,
-                otherFormats: [(.storygraph, StoryGraphExport.required)])
-        }
-        return try table.rows.map { try item(columns!.row($0, context), context) }
+        try ExportColumns.items(
+            in: data, context, format: .goodreads, required: required, otherFormats: [(.storygraph, StoryGraphExport.required)], item: item)
     }
 
     static func item(_ row: ExportRow, _ context: ImportContext) throws -> ImportFile.Item {

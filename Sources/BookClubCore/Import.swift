@@ -136,6 +136,19 @@ struct ExportColumns {
         }
     }
 
+    /// Every row of a CSV export in `format`, made into items by `item`; the header is checked first,
+    /// so that a file of the wrong kind is reported as that.
+    static func items(
+        in data: Data, _ context: ImportContext, format: ImportFormat, required: [String],
+        otherFormats: [(ImportFormat, [String])], item: (ExportRow, ImportContext) throws -> ImportFile.Item
+    ) throws -> [ImportFile.Item] {
+        var columns: ExportColumns?
+        let table = try CSVTable(parsing: data, path: context.path) { header in
+            columns = try ExportColumns(header: header, required: required, format: format, path: context.path, otherFormats: otherFormats)
+        }
+        return try table.rows.map { try item(columns!.row($0, context), context) }
+    }
+
     func row(_ row: CSVTable.Row, _ context: ImportContext) -> ExportRow {
         ExportRow(fields: row.fields, line: row.line, path: context.path, calendar: context.calendar, columns: self)
     }

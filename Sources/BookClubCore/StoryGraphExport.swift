@@ -21,13 +21,8 @@ enum StoryGraphExport {
     static let required = ["Title", "Authors", "Read Status"]
 
     static func items(in data: Data, _ context: ImportContext) throws -> [ImportFile.Item] {
-        var columns: ExportColumns?
-        let table = try CSVTable(parsing: data, path: context.path) { header in
-            columns = try ExportColumns(
-                header: header, required: required, format: .storygraph, path: context.path,
-                otherFormats: [(.goodreads, GoodreadsExport.required)])
-        }
-        return try table.rows.map { try item(columns!.row($0, context), context) }
+        try ExportColumns.items(
+            in: data, context, format: .storygraph, required: required, otherFormats: [(.goodreads, GoodreadsExport.required)], item: item)
     }
 
     static func item(_ row: ExportRow, _ context: ImportContext) throws -> ImportFile.Item {
