@@ -24,7 +24,8 @@ def iso(seconds):
 
 
 def generate_store(folder, entries, books=None):
-    """A store as bookclub writes it: state file with the latest entry per reading, plus the history."""
+    """A store as bookclub writes it: the snapshot a book a line with the latest entry of each reading,
+    an empty journal of its generation, and the history."""
     books = books or max(3, entries * 300 // 100_000)
     big = min(1000, entries)
     counts = [big] + [0] * (books - 1)
@@ -32,7 +33,8 @@ def generate_store(folder, entries, books=None):
     for i in range(rest):
         counts[1 + i % (books - 1)] += 1
     start = 1_600_000_000
-    state_books = []
+    compact = dict(sort_keys=True, separators=(",", ":"))
+    book_lines = []
     history = os.path.join(folder, "store.json.history")
     length = 0
     with open(history, "w") as out:
@@ -46,17 +48,19 @@ def generate_store(folder, entries, books=None):
                          "time": iso(start + b * 100_000 + e * 60)}
                 if e % 10 == 0:
                     entry["note"] = f"note {e} on book {b}"
-                line = json.dumps({"book": book_id, "entry": entry, "reading": reading},
-                                  sort_keys=True, separators=(",", ":")) + "\n"
+                line = json.dumps({"book": book_id, "entry": entry, "reading": reading}, **compact) + "\n"
                 out.write(line)
                 length += len(line.encode())
                 latest = entry
             readings = [{"id": reading, "started": iso(start), **({"latest": latest} if latest else {})}]
-            state_books.append({"added": iso(start), "id": book_id, "pages": pages, "readings": readings,
-                                "tags": [], "title": f"Book {b:05d}", "author": "An Author"})
+            book_lines.append(json.dumps({"added": iso(start), "id": book_id, "pages": pages, "readings": readings,
+                                          "tags": [], "title": f"Book {b:05d}", "author": "An Author"}, **compact))
+    generation = uuid.uuid4().hex
+    header = {"generation": generation, "historyLength": length, "schemaVersion": 3, "state": uuid.uuid4().hex}
     with open(os.path.join(folder, "store.json"), "w") as out:
-        json.dump({"books": state_books, "historyLength": length, "schemaVersion": 1}, out, indent=2,
-                  sort_keys=True)
+        out.write(json.dumps(header, **compact)[:-1] + ',\n"clubs":[],\n"books":[\n' + ",\n".join(book_lines) + "\n]}\n")
+    with open(os.path.join(folder, "store.json.journal"), "w") as out:
+        out.write(json.dumps({"generation": generation}, **compact) + "\n")
     return books
 
 

@@ -17,12 +17,7 @@ extension Library {
     /// - Parameters:
     ///   - exactly: only an id, an id prefix or a whole title (for deletions, where a guess is a risk).
     public func resolve(_ reference: String, exactly: Bool = false) throws -> Book {
-        switch Reference.matches(reference, in: books, id: \.id, name: \.title, exactly: exactly) {
-        case .one(let book): return book
-        case .none: throw BookClubError.bookNotFound(reference)
-        case .many(let matches):
-            throw BookClubError.ambiguousBook(reference, candidates: matches.map { "\($0.title) (\($0.id.prefix(8)))" })
-        }
+        try Reference.book(reference, in: books, id: \.id, title: \.title, exactly: exactly)
     }
 
     /// Finds the club a reference names, by the same rules as books: id, id prefix, name, name prefix, words.
@@ -42,6 +37,18 @@ enum Reference {
         case none
         case one(Item)
         case many([Item])
+    }
+
+    /// The one book among `items` that `reference` names; not found and ambiguous are errors.
+    static func book<Item>(
+        _ reference: String, in items: [Item], id: KeyPath<Item, String>, title: KeyPath<Item, String>, exactly: Bool = false
+    ) throws -> Item {
+        switch matches(reference, in: items, id: id, name: title, exactly: exactly) {
+        case .one(let item): return item
+        case .none: throw BookClubError.bookNotFound(reference)
+        case .many(let matches):
+            throw BookClubError.ambiguousBook(reference, candidates: matches.map { "\($0[keyPath: title]) (\($0[keyPath: id].prefix(8)))" })
+        }
     }
 
     static func matches<Item>(

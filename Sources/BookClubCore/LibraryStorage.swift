@@ -10,21 +10,26 @@
     import Darwin
 #endif
 
-/// How the library is kept on disk: a small current-state file and an append-only history beside it.
+/// How the library is kept on disk: a snapshot of the books with a journal of changes beside it, and an
+/// append-only history of every progress entry.
 ///
-/// - `STORE` (`store.json`): pretty JSON with sorted keys: the books, their readings, and only the
-///   *latest* entry of each reading, plus `historyLength`, the committed size of the history.
+/// - `STORE` (`store.json`): the snapshot, one JSON document laid out a book a line: each book with
+///   only the *latest* entry of each reading, the clubs, and `historyLength`, the committed size of the
+///   history. Rewritten only when the journal has grown to half its size.
+/// - `STORE.journal`: JSON Lines, each change's changed books and a commit line, appended.
 /// - `STORE.history`: JSON Lines, one progress entry a line, appended and never rewritten.
 /// - `STORE.lock`: the lock file every read-modify-write holds (`flock(2)`; scripts may use `flock(1)`).
 ///
 /// A save appends the new entries to the history (cutting away anything past `historyLength` that an
-/// interrupted save left), syncs it, then replaces the state file atomically. So a `progress` write
-/// costs the same whatever the length of the history, and a crash at any point leaves the last
-/// committed state. A book's full history is read only when a command needs it (`show`, `notes`).
+/// interrupted save left) and syncs it, then appends the changed books and a commit line to the
+/// journal and syncs it: the commit line is the commit. So a `progress` write costs the same however
+/// many books and entries the store holds, and a crash at any point leaves the last committed state.
+/// A command about one book decodes that book's line only (`LibraryScope`); a book's full history is
+/// read only when a command needs it (`show`, `notes`, `stats`, `export`).
 public struct LibraryStorage {
-    /// 1: books only. 2: clubs too; a version 1 file is read as having none, and is kept as
-    /// `STORE.v1` the first time it is rewritten.
-    public static let schemaVersion = 2
+    /// 1: books only. 2: clubs too. 3: the snapshot a book a line, with a journal. A file of an
+    /// earlier version is read as it is, and kept as `STORE.v1` (or `.v2`) the first time it is rewritten.
+    public static let schemaVersion = 3
 
     public let path: String
     public let fileSystem: FileSystem
@@ -35,6 +40,7 @@ public struct LibraryStorage {
     }
 
     public var historyPath: String { path + ".history" }
+    public var journalPath: String { path + ".journal" }
     public var lockPath: String { path + ".lock" }
     /// Where a store of an earlier schema is kept, as it was, before it is first rewritten.
     public func backupPath(version: Int) -> String { path + ".v\(version)" }
@@ -44,9 +50,11 @@ public struct LibraryStorage {
     ///
     /// - Parameters:
     ///   - recording: the command line and time to record each save under in the undo log.
-    public func persistence(lockTimeout: Double?, recording: (command: String, time: Date)? = nil) -> Persistence<Library> {
-        var committedHistory = 0
-        var loadedVersion = Self.schemaVersion
+    ///   - scope: the books to load; a save writes the books that changed, so the others stay as they are.
+    public func persistence(
+        lockTimeout: Double?, recording: (command: String, time: Date)? = nil, scope: LibraryScope = .everything
+    ) -> Persistence<Library> {
+        var files: LibraryFiles?
         var unlock: (() -> Void)?
         return Persistence(
             load: {
@@ -54,35 +62,31 @@ public struct LibraryStorage {
                     unlock = try fileSystem.lock(lockPath, timeout)
                     sweep()
                 }
-                let (library, length, version) = try loadState()
-                committedHistory = length
-                loadedVersion = version
-                return library
+                let read = try LibraryFiles(reading: self)
+                files = read
+                return try read.library(in: scope)
             },
             save: { old, new in
-                if loadedVersion < Self.schemaVersion, let original = try fileSystem.read(path),
-                    try fileSystem.read(backupPath(version: loadedVersion)) == nil
+                guard var current = files else { return }
+                if current.version < Self.schemaVersion, let original = try fileSystem.read(path),
+                    try fileSystem.read(backupPath(version: current.version)) == nil
                 {
-                    try fileSystem.writeAtomically(backupPath(version: loadedVersion), original)
+                    try fileSystem.writeAtomically(backupPath(version: current.version), original)
                 }
                 let lines = try Self.historyLines(adding: new, to: old)
                 if !lines.isEmpty {
-                    try fileSystem.append(historyPath, lines, committedHistory)
+                    try fileSystem.append(historyPath, lines, current.commit.historyLength)
                 }
-                let length = committedHistory + lines.count
-                let state = try encodeState(new, historyLength: length)
+                let commit = LibraryFiles.Commit(historyLength: current.commit.historyLength + lines.count, state: Self.newID())
+                let (transaction, revert) = try Self.transaction(from: old, to: new, commit: commit, before: current.commit)
                 if let recording {
-                    let before = try fileSystem.read(path) ?? encodeState(Library(), historyLength: 0)
                     try record(
                         Change(
                             time: recording.time, command: recording.command,
-                            summary: ChangeSummary.describe(from: old, to: new),
-                            before: String(decoding: before, as: UTF8.self), after: Self.digest(state)),
-                        stateSize: state.count)
+                            summary: ChangeSummary.describe(from: old, to: new), before: revert, after: commit.state))
                 }
-                try fileSystem.writeAtomically(path, state)
-                committedHistory = length
-                loadedVersion = Self.schemaVersion
+                try current.commit(transaction)
+                files = current
             },
             close: {
                 unlock?()
@@ -90,21 +94,51 @@ public struct LibraryStorage {
             })
     }
 
+    /// The transaction that turns `old` into `new`, and the one that turns it back.
+    private static func transaction(
+        from old: Library, to new: Library, commit: LibraryFiles.Commit, before: LibraryFiles.Commit
+    ) throws -> (LibraryFiles.Transaction, Revert) {
+        var transaction = LibraryFiles.Transaction(commit: commit)
+        var revert = Revert(books: [], absent: [], clubs: nil, historyLength: before.historyLength, state: before.state)
+        let oldBooks = Dictionary(old.books.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let newIDs = Set(new.books.map(\.id))
+        for book in new.books where oldBooks[book.id] != book {
+            transaction.books.append((book.id, try LibraryFiles.line(for: StoredBook(book))))
+            if let before = oldBooks[book.id] { revert.books.append(StoredBook(before)) } else { revert.absent.append(book.id) }
+        }
+        for book in old.books where !newIDs.contains(book.id) {
+            transaction.removed.append(book.id)
+            revert.books.append(StoredBook(book))
+        }
+        if old.clubs != new.clubs {
+            let encoder = JSONCoding.encoder(pretty: false)
+            transaction.clubs = try encoder.encode(new.clubs)
+            revert.clubs = old.clubs
+        }
+        return (transaction, revert)
+    }
+
+    /// A new id for a state or a generation of the snapshot.
+    static func newID() -> String {
+        UUID().uuidString.replacing("-", with: "").lowercased()
+    }
+
     /// How much of the history file the store has committed.
     func committedHistoryLength() throws -> Int {
-        try loadState().historyLength
+        try LibraryFiles(reading: self).commit.historyLength
     }
 
     /// Removes what writers killed mid-save left; only under the store lock.
     func sweep() {
         fileSystem.sweep(path)
+        fileSystem.sweep(journalPath)
         fileSystem.sweep(undoPath)
     }
 
     /// Every entry in the committed history of these books (of every book when `nil`), by reading id,
     /// in time order.
     public func history(of bookIDs: Set<Book.ID>?) throws -> [UUID: [ReadingProgress.Entry]] {
-        let (_, length, _) = try loadState()
+        let length = try committedHistoryLength()
         // Before any line is read, so that a history cut short is reported as such, not as bad JSON.
         let size = try fileSystem.size(historyPath) ?? 0
         guard size >= length else { throw POSIXFile.tooShort(historyPath, size, length) }
@@ -122,7 +156,7 @@ public struct LibraryStorage {
                     let end = memchr(base + start, 0x0A, bytes.count - start).map { base.distance(to: UnsafeRawPointer($0)) } ?? bytes.count
                     defer { start = end + 1 }
                     let line = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
-                    guard !line.isEmpty, needles?.contains(where: { Self.contains(line, $0) }) ?? true else { continue }
+                    guard !line.isEmpty, needles?.contains(where: { JSONLine.find($0, in: line) != nil }) ?? true else { continue }
                     // Lines as bookclub writes them are read directly; any other goes to the decoder.
                     let record = try HistoryLine.record(line)
                         ?? JSONCoding.decode(HistoryRecord.self, from: Data(line), path: historyPath)
@@ -136,59 +170,13 @@ public struct LibraryStorage {
         return result.mapValues { $0.sorted { $0.time < $1.time } }
     }
 
-    /// Whether `line` holds `needle`: memchr for its first byte, memcmp for the rest.
-    private static func contains(_ line: UnsafeRawBufferPointer, _ needle: [UInt8]) -> Bool {
-        guard let start = line.baseAddress, let first = needle.first, needle.count <= line.count else { return false }
-        let count = line.count
-        var offset = 0
-        while offset + needle.count <= count,
-            let hit = memchr(start + offset, Int32(first), count - offset - needle.count + 1)
-        {
-            let at = start.distance(to: UnsafeRawPointer(hit))
-            if memcmp(hit, needle, needle.count) == 0 { return true }
-            offset = at + 1
-        }
-        return false
-    }
-
-    // MARK: State file
-
-    private func loadState() throws -> (Library, historyLength: Int, version: Int) {
-        guard let data = try fileSystem.read(path) else { return (Library(), 0, Self.schemaVersion) }
-        // One decode of the whole file; the header alone is read only to explain a failure, which a
-        // newer schema may well cause.
-        let state: StateFile
-        do {
-            state = try JSONCoding.decode(StateFile.self, from: data, path: path)
-        } catch {
-            let header = try JSONCoding.decode(SchemaHeader.self, from: data, path: path)
-            if let version = header.schemaVersion { try Self.check(version, path: path) }
-            throw error
-        }
-        let version = state.schemaVersion
-        try Self.check(version, path: path)
-        guard state.historyLength >= 0 else {
-            throw BookClubError.corruptFile(path: path, detail: "at `historyLength`: expected a size of 0 or more")
-        }
-        let library = Library(books: state.books.map(\.book), clubs: state.clubs ?? [])
-        if let problem = library.problem() { throw BookClubError.corruptFile(path: path, detail: problem) }
-        return (library, state.historyLength, version)
-    }
-
-    private static func check(_ version: Int, path: String) throws {
+    static func check(_ version: Int, path: String) throws {
         guard version >= 1 else {
             throw BookClubError.corruptFile(path: path, detail: "at `schemaVersion`: expected 1 or more")
         }
         guard version <= schemaVersion else {
             throw BookClubError.newerSchema(path: path, found: version, supported: schemaVersion)
         }
-    }
-
-    private func encodeState(_ library: Library, historyLength: Int) throws -> Data {
-        let state = StateFile(
-            schemaVersion: Self.schemaVersion, historyLength: historyLength,
-            books: library.books.map(StoredBook.init), clubs: library.clubs)
-        return try JSONCoding.encoder().encode(state) + Data("\n".utf8)
     }
 
     /// JSON Lines for the entries in `new` that `old` does not have.
@@ -215,17 +203,9 @@ public struct LibraryStorage {
 
 // MARK: - File formats
 
-private struct StateFile: Codable {
-    var schemaVersion: Int
-    var historyLength: Int
-    var books: [StoredBook]
-    /// Absent in version 1.
-    var clubs: [Club]?
-}
-
-/// A book as the state file keeps it: each reading with its latest entry only.
-private struct StoredBook: Codable {
-    struct StoredReading: Codable {
+/// A book as the snapshot and the journal keep it: each reading with its latest entry only.
+struct StoredBook: Codable, Equatable, Sendable {
+    struct StoredReading: Codable, Equatable, Sendable {
         var id: UUID
         var started: Date?
         var ending: Ending?

@@ -11,10 +11,21 @@ public struct Change: Codable, Equatable, Sendable {
     public var command: String
     /// What changed, e.g. `'Dune': p. 120`.
     public var summary: String
-    /// The state file as it was before the change.
-    var before: String
-    /// A digest of the state file the change wrote: the change can be undone while it is the latest.
+    /// What turns the store back to how it was before the change.
+    var before: Revert
+    /// The id of the state the change committed: the change can be undone while it is the latest.
     var after: String
+}
+
+/// The books and clubs a change replaced, as they were, and the committed history and state before it.
+struct Revert: Codable, Equatable, Sendable {
+    var books: [StoredBook]
+    /// The books the change added.
+    var absent: [Book.ID]
+    /// `nil` when the change left the clubs alone.
+    var clubs: [Club]?
+    var historyLength: Int
+    var state: String
 }
 
 /// The undo log, `STORE.undo`: JSON Lines, one `Change` a line, the last few commands that changed
@@ -33,30 +44,35 @@ extension LibraryStorage {
         return data.split(separator: 0x0A).compactMap { JSONCoding.decodeLine(Change.self, from: Data($0)) }
     }
 
-    /// Reverts the latest change that is still in the store: the state file goes back to what it was
-    /// before it (entries it added drop out of the committed history). Returns `nil` when there is
-    /// nothing to undo. Takes the store lock.
+    /// Reverts the latest change that is still in the store: the books and clubs it changed go back to
+    /// what they were, and entries it added drop out of the committed history. Returns `nil` when there
+    /// is nothing to undo. Takes the store lock.
     public func undo(lockTimeout: Double) throws -> Change? {
         let unlock = try fileSystem.lock(lockPath, lockTimeout)
         defer { unlock() }
         sweep()
+        var files = try LibraryFiles(reading: self)
         let changes = try changes()
-        let current = try fileSystem.read(path).map(Self.digest)
         // The latest record that matches the store; later ones are of commands that never committed.
         // When none matches (the store was restored or edited by hand), the log is left as it is.
-        guard let index = changes.lastIndex(where: { $0.after == current }) else { return nil }
+        guard let index = changes.lastIndex(where: { $0.after == files.commit.state }) else { return nil }
         let change = changes[index]
-        _ = try JSONCoding.decode(SchemaHeader.self, from: Data(change.before.utf8), path: undoPath)
-        try fileSystem.writeAtomically(path, Data(change.before.utf8))
+        let revert = change.before
+        var transaction = LibraryFiles.Transaction(
+            commit: LibraryFiles.Commit(historyLength: revert.historyLength, state: revert.state))
+        transaction.books = try revert.books.map { ($0.id, try LibraryFiles.line(for: $0)) }
+        transaction.removed = revert.absent
+        transaction.clubs = try revert.clubs.map { try JSONCoding.encoder(pretty: false).encode($0) }
+        try files.commit(transaction)
         try writeChanges(Array(changes[..<index]))
         return change
     }
 
     /// Records a change about to be committed, trimming the log now and then.
-    func record(_ change: Change, stateSize: Int) throws {
+    func record(_ change: Change) throws {
         let line = try JSONCoding.encoder(pretty: false).encode(change)
         let size = try fileSystem.size(undoPath) ?? 0
-        if size > 2 * Self.undoDepth * max(stateSize, 1_000) {
+        if size > 2 * Self.undoDepth * max(line.count, 1_000) {
             try writeChanges(Array(try changes().suffix(Self.undoDepth - 1)) + [change])
         } else {
             // The leading line break ends any line an interrupted write left.
@@ -69,19 +85,6 @@ extension LibraryStorage {
         var data = Data()
         for change in changes { data += try encoder.encode(change) + Data("\n".utf8) }
         try fileSystem.writeAtomically(undoPath, data)
-    }
-
-    /// FNV-1a, 64 bits, in hexadecimal: enough to tell one state file from another.
-    static func digest(_ data: Data) -> String {
-        let hash = data.withUnsafeBytes { bytes in
-            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-            for byte in bytes {
-                hash ^= UInt64(byte)
-                hash = hash &* 0x100_0000_01b3
-            }
-            return hash
-        }
-        return String(hash, radix: 16)
     }
 }
 

@@ -32,8 +32,10 @@ import Testing
         #expect(!list.stdout.contains("\u{1B}"))
 
         let store = try String(contentsOfFile: bookclub.storePath, encoding: .utf8)
-        #expect(store.contains("\"schemaVersion\" : 2"))
-        #expect(store.contains("\"title\" : \"Dune\""))
+        let journal = try String(contentsOfFile: bookclub.storePath + ".journal", encoding: .utf8)
+        #expect(store.hasPrefix("{\"generation\":"))
+        #expect(store.contains("\"schemaVersion\":3"))
+        #expect((store + journal).contains("\"title\":\"Dune\""))
         let permissions = try FileManager.default.attributesOfItem(atPath: bookclub.storePath)[.posixPermissions] as? Int
         #expect(permissions == 0o600)
         let history = try String(contentsOfFile: bookclub.storePath + ".history", encoding: .utf8)
@@ -359,7 +361,7 @@ import Testing
     @Test(arguments: [
         ("{\"schemaVersion\": 1, \"books\": [", "not valid JSON"),
         (#"{"schemaVersion": 1, "historyLength": 0, "books": [{"title": 7}]}"#, "at `books[0]"),
-        (#"{"schemaVersion": 9, "books": []}"#, "schema version 9 is newer than this bookclub understands (2)"),
+        (#"{"schemaVersion": 9, "books": []}"#, "schema version 9 is newer than this bookclub understands (3)"),
     ])
     func aBadStoreExits65AndStaysByteForByte(_ contents: String, _ detail: String) throws {
         let bookclub = try BookClubRunner()

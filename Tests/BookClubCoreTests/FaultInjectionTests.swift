@@ -21,12 +21,49 @@ import Testing
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("bookclub-faults-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: home) }
         let store = home + "/.local/share/bookclub/store.json"
+        let files = [store, store + ".journal"]
         #expect(InProcess.run(["add", "Dune", "--pages", "412"], home: home).code == 0)
         #expect(InProcess.run(["progress", "dune", "100", "--note", "the spice"], home: home).code == 0)
-        var failures = 0
         var page = 100
-        for occurrence in 1...12 {
-            let before = FileManager.default.contents(atPath: store)
+        let failures = try failEachCall(call, code, cause, home: home, files: files, page: &page) {}
+        if call != .rename { #expect(failures > 0, "the fault was reached at least once") }
+        #expect(InProcess.run(["show", "dune", "--json"], home: home).stdout.contains("\"page\" : \(page)"), "a later write works")
+        #expect(InProcess.run(["undo"], home: home).stderr == "Undid `progress dune +1`: 'Dune': p. \(page).\n", "failed saves are passed over by undo")
+    }
+
+    /// The save that writes a new snapshot (here the first of a store of an earlier schema) fails as safely.
+    @Test(arguments: [
+        (InjectedFault.Call.open, EACCES, "Permission denied"), (.write, ENOSPC, "No space left on device"),
+        (.fsync, EIO, "Input/output error"), (.rename, EXDEV, "Invalid cross-device link"),
+    ])
+    func aFailureAtAnyStepOfANewSnapshotLeavesTheStoreAsItWas(_ call: InjectedFault.Call, _ code: Int32, _ cause: String) throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("bookclub-faults-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let store = home + "/.local/share/bookclub/store.json"
+        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
+        try FileManager.default.createDirectory(atPath: home + "/.local/share/bookclub", withIntermediateDirectories: true)
+        var page = 150
+        // The original is copied to STORE.v2 before anything else: not a change of the store.
+        let failures = try failEachCall(call, code, cause, home: home, files: [store, store + ".journal"], page: &page) {
+            for suffix in ["", ".history"] {
+                try? FileManager.default.removeItem(atPath: store + suffix)
+                try FileManager.default.copyItem(atPath: fixtures.appendingPathComponent("store-v2.json" + suffix).path, toPath: store + suffix)
+            }
+            for suffix in [".journal", ".v2"] { try? FileManager.default.removeItem(atPath: store + suffix) }
+        }
+        #expect(failures > 0, "the fault was reached at least once")
+    }
+
+    /// Runs `progress dune +1` with the nth call of a kind failing, for n = 1, 2, ... until it succeeds,
+    /// checking each failure; returns how many there were.
+    private func failEachCall(
+        _ call: InjectedFault.Call, _ code: Int32, _ cause: String, home: String, files: [String], page: inout Int,
+        before prepare: () throws -> Void
+    ) throws -> Int {
+        var failures = 0
+        for occurrence in 1...16 {
+            try prepare()
+            let before = files.map { FileManager.default.contents(atPath: $0) }
             let result = InProcess.run(
                 ["progress", "dune", "+1"], home: home,
                 fileSystem: .live(injecting: call, occurrence: occurrence, code: code))
@@ -35,26 +72,23 @@ import Testing
                 break
             }
             failures += 1
-            if result.stderr.contains("cannot sync the folder") {
-                // The last step: the new file is in place but its folder could not be synced, so the
+            if result.stderr.contains("cannot sync the folder"), files.map({ FileManager.default.contents(atPath: $0) }) != before {
+                // The last step: the new snapshot is in place but its folder could not be synced, so the
                 // change may not survive a crash. It is reported, and the store is whole either way.
-                page += 1
                 #expect(result.code == 74)
-                #expect(InProcess.run(["show", "dune", "--json"], home: home).stdout.contains("\"page\" : \(page)"))
+                #expect(InProcess.run(["show", "dune", "--json"], home: home).stdout.contains("\"page\" : \(page + 1)"))
                 continue
             }
             #expect(result.code == 74, "\(call) #\(occurrence): \(result.stderr)")
             #expect(result.stdout == "")
-            #expect(result.stderr.hasPrefix("Error: \(home)/.local/share/bookclub/"), "names the path")
+            #expect(result.stderr.hasPrefix("Error: \(home)/.local/share/bookclub"), "names the path")
             #expect(result.stderr.contains(cause), "names the cause: \(result.stderr)")
-            #expect(!result.stderr.contains("p. 101"), "no success was printed")
-            #expect(FileManager.default.contents(atPath: store) == before, "\(call) #\(occurrence): the store changed")
+            #expect(!result.stderr.contains("p. \(page + 1)"), "no success was printed")
+            #expect(files.map { FileManager.default.contents(atPath: $0) } == before, "\(call) #\(occurrence): the store changed")
             let show = InProcess.run(["show", "dune", "--json"], home: home)
             #expect(show.code == 0)
             #expect(show.stdout.contains("\"page\" : \(page)"))
         }
-        #expect(failures > 0, "the fault was reached at least once")
-        #expect(InProcess.run(["show", "dune", "--json"], home: home).stdout.contains("\"page\" : \(page)"), "a later write works")
-        #expect(InProcess.run(["undo"], home: home).stderr == "Undid `progress dune +1`: 'Dune': p. \(page).\n", "failed saves are passed over by undo")
+        return failures
     }
 }

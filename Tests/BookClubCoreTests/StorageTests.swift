@@ -30,8 +30,9 @@ import Testing
             try store.save()
         }
         let state = try #require(try storage.fileSystem.read(path))
-        let text = String(decoding: state, as: UTF8.self)
-        #expect(text.contains("\"schemaVersion\" : 2"))
+        let journal = try #require(try storage.fileSystem.read(storage.journalPath))
+        let text = String(decoding: state + journal, as: UTF8.self)
+        #expect(text.contains("\"schemaVersion\":3"))
         #expect(!text.contains("the spice"))
         let reopened = try Store(persistence: storage.persistence(lockTimeout: nil))
         #expect(reopened.state[id: "aaaa1111"]?.currentReading?.progress.entries.map(\.page) == [150])
@@ -66,7 +67,7 @@ import Testing
         try storage.fileSystem.append(storage.historyPath, Data(handWritten.utf8), committed)
         let state = String(decoding: try #require(try storage.fileSystem.read(path)), as: UTF8.self)
         try storage.fileSystem.writeAtomically(
-            path, Data(state.replacing("\"historyLength\" : \(committed)", with: "\"historyLength\" : \(committed + handWritten.utf8.count)").utf8))
+            path, Data(state.replacing("\"historyLength\":\(committed)", with: "\"historyLength\":\(committed + handWritten.utf8.count)").utf8))
         let history = try storage.history(of: nil)
         #expect(history[UUID(uuidString: "00000000-0000-0000-0000-000000000002")!]?.map(\.progress) == [0.5])
         let read = try #require(history[UUID(uuidString: "00000000-0000-0000-0000-000000000001")!])
@@ -165,8 +166,8 @@ import Testing
     }
 
     @Test func aNewerSchemaIsRefused() throws {
-        let storage = storage([path: Data(#"{"schemaVersion": 3, "whatever": true}"#.utf8)])
-        #expect(throws: BookClubError.newerSchema(path: path, found: 3, supported: 2)) {
+        let storage = storage([path: Data(#"{"schemaVersion": 4, "whatever": true}"#.utf8)])
+        #expect(throws: BookClubError.newerSchema(path: path, found: 4, supported: 3)) {
             _ = try Store(persistence: storage.persistence(lockTimeout: nil))
         }
     }
@@ -328,9 +329,9 @@ import Testing
         try commit(storage, "add Dune") { $0.addBook(Fixture.book("Dune", id: "aaaa1111")) }
         try commit(storage, "progress dune 10", log(10))
         var failing = files
-        failing.writeAtomically = { path, data in
-            if path == self.path { throw BookClubError.io(path: path, cause: "disk full") }
-            try files.writeAtomically(path, data)
+        failing.append = { path, data, offset in
+            if path == storage.journalPath { throw BookClubError.io(path: self.path, cause: "disk full") }
+            try files.append(path, data, offset)
         }
         #expect(throws: BookClubError.io(path: path, cause: "disk full")) {
             try commit(LibraryStorage(path: path, fileSystem: failing), "progress dune 20", log(20))
@@ -348,6 +349,7 @@ import Testing
         try commit(storage, "add Dune") { $0.addBook(Fixture.book("Dune", id: "aaaa1111")) }
         try files.writeAtomically(path, Data(#"{"schemaVersion": 2, "historyLength": 0, "books": []}"#.utf8))
         #expect(try storage.undo(lockTimeout: 1) == nil)
+        #expect(try Store(persistence: storage.persistence(lockTimeout: nil)).state == Library(), "a journal of another snapshot is passed over")
         #expect(try storage.changes().count == 1)
     }
 

@@ -30,7 +30,7 @@ struct EndingRequest {
 
     func run(in env: Environment) throws {
         let date = try arguments.date("date", now: env.now(), timeZone: env.timeZone) ?? env.now().wholeSeconds
-        let store = try env.library(forWriting: true)
+        let store = try env.library(forWriting: true, scope: env.scope(forBook: arguments.argument("book")))
         let (book, reference) = try env.resolveBook(arguments.argument("book"), in: store.state)
         let changed = try store.update {
             try $0.end(outcome, date: date, note: arguments.note(), bookID: book.id, reference: reference)

@@ -69,7 +69,7 @@ struct ProgressCommand: Command {
         case .given(let given, let givenNote): (value, note) = (given, givenNote)
         case .editor: (value, note) = try ProgressDraft.edit(reference: reference, env: env)
         }
-        let store = try env.library(forWriting: true)
+        let store = try env.library(forWriting: true, scope: env.scope(forBook: reference))
         let (book, shellReference) = try env.resolveBook(reference, in: store.state)
         // Without --date, the entry is dated now, read under the lock, and never before the latest one:
         // a command that waited for the lock must not slip in behind the entries it waited for.

@@ -13,7 +13,7 @@ import BookClubCore
 /// The store is not locked while the editor is open.
 enum ProgressDraft {
     static func edit(reference: String?, env: Environment) throws -> (ProgressValue, String?) {
-        let (book, shellReference) = try env.resolveBook(reference, in: try env.library().state)
+        let (book, shellReference) = try env.resolveBook(reference, in: try env.library(scope: env.scope(forBook: reference)).state)
         switch book.status {
         case .finished: throw BookClubError.finished(title: book.title, reference: shellReference)
         case .abandoned: throw BookClubError.abandoned(title: book.title, reference: shellReference)

@@ -14,7 +14,7 @@ struct RereadCommand: Command {
     }
 
     func run(in env: Environment) throws {
-        let store = try env.library(forWriting: true)
+        let store = try env.library(forWriting: true, scope: env.scope(forBook: target.reference))
         let (book, shellReference) = try env.resolveBook(target.reference, in: store.state)
         try store.update { try $0.reread(at: env.now().wholeSeconds, bookID: book.id, reference: shellReference) }
         let count = store.state[id: book.id]!.readings.count
