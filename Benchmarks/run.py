@@ -61,6 +61,7 @@ def generate_store(folder, entries, books=None):
         out.write(json.dumps(header, **compact)[:-1] + ',\n"clubs":[],\n"books":[\n' + ",\n".join(book_lines) + "\n]}\n")
     with open(os.path.join(folder, "store.json.journal"), "w") as out:
         out.write(json.dumps({"generation": generation}, **compact) + "\n")
+    os.sync()  # or the first write's fsync pays for writing out the generated history
     return books
 
 
@@ -120,6 +121,7 @@ def main():
         commands = {
             "--version": [binary, "--version"],
             "progress": base + ["progress", uuid.UUID(int=2).hex, "+1"],
+            "progress (by title)": base + ["progress", "book 00002", "+1"],
             "list": base + ["list"],
             "show (1,000 entries)": base + ["show", big],
             "stats (every entry)": base + ["stats", "--json"],

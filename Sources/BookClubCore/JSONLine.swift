@@ -10,20 +10,24 @@
     import Darwin
 #endif
 
-/// Reads one member of a one-line JSON object without decoding the rest: the store finds a book's id
+/// Reads one member of a JSON object without decoding the rest: the store finds a book's id
 /// and title this way in each of thousands of lines, where Foundation's decoder would spend
 /// microseconds a line. `nil` means "not found or not sure"; callers then ask the decoder.
 enum JSONLine {
-    /// The raw value (`"dune"`, `412`, `[...]`) of `key` among the top-level members of `object`.
+    /// The raw value (`"dune"`, `412`, `[...]`) of `key` among the top-level members of `object`;
+    /// `nil` when the key is not there or is there twice (decoders differ on which one counts).
     static func value(of key: StaticString, in object: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
+        var found: UnsafeRawBufferPointer?
         var index = 0
         let count = object.count
         func skipSpace() {
-            while index < count, object[index] == 0x20 || object[index] == 0x09 { index += 1 }
+            while index < count, object[index] == 0x20 || object[index] == 0x0A || object[index] == 0x09 || object[index] == 0x0D { index += 1 }
         }
         skipSpace()
         guard index < count, object[index] == UInt8(ascii: "{") else { return nil }
         index += 1
+        skipSpace()
+        if index < count, object[index] == UInt8(ascii: "}") { return nil }
         while true {
             skipSpace()
             guard index < count, object[index] == UInt8(ascii: "\""), let keyEnd = stringEnd(object, from: index) else { return nil }
@@ -35,10 +39,19 @@ enum JSONLine {
             index += 1
             skipSpace()
             guard let valueEnd = valueEnd(object, from: index) else { return nil }
-            if isWanted { return UnsafeRawBufferPointer(rebasing: object[index..<valueEnd]) }
+            if isWanted {
+                guard found == nil else { return nil }
+                found = UnsafeRawBufferPointer(rebasing: object[index..<valueEnd])
+            }
             index = valueEnd
             skipSpace()
-            guard index < count, object[index] == UInt8(ascii: ",") else { return nil }
+            guard index < count else { return nil }
+            if object[index] == UInt8(ascii: "}") {
+                index += 1
+                skipSpace()
+                return index == count ? found : nil
+            }
+            guard object[index] == UInt8(ascii: ",") else { return nil }
             index += 1
         }
     }
@@ -109,7 +122,7 @@ enum JSONLine {
             var index = start
             while index < bytes.count {
                 let byte = bytes[index]
-                if byte == UInt8(ascii: ",") || byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") || byte == 0x20 { break }
+                if byte == UInt8(ascii: ",") || byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") || byte <= 0x20 { break }
                 index += 1
             }
             return index > start ? index : nil

@@ -10,20 +10,13 @@
     import Darwin
 #endif
 
-/// A store's committed state as raw JSON lines, one a book: the snapshot `STORE` with the committed
-/// transactions of the journal `STORE.journal` laid over it. A line is decoded only when its book is
-/// asked for, so that a command about one book reads one book, however many the store holds.
+/// A store's committed state as raw JSON, a slice a book: the snapshot `STORE` with the committed
+/// transactions of the journal `STORE.journal` laid over it. A book's JSON is decoded only when the
+/// book is asked for, so that a command about one book reads one book, however many the store holds.
 ///
-/// The snapshot is one JSON document, laid out a book a line:
-///
-/// ```
-/// {"generation":"…","historyLength":1234,"schemaVersion":3,"state":"…",
-/// "clubs":[…],
-/// "books":[
-/// {"added":"…","id":"…",…,"title":"Dune"},
-/// {"added":"…","id":"…",…,"title":"Kindred"}
-/// ]}
-/// ```
+/// The snapshot is the document JSONEncoder writes, pretty-printed with sorted keys, whose layout is
+/// known: each book is the object between a line `    {` and a line `    }`, and its id is on a line
+/// `      "id" : "…",` of its own, so a book is found by searching for its id.
 ///
 /// The journal starts with `{"generation":"…"}`, the snapshot's, and holds transactions: lines
 /// `{"book":{…}}`, `{"remove":"id"}` and `{"clubs":[…]}`, then `{"commit":{"historyLength":…,"state":"…"}}`.
@@ -45,22 +38,24 @@ struct LibraryFiles {
         var commit: Commit
     }
 
-    private struct Header: Codable {
-        var generation: String?
-        var historyLength: Int
+    /// What the snapshot says besides its books.
+    private struct Header: Decodable {
         var schemaVersion: Int
+        var historyLength: Int
+        var generation: String?
         var state: String?
     }
 
-    /// The whole snapshot, for a store of an earlier schema or laid out otherwise (edited by hand).
-    private struct Document: Decodable {
-        var schemaVersion: Int
-        var historyLength: Int
-        var generation: String?
-        var state: String?
+    /// The whole snapshot: as written, and as read when it is not laid out as written (a store of
+    /// schema 1, or one edited by hand).
+    private struct Document: Codable {
         var books: [StoredBook]
         /// Absent in version 1.
         var clubs: [Club]?
+        var generation: String?
+        var historyLength: Int
+        var schemaVersion: Int
+        var state: String?
     }
 
     private(set) var storage: LibraryStorage
@@ -69,9 +64,10 @@ struct LibraryFiles {
     private(set) var commit = Commit(historyLength: 0, state: "")
     private var generation: String?
     private var clubs = Data("[]".utf8)
-    /// The snapshot's book lines as one run of bytes, split only when every book is needed.
+    /// The snapshot's books as one run of bytes, from the line break before the first `    {` to the
+    /// last `    }`, split only when every book is needed.
     private var snapshotBooks = Data()
-    /// The snapshot's book lines, when it was not laid out a book a line.
+    /// The snapshot's books, when it was not laid out as written.
     private var snapshotLines: [Data]?
     private var snapshotSize = 0
     /// The journal's committed book lines by id (`nil` once removed), and the ids in the order they came.
@@ -105,44 +101,29 @@ struct LibraryFiles {
         self.storage = storage
         guard let data = snapshot else { return }
         snapshotSize = data.count
-        if try !readLines(of: data) { try readDocument(data) }
+        if try !readLayout(of: data) { try readDocument(data) }
         guard commit.historyLength >= 0 else {
             throw BookClubError.corruptFile(path: path, detail: "at `historyLength`: expected a size of 0 or more")
         }
     }
 
-    /// Reads a snapshot laid out a book a line; `false` when it is laid out otherwise.
-    private mutating func readLines(of data: Data) throws -> Bool {
-        let lines = data.withUnsafeBytes { bytes -> (header: Range<Int>, clubs: Range<Int>, books: Range<Int>)? in
-            guard let base = bytes.baseAddress else { return nil }
-            func lineEnd(from start: Int) -> Int? {
-                memchr(base + start, 0x0A, bytes.count - start).map { base.distance(to: UnsafeRawPointer($0)) }
-            }
-            let tail = Array("\n]}\n".utf8)
-            let booksStart = Array("\"books\":[\n".utf8)
-            let clubsStart = Array("\"clubs\":".utf8)
-            guard let headerEnd = lineEnd(from: 0), headerEnd > 1, bytes[0] == UInt8(ascii: "{"), bytes[headerEnd - 1] == UInt8(ascii: ","),
-                let clubsEnd = lineEnd(from: headerEnd + 1), clubsEnd - headerEnd > clubsStart.count + 2,
-                memcmp(base + headerEnd + 1, clubsStart, clubsStart.count) == 0, bytes[clubsEnd - 1] == UInt8(ascii: ","),
-                bytes.count >= clubsEnd + 1 + booksStart.count + 3,
-                memcmp(base + clubsEnd + 1, booksStart, booksStart.count) == 0
-            else { return nil }
-            let books = clubsEnd + 1 + booksStart.count
-            if bytes.count == books + 3, memcmp(base + books, Array("]}\n".utf8), 3) == 0 {
-                return (0..<headerEnd - 1, headerEnd + 1 + clubsStart.count..<clubsEnd - 1, books..<books)
-            }
-            guard memcmp(base + bytes.count - tail.count, tail, tail.count) == 0 else { return nil }
-            return (0..<headerEnd - 1, headerEnd + 1 + clubsStart.count..<clubsEnd - 1, books..<bytes.count - tail.count + 1)
-        }
-        guard let lines, let header = JSONCoding.decodeLine(Header.self, from: data[lines.header] + Data("}".utf8)) else {
-            return false
-        }
+    /// Reads a snapshot laid out as bookclub writes it; `false` when it is laid out otherwise.
+    private mutating func readLayout(of data: Data) throws -> Bool {
+        let opening = Data("{\n  \"books\" : [\n".utf8)
+        guard data.starts(with: opening) else { return false }
+        let booksEnd = data.withUnsafeBytes { JSONLine.find(Array("\n  ],\n  \"clubs\" : ".utf8), in: $0, from: opening.count - 1) }
+        guard let booksEnd else { return false }
+        // The rest, from `"clubs"`, is an object once it is opened again.
+        let rest = Data("{".utf8) + data[(data.startIndex + booksEnd + 5)...]
+        guard let header = JSONCoding.decodeLine(Header.self, from: rest),
+            let clubs = rest.withUnsafeBytes({ JSONLine.value(of: "clubs", in: $0).map { Data($0) } })
+        else { return false }
         try LibraryStorage.check(header.schemaVersion, path: path)
         version = header.schemaVersion
         generation = header.generation
         commit = Commit(historyLength: header.historyLength, state: header.state ?? "")
-        clubs = data[lines.clubs]
-        snapshotBooks = data[lines.books]
+        self.clubs = clubs
+        snapshotBooks = data[(data.startIndex + opening.count - 1)..<(data.startIndex + booksEnd)]
         return true
     }
 
@@ -281,16 +262,7 @@ struct LibraryFiles {
         if let snapshotLines {
             for (number, line) in snapshotLines.enumerated() { try add(line, number: number) }
         } else {
-            var number = 0
-            var start = snapshotBooks.startIndex
-            while start < snapshotBooks.endIndex {
-                let end = snapshotBooks[start...].firstIndex(of: 0x0A) ?? snapshotBooks.endIndex
-                var line = snapshotBooks[start..<end]
-                if line.last == UInt8(ascii: ",") { line = line.dropLast() }
-                try add(line, number: number)
-                number += 1
-                start = end + 1
-            }
+            for (number, book) in Self.split(snapshotBooks).enumerated() { try add(book, number: number) }
         }
         for id in journalOrder where !seen.contains(id) {
             if case .some(.some(let line)) = journalBooks[id] { result.append((id, line)) }
@@ -303,21 +275,39 @@ struct LibraryFiles {
         if let line = journalBooks[id] { return line }
         if let snapshotLines { return snapshotLines.first { Self.id(of: $0) == id } }
         guard !id.isEmpty, !id.contains("\""), !id.contains("\\") else { return nil }
-        let needle = Array("\"id\":\"\(id)\"".utf8)
+        let needle = Array("\n      \"id\" : \"\(id)\"".utf8)
         return snapshotBooks.withUnsafeBytes { bytes -> Data? in
-            guard let base = bytes.baseAddress else { return nil }
             var offset = 0
             while let at = JSONLine.find(needle, in: bytes, from: offset) {
                 offset = at + 1
-                // The line around the hit; another book's line may hold the id too (a club's, say).
+                // The book around the hit: back to its `    {`, on to its `    }`.
                 var start = at
-                while start > 0, bytes[start - 1] != 0x0A { start -= 1 }
-                let end = memchr(base + at, 0x0A, bytes.count - at).map { base.distance(to: UnsafeRawPointer($0)) } ?? bytes.count
-                var line = snapshotBooks[snapshotBooks.startIndex + start..<snapshotBooks.startIndex + end]
-                if line.last == UInt8(ascii: ",") { line = line.dropLast() }
-                if Self.id(of: line) == id { return line }
+                while start > 0, !(bytes[start] == 0x0A && bytes[start + 1..<min(start + 6, bytes.count)].elementsEqual(Self.objectStart.dropFirst())) {
+                    start -= 1
+                }
+                guard let end = JSONLine.find(Self.objectEnd, in: bytes, from: at) else { return nil }
+                let book = snapshotBooks[(snapshotBooks.startIndex + start + 1)..<(snapshotBooks.startIndex + end + Self.objectEnd.count)]
+                if Self.id(of: book) == id { return book }
             }
             return nil
+        }
+    }
+
+    private static let objectStart = Array("\n    {".utf8)
+    private static let objectEnd = Array("\n    }".utf8)
+
+    /// The books of the snapshot's run of books.
+    private static func split(_ books: Data) -> [Data] {
+        books.withUnsafeBytes { bytes in
+            var result: [Data] = []
+            var offset = 0
+            while let start = JSONLine.find(objectStart, in: bytes, from: offset),
+                let end = JSONLine.find(objectEnd, in: bytes, from: start + 1)
+            {
+                result.append(books[(books.startIndex + start + 1)..<(books.startIndex + end + objectEnd.count)])
+                offset = end + objectEnd.count
+            }
+            return result
         }
     }
 
@@ -362,17 +352,11 @@ struct LibraryFiles {
         var next = self
         next.apply(transaction)
         let generation = LibraryStorage.newID()
-        let header = Header(
-            generation: generation, historyLength: next.commit.historyLength, schemaVersion: LibraryStorage.schemaVersion,
-            state: next.commit.state)
-        var snapshot = try JSONCoding.encoder(pretty: false).encode(header).dropLast()
-        snapshot += Data(",\n\"clubs\":".utf8) + next.clubs + Data(",\n\"books\":[\n".utf8)
-        let lines = try next.allLines()
-        for (index, book) in lines.enumerated() {
-            snapshot += book.line
-            snapshot += Data((index == lines.count - 1 ? "\n" : ",\n").utf8)
-        }
-        snapshot += Data("]}\n".utf8)
+        let document = Document(
+            books: try next.allLines().map { try JSONCoding.decode(StoredBook.self, from: $0.line, path: path) },
+            clubs: try next.decodedClubs(), generation: generation, historyLength: next.commit.historyLength,
+            schemaVersion: LibraryStorage.schemaVersion, state: next.commit.state)
+        let snapshot = try JSONCoding.encoder().encode(document) + Data("\n".utf8)
         try fileSystem.writeAtomically(path, snapshot)
         // Committed. A journal that cannot be replaced is of the old generation: passed over, and
         // replaced by the next save.

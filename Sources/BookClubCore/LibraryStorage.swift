@@ -13,8 +13,8 @@
 /// How the library is kept on disk: a snapshot of the books with a journal of changes beside it, and an
 /// append-only history of every progress entry.
 ///
-/// - `STORE` (`store.json`): the snapshot, one JSON document laid out a book a line: each book with
-///   only the *latest* entry of each reading, the clubs, and `historyLength`, the committed size of the
+/// - `STORE` (`store.json`): the snapshot, pretty-printed JSON with sorted keys: each book with only
+///   the *latest* entry of each reading, the clubs, and `historyLength`, the committed size of the
 ///   history. Rewritten only when the journal has grown to half its size.
 /// - `STORE.journal`: JSON Lines, each change's changed books and a commit line, appended.
 /// - `STORE.history`: JSON Lines, one progress entry a line, appended and never rewritten.
@@ -27,7 +27,7 @@
 /// A command about one book decodes that book's line only (`LibraryScope`); a book's full history is
 /// read only when a command needs it (`show`, `notes`, `stats`, `export`).
 public struct LibraryStorage {
-    /// 1: books only. 2: clubs too. 3: the snapshot a book a line, with a journal. A file of an
+    /// 1: books only. 2: clubs too. 3: with a journal, whose generation the snapshot names. A file of an
     /// earlier version is read as it is, and kept as `STORE.v1` (or `.v2`) the first time it is rewritten.
     public static let schemaVersion = 3
 

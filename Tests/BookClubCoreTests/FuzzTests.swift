@@ -215,6 +215,30 @@ import Testing
         #expect(fast > 0)
     }
 
+    static let bookLines = [
+        #"{"added":"2026-11-01T10:00:00Z","author":"Frank Herbert","id":"aaaa1111","pages":412,"readings":[{"id":"A927048D-5152-4AFA-A50C-3EB6FB0B2191","latest":{"id":"331A4423-874C-4398-81F7-4A6CFEDDCB11","note":"a \"quote\", {braces} and [brackets]","page":150,"progress":0.36,"time":"2026-11-10T19:00:00Z"},"started":"2026-11-02T19:00:00Z"}],"tags":["sf"],"title":"Dune"}"#,
+        #"{"added":"2026-11-01T10:00:00Z","id":"bbbb2222","readings":[],"tags":[],"title":"Tab\there \u00e9 \\ \/ 📚"}"#,
+        #"{ "title" : "Kindred", "id" : "cccc3333", "added" : "2026-11-01T10:00:00Z", "tags" : [ ], "readings" : [ ] }"#,
+    ]
+
+    /// The store's reader of ids and titles against Foundation's: whatever the fast one reads from a
+    /// line the decoder takes for an object, the decoder reads the same.
+    @Test func theBookLineReaderNeverDisagreesWithTheDecoder() throws {
+        var random = Generator(state: Self.seed &+ 7)
+        var fast = 0
+        for _ in 0..<Self.count {
+            let line = Self.mutate(Self.bookLines.randomElement(using: &random)!, &random)
+            for key in ["id", "title"] {
+                let read = line.withUnsafeBytes { key == "id" ? JSONLine.string("id", in: $0) : JSONLine.string("title", in: $0) }
+                guard let read, let object = (try? JSONSerialization.jsonObject(with: line)) as? [String: Any] else { continue }
+                fast += 1
+                #expect(object[key] as? String == read, "\(key) of \(String(decoding: line, as: UTF8.self))")
+            }
+        }
+        print("fuzz book lines: \(Self.count) inputs, seed \(Self.seed), \(fast) values read by the fast reader")
+        #expect(fast > 0)
+    }
+
     /// `log --stdin` lines: an event or a problem, never a trap.
     @Test func batchLinesAreEventsOrProblems() {
         var random = Generator(state: Self.seed &+ 4)

@@ -197,7 +197,7 @@ import Testing
         #expect(FileManager.default.contents(atPath: path) == original, "reading does not migrate")
         #expect(try bookclub.run("--store", path, "progress", "dune", "+10").exitCode == 0)
         #expect(FileManager.default.contents(atPath: path + ".v\(version)") == original, "the original is kept beside the store")
-        #expect(try String(contentsOfFile: path, encoding: .utf8).contains("\"schemaVersion\":3"))
+        #expect(try String(contentsOfFile: path, encoding: .utf8).contains("\"schemaVersion\" : 3"))
         #expect((try bookclub.json("--store", path, "show", "dune", "--json") as? [String: Any])?["page"] as? Int == 160)
         if version >= 2 { #expect(try bookclub.run("--store", path, "club", "list").stdout.contains("Sci-Fi")) }
     }

@@ -32,7 +32,7 @@ import Testing
         let state = try #require(try storage.fileSystem.read(path))
         let journal = try #require(try storage.fileSystem.read(storage.journalPath))
         let text = String(decoding: state + journal, as: UTF8.self)
-        #expect(text.contains("\"schemaVersion\":3"))
+        #expect(text.contains("\"schemaVersion\" : 3"))
         #expect(!text.contains("the spice"))
         let reopened = try Store(persistence: storage.persistence(lockTimeout: nil))
         #expect(reopened.state[id: "aaaa1111"]?.currentReading?.progress.entries.map(\.page) == [150])
@@ -67,7 +67,7 @@ import Testing
         try storage.fileSystem.append(storage.historyPath, Data(handWritten.utf8), committed)
         let state = String(decoding: try #require(try storage.fileSystem.read(path)), as: UTF8.self)
         try storage.fileSystem.writeAtomically(
-            path, Data(state.replacing("\"historyLength\":\(committed)", with: "\"historyLength\":\(committed + handWritten.utf8.count)").utf8))
+            path, Data(state.replacing("\"historyLength\" : \(committed)", with: "\"historyLength\" : \(committed + handWritten.utf8.count)").utf8))
         let history = try storage.history(of: nil)
         #expect(history[UUID(uuidString: "00000000-0000-0000-0000-000000000002")!]?.map(\.progress) == [0.5])
         let read = try #require(history[UUID(uuidString: "00000000-0000-0000-0000-000000000001")!])

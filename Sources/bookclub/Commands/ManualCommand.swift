@@ -50,6 +50,7 @@ struct ManualCommand: Command {
             paragraphs: ["STORE stands for the store file, whose companions are named after it."],
             items: [
                 (paths.store, "The store: the books, their readings and the clubs, as JSON (under $XDG_DATA_HOME when set)."),
+                (storage.journalPath, "The changes since the store was last written whole, a JSON object a line, appended."),
                 (storage.historyPath, "Every progress entry, one JSON object a line, appended."),
                 (storage.lockPath, "Locked (flock(2)) by a command while it changes the store."),
                 (storage.undoPath, "The last \(LibraryStorage.undoDepth) commands that changed the store, for undo."),

@@ -1,0 +1,187 @@
+import BookClubCore
+import Foundation
+import Testing
+
+/// The snapshot and its journal: a change appends, a command about one book reads one book, and
+/// whatever a cut-short write or a hand edit leaves is read as the last committed state.
+@Suite struct JournalTests {
+    let path = "/data/store.json"
+
+    /// A store of `count` books, "Book 0" ... , ids `b0000` ..., committed in one save.
+    func shelf(_ count: Int, files: FileSystem = .inMemory()) throws -> LibraryStorage {
+        let storage = LibraryStorage(path: path, fileSystem: files)
+        let store = try Store(persistence: storage.persistence(lockTimeout: 1))
+        store.update {
+            for index in 0..<count {
+                $0.addBook(Fixture.book("Book \(index)", id: String(format: "b%04d", index)))
+            }
+        }
+        try store.save()
+        return storage
+    }
+
+    func text(_ storage: LibraryStorage, _ path: String) throws -> String {
+        String(decoding: try #require(try storage.fileSystem.read(path)), as: UTF8.self)
+    }
+
+    func logProgress(_ storage: LibraryStorage, book: String, page: Int, scope: LibraryScope = .everything) throws {
+        let store = try Store(persistence: storage.persistence(lockTimeout: 1, recording: ("progress", Fixture.now), scope: scope))
+        try store.update {
+            _ = try $0.logProgress(.page(page), note: nil, at: Fixture.now.addingTimeInterval(Double(page)), bookID: book, reference: book)
+        }
+        try store.save()
+    }
+
+    @Test func theSnapshotIsPrettyPrintedWithSortedKeys() throws {
+        let storage = try shelf(3)
+        let snapshot = try text(storage, path)
+        #expect(snapshot.hasPrefix("{\n  \"books\" : [\n    {\n      \"added\" : "))
+        #expect(snapshot.contains("\n      \"id\" : \"b0001\",\n"))
+        #expect(snapshot.contains("\n  \"clubs\" : [\n\n  ],\n  \"generation\" : \""))
+        #expect(snapshot.hasSuffix("\n  \"schemaVersion\" : 3,\n  \"state\" : \"\(try #require(snapshot.split(separator: "\"").dropLast().last))\"\n}\n"))
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(snapshot.utf8)) as? [String: Any])
+        #expect((document["books"] as? [[String: Any]])?.map { $0["title"] as? String } == ["Book 0", "Book 1", "Book 2"])
+        #expect(try text(storage, storage.journalPath).split(separator: "\n").count == 1, "the journal starts empty")
+    }
+
+    @Test func aChangeAppendsTheChangedBookAndLeavesTheSnapshotAsItWas() throws {
+        let storage = try shelf(50)
+        let snapshot = try storage.fileSystem.read(path)
+        try logProgress(storage, book: "b0007", page: 10, scope: .book(named: "b0007"))
+        try logProgress(storage, book: "b0007", page: 20, scope: .book(named: "book 7"))
+        #expect(try storage.fileSystem.read(path) == snapshot)
+        let journal = try text(storage, storage.journalPath).split(separator: "\n")
+        #expect(journal.count == 1 + 2 * 2)
+        #expect(journal[1].hasPrefix("{\"book\":{") && journal[1].contains("\"id\":\"b0007\""))
+        #expect(journal[2].hasPrefix("{\"commit\":{\"historyLength\":"))
+        let reopened = try Store(persistence: storage.persistence(lockTimeout: nil))
+        #expect(reopened.state.books.count == 50)
+        #expect(reopened.state[id: "b0007"]?.currentPage == 20)
+        #expect(reopened.state.books.map(\.title) == (0..<50).map { "Book \($0)" }, "the order is kept")
+    }
+
+    @Test func aScopedLoadHoldsTheBookItNamesAndTheClubs() throws {
+        let storage = try shelf(20)
+        let store = try Store(persistence: storage.persistence(lockTimeout: nil, scope: .book(named: "book 12")))
+        #expect(store.state.books.map(\.id) == ["b0012"])
+        let byID = try Store(persistence: storage.persistence(lockTimeout: nil, scope: .books(["b0003", "b0004", "nope"])))
+        #expect(byID.state.books.map(\.id) == ["b0003", "b0004"])
+        #expect(throws: BookClubError.bookNotFound("nothing like it")) {
+            _ = try Store(persistence: storage.persistence(lockTimeout: nil, scope: .book(named: "nothing like it")))
+        }
+        // The same errors as a whole library gives.
+        let whole = try Store(persistence: storage.persistence(lockTimeout: nil)).state
+        let expected = try #require(#expect(throws: BookClubError.self) { try whole.resolve("book") })
+        #expect(throws: expected) {
+            _ = try Store(persistence: storage.persistence(lockTimeout: nil, scope: .book(named: "book")))
+        }
+    }
+
+    @Test func aSaveOfAScopedLibraryKeepsEveryOtherBook() throws {
+        let storage = try shelf(10)
+        do {
+            let store = try Store(persistence: storage.persistence(lockTimeout: 1, scope: .books(["b0002"])))
+            store.update { $0.books[0].title = "Renamed" }
+            try store.save()
+        }
+        let library = try Store(persistence: storage.persistence(lockTimeout: nil)).state
+        #expect(library.books.count == 10)
+        #expect(library.books[2].title == "Renamed")
+        #expect(library.books[3].title == "Book 3")
+    }
+
+    @Test func theJournalIsFoldedIntoANewSnapshotOnceItOutgrowsIt() throws {
+        let storage = try shelf(2)
+        let first = try text(storage, path)
+        var page = 0
+        while try text(storage, path) == first, page < 1_000 {
+            page += 1
+            try logProgress(storage, book: "b0001", page: page)
+        }
+        #expect(page < 1_000, "the journal is folded in at last")
+        #expect(page > 50, "not at every save")
+        #expect(try text(storage, storage.journalPath).split(separator: "\n").count == 1)
+        let library = try Store(persistence: storage.persistence(lockTimeout: nil))
+        #expect(library.state[id: "b0001"]?.currentPage == page)
+        try library.loadHistory(of: ["b0001"], from: storage)
+        #expect(library.state[id: "b0001"]?.currentReading?.progress.entries.count == page)
+        #expect(try storage.undo(lockTimeout: 1)?.command == "progress", "undo reaches past the fold")
+        #expect(try Store(persistence: storage.persistence(lockTimeout: nil)).state[id: "b0001"]?.currentPage == page - 1)
+    }
+
+    @Test func whatFollowsTheLastCommitIsPassedOverAndCutAway() throws {
+        let storage = try shelf(3)
+        try logProgress(storage, book: "b0001", page: 10)
+        let journal = try #require(try storage.fileSystem.read(storage.journalPath))
+        // A writer stopped after the book line, before its commit line; and one stopped mid-line.
+        let book = #"{"book":{"added":"2026-11-18T11:06:40Z","id":"b0001","pages":400,"readings":[],"tags":[],"title":"Gone"}}"#
+        try storage.fileSystem.append(storage.journalPath, Data((book + "\n" + #"{"commit":{"hist"#).utf8), journal.count)
+        let store = try Store(persistence: storage.persistence(lockTimeout: nil))
+        #expect(store.state[id: "b0001"]?.title == "Book 1")
+        #expect(store.state[id: "b0001"]?.currentPage == 10)
+        try logProgress(storage, book: "b0001", page: 20)
+        let lines = try text(storage, storage.journalPath).split(separator: "\n")
+        #expect(!lines.contains { $0.contains("Gone") }, "the next save cut it away")
+        #expect(try Store(persistence: storage.persistence(lockTimeout: nil)).state[id: "b0001"]?.currentPage == 20)
+    }
+
+    @Test func anUnreadableLineBeforeACommitIsACorruptJournal() throws {
+        let storage = try shelf(1)
+        let journal = try #require(try storage.fileSystem.read(storage.journalPath))
+        try storage.fileSystem.append(
+            storage.journalPath, Data("{\"what\":1}\n{\"commit\":{\"historyLength\":0,\"state\":\"x\"}}\n".utf8), journal.count)
+        #expect(throws: BookClubError.corruptFile(path: storage.journalPath, detail: "line 2: expected a book, a removal, clubs or a commit")) {
+            _ = try Store(persistence: storage.persistence(lockTimeout: nil))
+        }
+    }
+
+    @Test func aJournalOfAnotherSnapshotIsPassedOverAndReplaced() throws {
+        let storage = try shelf(2)
+        try logProgress(storage, book: "b0001", page: 10)
+        let journal = try #require(try storage.fileSystem.read(storage.journalPath))
+        // As if a compaction wrote its snapshot and was stopped before it replaced the journal: the
+        // snapshot holds every change, the old journal is of another generation.
+        let whole = try Store(persistence: storage.persistence(lockTimeout: nil)).state
+        let other = LibraryStorage(path: "/other/store.json", fileSystem: storage.fileSystem)
+        let copy = try Store(persistence: other.persistence(lockTimeout: 1))
+        copy.update { $0 = whole }
+        try copy.save()
+        try storage.fileSystem.writeAtomically(path, try #require(try storage.fileSystem.read(other.path)))
+        #expect(try Store(persistence: storage.persistence(lockTimeout: nil)).state == whole)
+        try logProgress(storage, book: "b0000", page: 5)
+        #expect(try storage.fileSystem.read(storage.journalPath) != journal)
+        let after = try Store(persistence: storage.persistence(lockTimeout: nil)).state
+        #expect(after[id: "b0000"]?.currentPage == 5)
+        #expect(after[id: "b0001"]?.currentPage == 10)
+    }
+
+    @Test func aSnapshotLaidOutOtherwiseIsReadWithItsJournal() throws {
+        let storage = try shelf(3)
+        try logProgress(storage, book: "b0002", page: 30)
+        // As `jq -c . store.json > x && mv x store.json` leaves it.
+        let snapshot = try #require(try storage.fileSystem.read(path))
+        let object = try JSONSerialization.jsonObject(with: snapshot)
+        try storage.fileSystem.writeAtomically(path, try JSONSerialization.data(withJSONObject: object))
+        let scoped = try Store(persistence: storage.persistence(lockTimeout: nil, scope: .book(named: "book 2")))
+        #expect(scoped.state.books.map(\.currentPage) == [30])
+        try logProgress(storage, book: "b0001", page: 7, scope: .book(named: "b0001"))
+        #expect(try text(storage, path).hasPrefix("{\n  \"books\" : [\n"), "the save wrote the snapshot in its layout again")
+        let library = try Store(persistence: storage.persistence(lockTimeout: nil)).state
+        #expect(library.books.map(\.currentPage) == [nil, 7, 30])
+    }
+
+    @Test func undoPutsBackRemovedBooksAndTakesAwayAddedOnes() throws {
+        let storage = try shelf(3)
+        func commit(_ command: String, _ change: (inout Library) -> Void) throws {
+            let store = try Store(persistence: storage.persistence(lockTimeout: 1, recording: (command, Fixture.now)))
+            store.update(change)
+            try store.save()
+        }
+        try commit("remove") { $0.removeBook(id: "b0001") }
+        try commit("add") { $0.addBook(Fixture.book("New", id: "n0001")) }
+        #expect(try Store(persistence: storage.persistence(lockTimeout: nil)).state.books.map(\.id) == ["b0000", "b0002", "n0001"])
+        #expect(try storage.undo(lockTimeout: 1)?.command == "add")
+        #expect(try storage.undo(lockTimeout: 1)?.command == "remove")
+        #expect(try Store(persistence: storage.persistence(lockTimeout: nil)).state.books.map(\.id) == ["b0000", "b0001", "b0002"])
+    }
+}
