@@ -24,8 +24,8 @@ def iso(seconds):
 
 
 def generate_store(folder, entries, books=None):
-    """A store as bookclub writes it: the snapshot a book a line with the latest entry of each reading,
-    an empty journal of its generation, and the history."""
+    """A store as bookclub writes it: the snapshot with the latest entry of each reading, an empty
+    journal of its generation, and the history."""
     books = books or max(3, entries * 300 // 100_000)
     big = min(1000, entries)
     counts = [big] + [0] * (books - 1)
@@ -34,7 +34,7 @@ def generate_store(folder, entries, books=None):
         counts[1 + i % (books - 1)] += 1
     start = 1_600_000_000
     compact = dict(sort_keys=True, separators=(",", ":"))
-    book_lines = []
+    state_books = []
     history = os.path.join(folder, "store.json.history")
     length = 0
     with open(history, "w") as out:
@@ -53,12 +53,13 @@ def generate_store(folder, entries, books=None):
                 length += len(line.encode())
                 latest = entry
             readings = [{"id": reading, "started": iso(start), **({"latest": latest} if latest else {})}]
-            book_lines.append(json.dumps({"added": iso(start), "id": book_id, "pages": pages, "readings": readings,
-                                          "tags": [], "title": f"Book {b:05d}", "author": "An Author"}, **compact))
+            state_books.append({"added": iso(start), "id": book_id, "pages": pages, "readings": readings,
+                                "tags": [], "title": f"Book {b:05d}", "author": "An Author"})
     generation = uuid.uuid4().hex
-    header = {"generation": generation, "historyLength": length, "schemaVersion": 3, "state": uuid.uuid4().hex}
+    document = {"books": state_books, "clubs": [], "generation": generation, "historyLength": length, "schemaVersion": 3,
+                "state": uuid.uuid4().hex}
     with open(os.path.join(folder, "store.json"), "w") as out:
-        out.write(json.dumps(header, **compact)[:-1] + ',\n"clubs":[],\n"books":[\n' + ",\n".join(book_lines) + "\n]}\n")
+        out.write(json.dumps(document, indent=2, sort_keys=True, separators=(",", " : ")) + "\n")
     with open(os.path.join(folder, "store.json.journal"), "w") as out:
         out.write(json.dumps({"generation": generation}, **compact) + "\n")
     os.sync()  # or the first write's fsync pays for writing out the generated history
