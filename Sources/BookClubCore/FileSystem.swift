@@ -17,6 +17,10 @@
 public struct FileSystem {
     /// The whole file, or `nil` when there is none.
     public var read: (_ path: String) throws -> Data?
+    /// As `read`, but a large file is mapped into memory rather than copied (copying costs a page
+    /// fault a page). Only for files that are replaced by a rename, never changed in place: a mapped
+    /// file cut short under its reader would stop the reader with SIGBUS.
+    public var map: (_ path: String) throws -> Data?
     /// The size of a file in bytes, or `nil` when there is none.
     public var size: (_ path: String) throws -> Int?
     /// Hands the first `length` bytes of a file (fewer if it is shorter) to `body` in chunks of about
@@ -49,9 +53,11 @@ public struct FileSystem {
         sweep: @escaping (String) -> Void,
         list: @escaping (String) -> [String],
         age: @escaping (String) -> Double? = { _ in nil },
-        remove: @escaping (String) -> Bool
+        remove: @escaping (String) -> Bool,
+        map: ((String) throws -> Data?)? = nil
     ) {
         self.read = read
+        self.map = map ?? read
         self.size = size
         self.readLines = readLines
         self.writeAtomically = writeAtomically
@@ -100,7 +106,11 @@ extension FileSystem {
                 guard stat(path, &status) == 0 else { return nil }
                 return Date().timeIntervalSince1970 - Double(status.st_mtim.tv_sec)
             },
-            remove: { unlink($0) == 0 })
+            remove: { unlink($0) == 0 },
+            map: { path in
+                guard FileManager.default.fileExists(atPath: path) else { return nil }
+                return try POSIXFile.readAll(path, mapping: true)
+            })
     }
 
     /// Files kept in memory, for tests; locks always succeed.
@@ -208,21 +218,31 @@ enum POSIXFile {
         .corruptFile(path: path, detail: "holds \(size) bytes where the store expects \(expected); it was cut short or replaced")
     }
 
-    static func readAll(_ path: String) throws -> Data {
+    static func readAll(_ path: String, mapping: Bool = false) throws -> Data {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw failure(path, "cannot open") }
         defer { close(fd) }
-        var data = Data()
-        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        var status = stat()
+        let size = fstat(fd, &status) == 0 ? max(Int(status.st_size), 0) : 0
+        // Mapped with its pages in place (MAP_POPULATE): reading it into fresh memory costs a page
+        // fault a page, which a command about one book of thousands would pay for nothing.
+        if mapping, size >= 1 << 18, let mapped = mmap(nil, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0), mapped != MAP_FAILED {
+            return Data(bytesNoCopy: mapped, count: size, deallocator: .custom { pointer, count in munmap(pointer, count) })
+        }
+        // Read into a buffer of the file's size (and a byte more, to meet the end in the same read).
+        var data = Data(count: size + 1)
+        var filled = 0
         while true {
-            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if filled == data.count { data.count += max(1 << 16, data.count) }  // it grew meanwhile
+            let count = data.withUnsafeMutableBytes { read(fd, $0.baseAddress! + filled, $0.count - filled) }
             if count < 0 {
                 if errno == EINTR { continue }
                 throw failure(path, "cannot read")
             }
             if count == 0 { break }
-            data.append(contentsOf: buffer[0..<count])
+            filled += count
         }
+        data.count = filled
         return data
     }
 

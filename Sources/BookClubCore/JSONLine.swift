@@ -80,6 +80,36 @@ enum JSONLine {
         return nil
     }
 
+    /// Where `needle` first occurs in `bytes` at or after `start`, by Horspool's algorithm: for long
+    /// runs of pretty-printed JSON, where `find` would stop at every line break.
+    static func search(_ needle: [UInt8], in bytes: UnsafeRawBufferPointer, from start: Int = 0) -> Int? {
+        let count = needle.count
+        guard count > 0, let base = bytes.baseAddress, start >= 0, bytes.count - start >= count else { return nil }
+        var shift = [Int](repeating: count, count: 256)
+        for index in 0..<(count - 1) { shift[Int(needle[index])] = count - 1 - index }
+        let last = needle[count - 1]
+        return needle.withUnsafeBytes { pattern -> Int? in
+            var at = start
+            while at + count <= bytes.count {
+                let byte = bytes[at + count - 1]
+                if byte == last, memcmp(base + at, pattern.baseAddress!, count - 1) == 0 { return at }
+                at += shift[Int(byte)]
+            }
+            return nil
+        }
+    }
+
+    /// Where `needle` last occurs in `bytes`: for what lies near the end of a long file.
+    static func searchBackward(_ needle: [UInt8], in bytes: UnsafeRawBufferPointer) -> Int? {
+        guard let base = bytes.baseAddress, let first = needle.first, bytes.count >= needle.count else { return nil }
+        var at = bytes.count - needle.count
+        while at >= 0 {
+            if bytes[at] == first, memcmp(base + at, needle, needle.count) == 0 { return at }
+            at -= 1
+        }
+        return nil
+    }
+
     /// The index just past the string that starts at `start` (a quote).
     private static func stringEnd(_ bytes: UnsafeRawBufferPointer, from start: Int) -> Int? {
         var index = start + 1

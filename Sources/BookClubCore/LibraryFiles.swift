@@ -86,14 +86,15 @@ struct LibraryFiles {
     init(reading storage: LibraryStorage) throws {
         var attempts = 0
         while true {
-            let snapshot = try storage.fileSystem.read(storage.path)
+            // The snapshot is only ever replaced by a rename, so it may be mapped.
+            let snapshot = try storage.fileSystem.map(storage.path)
             self = try LibraryFiles(storage: storage, snapshot: snapshot)
             let journal = try storage.fileSystem.read(storage.journalPath)
             guard let journal, !journal.isEmpty else { return }
             if try lay(journal) { return }
             attempts += 1
             // Still the same snapshot: the journal is one a compaction cut short left behind, to be replaced.
-            if try attempts == 3 || storage.fileSystem.read(storage.path) == snapshot { return }
+            if try attempts == 3 || storage.fileSystem.map(storage.path) == snapshot { return }
         }
     }
 

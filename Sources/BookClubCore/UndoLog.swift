@@ -11,10 +11,24 @@ public struct Change: Codable, Equatable, Sendable {
     public var command: String
     /// What changed, e.g. `'Dune': p. 120`.
     public var summary: String
-    /// What turns the store back to how it was before the change.
-    var before: Revert
+    /// What turns the store back to how it was before the change; `nil` in a record of bookclub 0.1,
+    /// which kept the whole state file instead (such a change is listed, not undone).
+    var before: Revert?
     /// The id of the state the change committed: the change can be undone while it is the latest.
     var after: String
+
+    init(time: Date, command: String, summary: String, before: Revert, after: String) {
+        (self.time, self.command, self.summary, self.before, self.after) = (time, command, summary, before, after)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        time = try container.decode(Date.self, forKey: .time)
+        command = try container.decode(String.self, forKey: .command)
+        summary = try container.decode(String.self, forKey: .summary)
+        before = try? container.decode(Revert.self, forKey: .before)
+        after = try container.decode(String.self, forKey: .after)
+    }
 }
 
 /// The books and clubs a change replaced, as they were, and the committed history and state before it.
@@ -55,9 +69,9 @@ extension LibraryStorage {
         let changes = try changes()
         // The latest record that matches the store; later ones are of commands that never committed.
         // When none matches (the store was restored or edited by hand), the log is left as it is.
-        guard let index = changes.lastIndex(where: { $0.after == files.commit.state }) else { return nil }
+        guard let index = changes.lastIndex(where: { $0.after == files.commit.state }), let revert = changes[index].before
+        else { return nil }
         let change = changes[index]
-        let revert = change.before
         var transaction = LibraryFiles.Transaction(
             commit: LibraryFiles.Commit(historyLength: revert.historyLength, state: revert.state))
         transaction.books = try revert.books.map { ($0.id, try LibraryFiles.line(for: $0)) }

@@ -262,6 +262,29 @@ import Testing
         check.waitUntilExit()
         #expect(check.terminationStatus == 0)
     }
+
+    /// A command about one book writes that book alone: the snapshot stays byte for byte, the journal
+    /// gains the book and a commit line, and every other book is as it was.
+    @Test func aWriteAppendsTheBookItChangedToTheJournal() throws {
+        defer { bookclub.cleanUp() }
+        for title in ["Dune", "Kindred", "The Dispossessed", "Piranesi"] { #expect(try bookclub.run("add", title, "--pages", "300").exitCode == 0) }
+        // The last `add` of a fresh store may have folded the journal: start from what is there now.
+        let snapshot = try Data(contentsOf: URL(fileURLWithPath: bookclub.storePath))
+        let journal = try String(contentsOfFile: bookclub.storePath + ".journal", encoding: .utf8)
+        let logged = try bookclub.run("progress", "dispossessed", "150")
+        #expect(logged == .init(stdout: "", stderr: "'The Dispossessed': p. 150 of 300 (50%).\n", exitCode: 0))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: bookclub.storePath)) == snapshot)
+        let after = try String(contentsOfFile: bookclub.storePath + ".journal", encoding: .utf8)
+        #expect(after.hasPrefix(journal))
+        let added = after.dropFirst(journal.count).split(separator: "\n")
+        #expect(added.count == 2)
+        #expect(added.first?.hasPrefix("{\"book\":{") == true && added.first?.contains("\"title\":\"The Dispossessed\"") == true)
+        #expect(added.last?.hasPrefix("{\"commit\":{\"historyLength\":") == true)
+        let list = try bookclub.run("list")
+        #expect(list.exitCode == 0)
+        #expect(list.stdout.split(separator: "\n").map { $0.dropFirst(10).prefix(16) } == ["The Dispossessed", "Dune            ", "Kindred         ", "Piranesi        "], "the book being read first")
+        #expect(list.stdout.contains("p. 150/300"))
+    }
 }
 
 

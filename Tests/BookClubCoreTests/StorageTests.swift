@@ -353,6 +353,19 @@ import Testing
         #expect(try storage.changes().count == 1)
     }
 
+    /// bookclub 0.1 kept the whole state file before each change: such records are listed, not undone.
+    @Test func changesRecordedByAnEarlierVersionAreListedNotUndone() throws {
+        let files = FileSystem.inMemory()
+        let storage = LibraryStorage(path: path, fileSystem: files)
+        let old = #"{"after":"9f3c2a","before":"{\n  \"books\" : [],\n  \"historyLength\" : 0,\n  \"schemaVersion\" : 2\n}\n","command":"add Dune","summary":"added 'Dune'","time":"2026-11-18T11:06:40Z"}"#
+        try files.writeAtomically(storage.undoPath, Data((old + "\n").utf8))
+        try commit(storage, "add Kindred") { $0.addBook(Fixture.book("Kindred", id: "bbbb2222")) }
+        #expect(try storage.changes().map(\.command) == ["add Dune", "add Kindred"])
+        #expect(try storage.undo(lockTimeout: 1)?.command == "add Kindred")
+        #expect(try storage.undo(lockTimeout: 1) == nil)
+        #expect(try storage.changes().map(\.command) == ["add Dune"])
+    }
+
     @Test func theLogStaysBounded() throws {
         let storage = LibraryStorage(path: path, fileSystem: .inMemory())
         try commit(storage, "add Dune") { $0.addBook(Fixture.book("Dune", id: "aaaa1111")) }
