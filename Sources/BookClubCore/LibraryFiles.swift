@@ -112,8 +112,9 @@ struct LibraryFiles {
     private mutating func readLayout(of data: Data) throws -> Bool {
         let opening = Data("{\n  \"books\" : [\n".utf8)
         guard data.starts(with: opening) else { return false }
-        let booksEnd = data.withUnsafeBytes { JSONLine.find(Array("\n  ],\n  \"clubs\" : ".utf8), in: $0, from: opening.count - 1) }
-        guard let booksEnd else { return false }
+        // Near the end, after the books: only the clubs and the header follow.
+        let booksEnd = data.withUnsafeBytes { JSONLine.searchBackward(Array("\n  ],\n  \"clubs\" : ".utf8), in: $0) }
+        guard let booksEnd, booksEnd >= opening.count - 1 else { return false }
         // The rest, from `"clubs"`, is an object once it is opened again.
         let rest = Data("{".utf8) + data[(data.startIndex + booksEnd + 5)...]
         guard let header = JSONCoding.decodeLine(Header.self, from: rest),
@@ -155,8 +156,19 @@ struct LibraryFiles {
         var committed: (length: Int, line: Data)?
         var unreadable: Int?
         var lineNumber = 0
+        // Where each line ends, found with memchr (a journal may run to hundreds of kilobytes).
+        let ends = journal.withUnsafeBytes { bytes -> [Int] in
+            var ends: [Int] = []
+            var offset = 0
+            while offset < bytes.count, let hit = memchr(bytes.baseAddress! + offset, 0x0A, bytes.count - offset) {
+                offset = bytes.baseAddress!.distance(to: UnsafeRawPointer(hit)) + 1
+                ends.append(offset)
+            }
+            return ends
+        }
         var start = journal.startIndex
-        while let newline = journal[start...].firstIndex(of: 0x0A) {
+        for end in ends {
+            let newline = journal.startIndex + end - 1
             defer { start = newline + 1 }
             lineNumber += 1
             let line = journal[start..<newline]
@@ -279,14 +291,14 @@ struct LibraryFiles {
         let needle = Array("\n      \"id\" : \"\(id)\"".utf8)
         return snapshotBooks.withUnsafeBytes { bytes -> Data? in
             var offset = 0
-            while let at = JSONLine.find(needle, in: bytes, from: offset) {
+            while let at = JSONLine.search(needle, in: bytes, from: offset) {
                 offset = at + 1
                 // The book around the hit: back to its `    {`, on to its `    }`.
                 var start = at
                 while start > 0, !(bytes[start] == 0x0A && bytes[start + 1..<min(start + 6, bytes.count)].elementsEqual(Self.objectStart.dropFirst())) {
                     start -= 1
                 }
-                guard let end = JSONLine.find(Self.objectEnd, in: bytes, from: at) else { return nil }
+                guard let end = JSONLine.search(Self.objectEnd, in: bytes, from: at) else { return nil }
                 let book = snapshotBooks[(snapshotBooks.startIndex + start + 1)..<(snapshotBooks.startIndex + end + Self.objectEnd.count)]
                 if Self.id(of: book) == id { return book }
             }
@@ -302,8 +314,8 @@ struct LibraryFiles {
         books.withUnsafeBytes { bytes in
             var result: [Data] = []
             var offset = 0
-            while let start = JSONLine.find(objectStart, in: bytes, from: offset),
-                let end = JSONLine.find(objectEnd, in: bytes, from: start + 1)
+            while let start = JSONLine.search(objectStart, in: bytes, from: offset),
+                let end = JSONLine.search(objectEnd, in: bytes, from: start + 1)
             {
                 result.append(books[(books.startIndex + start + 1)..<(books.startIndex + end + objectEnd.count)])
                 offset = end + objectEnd.count
