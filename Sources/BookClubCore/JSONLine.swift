@@ -16,7 +16,9 @@
 enum JSONLine {
     /// The raw value (`"dune"`, `412`, `[...]`) of `key` among the top-level members of `object`;
     /// `nil` when the key is not there or is there twice (decoders differ on which one counts).
-    static func value(of key: StaticString, in object: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
+    ///
+    /// - Parameter first: take the first one and read no further, for lines bookclub wrote itself.
+    static func value(of key: StaticString, in object: UnsafeRawBufferPointer, first: Bool = false) -> UnsafeRawBufferPointer? {
         var found: UnsafeRawBufferPointer?
         var index = 0
         let count = object.count
@@ -40,6 +42,7 @@ enum JSONLine {
             skipSpace()
             guard let valueEnd = valueEnd(object, from: index) else { return nil }
             if isWanted {
+                if first { return UnsafeRawBufferPointer(rebasing: object[index..<valueEnd]) }
                 guard found == nil else { return nil }
                 found = UnsafeRawBufferPointer(rebasing: object[index..<valueEnd])
             }
@@ -57,8 +60,8 @@ enum JSONLine {
     }
 
     /// The string value of `key`, unescaped.
-    static func string(_ key: StaticString, in object: UnsafeRawBufferPointer) -> String? {
-        guard let raw = value(of: key, in: object), raw.count >= 2, raw.first == UInt8(ascii: "\"") else { return nil }
+    static func string(_ key: StaticString, in object: UnsafeRawBufferPointer, first: Bool = false) -> String? {
+        guard let raw = value(of: key, in: object, first: first), raw.count >= 2, raw.first == UInt8(ascii: "\"") else { return nil }
         let inner = UnsafeRawBufferPointer(rebasing: raw[1..<raw.count - 1])
         if !inner.contains(UInt8(ascii: "\\")) {
             return String(validating: inner, as: UTF8.self)

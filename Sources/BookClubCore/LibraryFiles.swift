@@ -214,19 +214,23 @@ struct LibraryFiles {
     }
 
     private static func record(_ line: Data) -> Record? {
-        func wrapped(_ prefix: String) -> Data? {
-            let prefix = Data(prefix.utf8)
-            guard line.count > prefix.count, line.starts(with: prefix), line.last == UInt8(ascii: "}") else { return nil }
-            return line.dropFirst(prefix.count).dropLast()
+        /// What `{"<key>":…}` wraps.
+        func wrapped(_ prefix: StaticString) -> Data? {
+            let count = prefix.utf8CodeUnitCount
+            let matches = line.withUnsafeBytes { bytes in
+                bytes.count > count + 1 && memcmp(bytes.baseAddress!, prefix.utf8Start, count) == 0
+                    && bytes[bytes.count - 1] == UInt8(ascii: "}")
+            }
+            return matches ? line[(line.startIndex + count)..<(line.endIndex - 1)] : nil
         }
         if let book = wrapped(#"{"book":"#) {
-            return id(of: book).map { .book($0, book) }
+            return book.withUnsafeBytes { JSONLine.string("id", in: $0, first: true) }.map { .book($0, book) }
         }
+        if wrapped(#"{"commit":"#) != nil { return .commit }
         if let raw = wrapped(#"{"remove":"#) {
             return JSONCoding.decodeLine(String.self, from: Data(raw)).map { .remove($0) }
         }
         if let raw = wrapped(#"{"clubs":"#) { return .clubs(raw) }
-        if wrapped(#"{"commit":"#) != nil { return .commit }
         return nil
     }
 
@@ -340,12 +344,13 @@ struct LibraryFiles {
     // MARK: Writing
 
     /// Commits a transaction: appends it to the journal, or writes a new snapshot (and an empty journal)
-    /// when the journal has grown past half the snapshot, the snapshot is of an earlier schema or
-    /// layout, or there is no journal of its generation. The append or the snapshot's rename is the commit.
+    /// when the journal has grown past a quarter of the snapshot (and 64 KiB), the snapshot is of an
+    /// earlier schema or layout, or there is no journal of its generation. The append or the
+    /// snapshot's rename is the commit.
     mutating func commit(_ transaction: Transaction) throws {
         let records = try Self.journalLines(transaction)
         if let length = journalLength, version == LibraryStorage.schemaVersion, snapshotLines == nil,
-            length + records.count <= max(64 * 1024, snapshotSize / 2)
+            length + records.count <= max(64 * 1024, snapshotSize / 4)
         {
             do {
                 try fileSystem.append(storage.journalPath, records, length)

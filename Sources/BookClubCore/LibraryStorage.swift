@@ -15,7 +15,7 @@
 ///
 /// - `STORE` (`store.json`): the snapshot, pretty-printed JSON with sorted keys: each book with only
 ///   the *latest* entry of each reading, the clubs, and `historyLength`, the committed size of the
-///   history. Rewritten only when the journal has grown to half its size.
+///   history. Rewritten only when the journal has grown to a quarter of its size.
 /// - `STORE.journal`: JSON Lines, each change's changed books and a commit line, appended.
 /// - `STORE.history`: JSON Lines, one progress entry a line, appended and never rewritten.
 /// - `STORE.lock`: the lock file every read-modify-write holds (`flock(2)`; scripts may use `flock(1)`).
