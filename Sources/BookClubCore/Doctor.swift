@@ -73,6 +73,16 @@ public enum Doctor {
         } catch {
             findings.append(.init(kind: .problem, message: describe(error)))
         }
+        // Once the store above is released with its lock.
+        if fix, library != nil {
+            do {
+                if try storage.foldJournal(lockTimeout: lockTimeout) {
+                    findings.append(.init(kind: .fixed, message: "folded \(storage.journalPath) into \(storage.path), which now holds every change"))
+                }
+            } catch {
+                findings.append(.init(kind: .problem, message: describe(error)))
+            }
+        }
         if !fix, (try? fileSystem.size(storage.lockPath)) ?? nil != nil {
             do {
                 let unlock = try fileSystem.lock(storage.lockPath, 0)

@@ -64,17 +64,24 @@ struct LibraryFiles {
     private(set) var commit = Commit(historyLength: 0, state: "")
     private var generation: String?
     private var clubs = Data("[]".utf8)
+    /// The snapshot's books, each as its JSON.
+    private var snapshotBooks: [Data] = []
     /// The snapshot's books as one run of bytes, from the line break before the first `    {` to the
-    /// last `    }`, split only when every book is needed.
-    private var snapshotBooks = Data()
-    /// The snapshot's books, when it was not laid out as written.
-    private var snapshotLines: [Data]?
+    /// last `    }`, to search for an id in; `nil` when the snapshot is not laid out as bookclub writes it.
+    private var snapshotRun: Data?
     private var snapshotSize = 0
     /// The journal's committed book lines by id (`nil` once removed), and the ids in the order they came.
     private var journalBooks: [Book.ID: Data?] = [:]
     private var journalOrder: [Book.ID] = []
     /// The committed size of a journal of the snapshot's generation; `nil` when there is none.
     private(set) var journalLength: Int?
+    /// Whether the snapshot alone holds the library: no change waits in the journal, and the snapshot
+    /// is of this schema and laid out as bookclub writes it.
+    var isFolded: Bool {
+        journalBooks.isEmpty && !journalChangedClubs && journalLength != nil && snapshotRun != nil
+            && version == LibraryStorage.schemaVersion
+    }
+    private var journalChangedClubs = false
 
     private var path: String { storage.path }
     private var fileSystem: FileSystem { storage.fileSystem }
@@ -125,7 +132,10 @@ struct LibraryFiles {
         generation = header.generation
         commit = Commit(historyLength: header.historyLength, state: header.state ?? "")
         self.clubs = clubs
-        snapshotBooks = data[(data.startIndex + opening.count - 1)..<(data.startIndex + booksEnd)]
+        let run = data[(data.startIndex + opening.count - 1)..<(data.startIndex + booksEnd)]
+        guard let books = Self.split(run) else { return false }
+        snapshotRun = run
+        snapshotBooks = books
         return true
     }
 
@@ -145,7 +155,7 @@ struct LibraryFiles {
         generation = document.generation
         commit = Commit(historyLength: document.historyLength, state: document.state ?? "")
         clubs = try JSONCoding.encoder(pretty: false).encode(document.clubs ?? [])
-        snapshotLines = try document.books.map { try Self.line(for: $0) }
+        snapshotBooks = try document.books.map { try Self.line(for: $0) }
     }
 
     /// Lays the journal's committed transactions over the snapshot; `false` when the journal is of
@@ -243,7 +253,10 @@ struct LibraryFiles {
             if journalBooks[id] == nil { journalOrder.append(id) }
             journalBooks[id] = .some(nil)
         }
-        if let raw = transaction.clubs { clubs = raw }
+        if let raw = transaction.clubs {
+            clubs = raw
+            journalChangedClubs = true
+        }
         commit = transaction.commit
     }
 
@@ -276,24 +289,21 @@ struct LibraryFiles {
             case .some(.none): break
             }
         }
-        if let snapshotLines {
-            for (number, line) in snapshotLines.enumerated() { try add(line, number: number) }
-        } else {
-            for (number, book) in Self.split(snapshotBooks).enumerated() { try add(book, number: number) }
-        }
+        for (number, book) in snapshotBooks.enumerated() { try add(book, number: number) }
         for id in journalOrder where !seen.contains(id) {
             if case .some(.some(let line)) = journalBooks[id] { result.append((id, line)) }
         }
         return result
     }
 
-    /// The line of the book with this id, found without reading the other books' lines.
+    /// The line of the book with this id, found without reading the other books' lines; `nil` also
+    /// when its id is not where bookclub writes it (see `lineReadingAll(of:)`).
     func line(of id: Book.ID) -> Data? {
         if let line = journalBooks[id] { return line }
-        if let snapshotLines { return snapshotLines.first { Self.id(of: $0) == id } }
+        guard let snapshotRun else { return snapshotBooks.first { Self.id(of: $0) == id } }
         guard !id.isEmpty, !id.contains("\""), !id.contains("\\") else { return nil }
         let needle = Array("\n      \"id\" : \"\(id)\"".utf8)
-        return snapshotBooks.withUnsafeBytes { bytes -> Data? in
+        return snapshotRun.withUnsafeBytes { bytes -> Data? in
             var offset = 0
             while let at = JSONLine.search(needle, in: bytes, from: offset) {
                 offset = at + 1
@@ -303,28 +313,53 @@ struct LibraryFiles {
                     start -= 1
                 }
                 guard let end = JSONLine.search(Self.objectEnd, in: bytes, from: at) else { return nil }
-                let book = snapshotBooks[(snapshotBooks.startIndex + start + 1)..<(snapshotBooks.startIndex + end + Self.objectEnd.count)]
+                let book = snapshotRun[(snapshotRun.startIndex + start + 1)..<(snapshotRun.startIndex + end + Self.objectEnd.count)]
                 if Self.id(of: book) == id { return book }
             }
             return nil
         }
     }
 
+    /// The line of the book with this id, reading every book's id when the search does not find it.
+    func lineReadingAll(of id: Book.ID) throws -> Data? {
+        if let line = line(of: id) { return line }
+        return try allLines().first { $0.id == id }?.line
+    }
+
     private static let objectStart = Array("\n    {".utf8)
     private static let objectEnd = Array("\n    }".utf8)
 
-    /// The books of the snapshot's run of books.
-    private static func split(_ books: Data) -> [Data] {
-        books.withUnsafeBytes { bytes in
-            var result: [Data] = []
-            var offset = 0
-            while let start = JSONLine.search(objectStart, in: bytes, from: offset),
-                let end = JSONLine.search(objectEnd, in: bytes, from: start + 1)
-            {
-                result.append(books[(books.startIndex + start + 1)..<(books.startIndex + end + objectEnd.count)])
-                offset = end + objectEnd.count
+    /// The books of a run laid out as JSONEncoder writes them: objects opened by a line `    {`, each
+    /// key on a line of its own indented further, closed by a line `    }`, separated by commas.
+    /// `nil` for any other layout (a book written on one line, another indent), which is then read as
+    /// one document. Looks at the closing braces only, so it costs little however long the run.
+    static func split(_ run: Data) -> [Data]? {
+        run.withUnsafeBytes { bytes -> [Data]? in
+            guard let base = bytes.baseAddress, bytes.count > 1 else { return bytes.count == 1 && bytes[0] == 0x0A ? [] : nil }
+            let open = Array("\n    {\n      \"".utf8)
+            let indent = Array("\n    ".utf8)
+            var books: [Data] = []
+            var start = 0
+            while true {
+                guard start + open.count <= bytes.count, memcmp(base + start, open, open.count) == 0 else { return nil }
+                // A book ends at the first `}` that closes a line indented four spaces: a string holds
+                // no line break, and the book's own lines are indented six.
+                var offset = start + open.count
+                var end: Int?
+                while let hit = memchr(base + offset, Int32(UInt8(ascii: "}")), bytes.count - offset) {
+                    let at = base.distance(to: UnsafeRawPointer(hit))
+                    if memcmp(base + at - indent.count, indent, indent.count) == 0 {
+                        end = at + 1
+                        break
+                    }
+                    offset = at + 1
+                }
+                guard let end else { return nil }
+                books.append(run[(run.startIndex + start + 1)..<(run.startIndex + end)])
+                if end == bytes.count { return books }
+                guard bytes[end] == UInt8(ascii: ",") else { return nil }
+                start = end + 1
             }
-            return result
         }
     }
 
@@ -349,7 +384,7 @@ struct LibraryFiles {
     /// snapshot's rename is the commit.
     mutating func commit(_ transaction: Transaction) throws {
         let records = try Self.journalLines(transaction)
-        if let length = journalLength, version == LibraryStorage.schemaVersion, snapshotLines == nil,
+        if let length = journalLength, version == LibraryStorage.schemaVersion, snapshotRun != nil,
             length + records.count <= max(64 * 1024, snapshotSize / 4)
         {
             do {
@@ -366,7 +401,8 @@ struct LibraryFiles {
         try compact(with: transaction)
     }
 
-    private mutating func compact(with transaction: Transaction) throws {
+    /// Writes a new snapshot holding the transaction, and an empty journal.
+    mutating func compact(with transaction: Transaction) throws {
         var next = self
         next.apply(transaction)
         let generation = LibraryStorage.newID()
@@ -412,7 +448,7 @@ extension LibraryFiles {
         case .everything:
             return try library(allLines().map(\.line))
         case .books(let ids):
-            return try library(ids.sorted().compactMap { line(of: $0) })
+            return try library(ids.sorted().compactMap { try lineReadingAll(of: $0) })
         case .book(let reference):
             // An id is the first rule, and a book's own: its line is found without reading the others.
             let id = reference.lowercased().trimmed

@@ -68,11 +68,7 @@ public struct LibraryStorage {
             },
             save: { old, new in
                 guard var current = files else { return }
-                if current.version < Self.schemaVersion, let original = try fileSystem.read(path),
-                    try fileSystem.read(backupPath(version: current.version)) == nil
-                {
-                    try fileSystem.writeAtomically(backupPath(version: current.version), original)
-                }
+                try keepOriginal(of: current)
                 let lines = try Self.historyLines(adding: new, to: old)
                 if !lines.isEmpty {
                     try fileSystem.append(historyPath, lines, current.commit.historyLength)
@@ -92,6 +88,29 @@ public struct LibraryStorage {
                 unlock?()
                 unlock = nil
             })
+    }
+
+    /// Keeps a store of an earlier schema as it was, once, before it is first rewritten.
+    private func keepOriginal(of files: LibraryFiles) throws {
+        if files.version < Self.schemaVersion, let original = try fileSystem.read(path),
+            try fileSystem.read(backupPath(version: files.version)) == nil
+        {
+            try fileSystem.writeAtomically(backupPath(version: files.version), original)
+        }
+    }
+
+    /// Folds the journal into a new snapshot, so that `STORE` alone holds the library (before it is
+    /// edited by hand, say: a change in the journal is newer than the snapshot and wins over it).
+    /// Takes the store lock. Returns `false` when there was nothing to fold.
+    public func foldJournal(lockTimeout: Double) throws -> Bool {
+        let unlock = try fileSystem.lock(lockPath, lockTimeout)
+        defer { unlock() }
+        sweep()
+        var files = try LibraryFiles(reading: self)
+        guard !files.isFolded, try fileSystem.read(path) != nil else { return false }
+        try keepOriginal(of: files)
+        try files.compact(with: LibraryFiles.Transaction(commit: files.commit))
+        return true
     }
 
     /// The transaction that turns `old` into `new`, and the one that turns it back.

@@ -170,6 +170,37 @@ import Testing
         #expect(library.books.map(\.currentPage) == [nil, 7, 30])
     }
 
+    /// A book added by hand in another layout (on one line, indented with a tab) is still a book: the
+    /// snapshot is then read as one document, and every book survives the next fold.
+    @Test(arguments: [
+        "    {\"added\":\"2024-01-01T00:00:00Z\",\"id\":\"hand1\",\"readings\":[],\"tags\":[],\"title\":\"Hand Added\"}",
+        "\t{\n\t\"added\" : \"2024-01-01T00:00:00Z\", \"id\" : \"hand1\", \"readings\" : [], \"tags\" : [], \"title\" : \"Hand Added\"\n\t}",
+    ])
+    func aBookAddedByHandInAnotherLayoutIsKept(_ handWritten: String) throws {
+        let storage = try shelf(2)
+        var snapshot = try text(storage, path)
+        let end = try #require(snapshot.range(of: "\n  ],\n  \"clubs\""))
+        snapshot.insert(contentsOf: ",\n" + handWritten, at: end.lowerBound)
+        try storage.fileSystem.writeAtomically(path, Data(snapshot.utf8))
+        #expect(try Store(persistence: storage.persistence(lockTimeout: nil)).state.books.map(\.id) == ["b0000", "b0001", "hand1"])
+        #expect(try Store(persistence: storage.persistence(lockTimeout: nil, scope: .book(named: "hand1"))).state.books.map(\.title) == ["Hand Added"])
+        #expect(try Store(persistence: storage.persistence(lockTimeout: nil, scope: .books(["hand1"]))).state.books.map(\.title) == ["Hand Added"])
+        try logProgress(storage, book: "b0001", page: 12, scope: .book(named: "b0001"))
+        #expect(try text(storage, path).hasPrefix("{\n  \"books\" : [\n"), "the save folded the journal into a new snapshot")
+        let library = try Store(persistence: storage.persistence(lockTimeout: nil)).state
+        #expect(library.books.map(\.id) == ["b0000", "b0001", "hand1"])
+        #expect(library[id: "b0001"]?.currentPage == 12)
+    }
+
+    /// An id that is not where bookclub writes ids (one with a quote, kept from an import) is still found.
+    @Test func aBookWhoseIdHasAQuoteIsFoundByItsId() throws {
+        let storage = LibraryStorage(path: path, fileSystem: .inMemory())
+        let store = try Store(persistence: storage.persistence(lockTimeout: 1))
+        store.update { $0.addBook(Fixture.book("Odd", id: "odd\"id")) }
+        try store.save()
+        #expect(try Store(persistence: storage.persistence(lockTimeout: nil, scope: .books(["odd\"id"]))).state.books.map(\.title) == ["Odd"])
+    }
+
     @Test func undoPutsBackRemovedBooksAndTakesAwayAddedOnes() throws {
         let storage = try shelf(3)
         func commit(_ command: String, _ change: (inout Library) -> Void) throws {

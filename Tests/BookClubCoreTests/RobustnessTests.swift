@@ -177,9 +177,17 @@ import Testing
         #expect(fixed.stdout.contains("fixed    the scene 'other' selects a book that is no longer there; the selection was cleared\n"))
         #expect(fixed.stdout.contains("fixed    removed \(leftover)"))
         #expect(!FileManager.default.fileExists(atPath: leftover))
+        // The journal is folded into store.json, which then holds every change (to edit it by hand).
+        #expect(fixed.stdout.contains("fixed    folded \(bookclub.storePath).journal into \(bookclub.storePath), which now holds every change\n"))
+        #expect(try String(contentsOfFile: bookclub.storePath + ".journal", encoding: .utf8).split(separator: "\n").count == 1)
+        #expect(try String(contentsOfFile: bookclub.storePath, encoding: .utf8).contains("\"page\" : 100"))
+        #expect(try bookclub.run("doctor", "--fix").stdout.contains("folded") == false, "nothing more to fold")
+        #expect(try bookclub.run("undo").stderr == "Undid `remove Kindred --yes`: removed 'Kindred'.\n", "undo reaches past the fold")
+        try bookclub.run("progress", "kindred", "10")
         let again = try #require(try bookclub.json("doctor", "--json") as? [[String: String]])
         #expect(!again.contains { $0["kind"] == "problem" })
         #expect((try bookclub.json("show", "dune", "--json") as? [String: Any])?["page"] as? Int == 100, "nothing was lost")
+        #expect((try bookclub.json("show", "kindred", "--json") as? [String: Any])?["page"] as? Int == 10)
     }
 
     /// Every earlier schema, from the committed fixtures in `Fixtures/`.
