@@ -88,8 +88,9 @@ struct LibraryFiles {
 
     // MARK: Reading
 
-    /// Reads the committed state. Without the lock a writer may compact meanwhile, replacing both files:
-    /// a journal of another generation than the snapshot just read is then read again with its snapshot.
+    /// Reads the committed state. Without the lock a writer may fold the journal meanwhile, replacing
+    /// both files: a journal of another generation than the snapshot just read is then read again with
+    /// its snapshot.
     init(reading storage: LibraryStorage) throws {
         var attempts = 0
         while true {
@@ -100,7 +101,7 @@ struct LibraryFiles {
             guard let journal, !journal.isEmpty else { return }
             if try lay(journal) { return }
             attempts += 1
-            // Still the same snapshot: the journal is one a compaction cut short left behind, to be replaced.
+            // Still the same snapshot: the journal is one a fold cut short left behind, to be replaced.
             if try attempts == 3 || storage.fileSystem.map(storage.path) == snapshot { return }
         }
     }
@@ -159,7 +160,7 @@ struct LibraryFiles {
     }
 
     /// Lays the journal's committed transactions over the snapshot; `false` when the journal is of
-    /// another generation (left by a compaction that was cut short, or written since the snapshot was read).
+    /// another generation (left by a fold that was cut short, or written since the snapshot was read).
     private mutating func lay(_ journal: Data) throws -> Bool {
         let journalPath = storage.journalPath
         var pending = Transaction(commit: commit)
@@ -398,11 +399,11 @@ struct LibraryFiles {
             journalLength = length + records.count
             return
         }
-        try compact(with: transaction)
+        try fold(with: transaction)
     }
 
     /// Writes a new snapshot holding the transaction, and an empty journal.
-    mutating func compact(with transaction: Transaction) throws {
+    mutating func fold(with transaction: Transaction) throws {
         var next = self
         next.apply(transaction)
         let generation = LibraryStorage.newID()

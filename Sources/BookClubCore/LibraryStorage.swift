@@ -109,7 +109,7 @@ public struct LibraryStorage {
         var files = try LibraryFiles(reading: self)
         guard !files.isFolded, try fileSystem.read(path) != nil else { return false }
         try keepOriginal(of: files)
-        try files.compact(with: LibraryFiles.Transaction(commit: files.commit))
+        try files.fold(with: LibraryFiles.Transaction(commit: files.commit))
         return true
     }
 
