@@ -78,21 +78,27 @@ def generate_tasks(folder, count):
     return rc
 
 
-def measure(command, runs, env):
-    """Median, min and max of wall time in ms over `runs` runs, and peak memory (max RSS) in MB,
-    read by GNU time in one more run (a forked Python child would report Python's own memory)."""
-    times = []
+def measure(commands, runs):
+    """For each (command, env) by name: median, min and max of wall time in ms over `runs` runs, and
+    peak memory (max RSS) in MB, read by GNU time in one more run (a forked Python child would report
+    Python's own memory). The runs are interleaved, one of each command in turn, so that a machine
+    busier one moment than the next weighs on every command alike, and their ratios hold."""
+    times = {name: [] for name in commands}
     for _ in range(runs):
-        started = time.perf_counter()
-        if subprocess.run(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode:
-            sys.exit(f"failed: {' '.join(command)}")
-        times.append((time.perf_counter() - started) * 1000)
-    peak = float("nan")
-    if os.path.exists("/usr/bin/time"):
-        result = subprocess.run(["/usr/bin/time", "-f", "%M", *command], env=env, stdout=subprocess.DEVNULL,
-                                stderr=subprocess.PIPE, text=True)
-        peak = int(result.stderr.strip().splitlines()[-1]) / 1024
-    return statistics.median(times), min(times), max(times), peak
+        for name, (command, env) in commands.items():
+            started = time.perf_counter()
+            if subprocess.run(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode:
+                sys.exit(f"failed: {' '.join(command)}")
+            times[name].append((time.perf_counter() - started) * 1000)
+    results = {}
+    for name, (command, env) in commands.items():
+        peak = float("nan")
+        if os.path.exists("/usr/bin/time"):
+            result = subprocess.run(["/usr/bin/time", "-f", "%M", *command], env=env, stdout=subprocess.DEVNULL,
+                                    stderr=subprocess.PIPE, text=True)
+            peak = int(result.stderr.strip().splitlines()[-1]) / 1024
+        results[name] = (statistics.median(times[name]), min(times[name]), max(times[name]), peak)
+    return results
 
 
 def main():
@@ -107,7 +113,7 @@ def main():
     work = tempfile.mkdtemp(prefix="bookclub-bench-")
     env = dict(os.environ, HOME=work, NO_COLOR="1", TZ="UTC")
     rows = []
-    true_result = measure(["true"], args.runs, env)
+    true_result = measure({"true": (["true"], env)}, args.runs)["true"]
     true_ms = true_result[0]
     rows.append(("-", "true", true_result))
     results = {}
@@ -128,22 +134,21 @@ def main():
             "stats (every entry)": base + ["stats", "--json"],
             "export (every entry)": base + ["export"],
         }
-        for name, command in commands.items():
-            results[(size, name)] = measure(command, runs, env)
-            rows.append((size, name, results[(size, name)]))
+        commands = {name: (command, env) for name, command in commands.items()}
         if task:
             rc = generate_tasks(os.path.join(work, f"task-{size}"), size)
             task_env = dict(env, TASKRC=rc)
-            results[(size, "task add")] = measure([task, "add", "benchmark"], runs, task_env)
-            results[(size, "task next")] = measure([task, "next"], runs, task_env)
-            rows.append((size, "task add", results[(size, "task add")]))
-            rows.append((size, "task next", results[(size, "task next")]))
+            commands["task add"] = ([task, "add", "benchmark"], task_env)
+            commands["task next"] = ([task, "next"], task_env)
+        for name, result in measure(commands, runs).items():
+            results[(size, name)] = result
+            rows.append((size, name, result))
         print(f"... {size} entries done", file=sys.stderr)
 
     cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
     print(f"Machine: {cpu}, {os.cpu_count()} cores; release build, -static-executable")
     print(f"Books: {args.books or '300 per 100,000 entries'}")
-    print(f"Runs: {args.runs} up to 10,000 entries, {max(3, args.runs // 3)} above; times in ms, memory in MB\n")
+    print(f"Runs: {args.runs} up to 10,000 entries, {max(3, args.runs // 3)} above, interleaved; times in ms, memory in MB\n")
     print("| entries | command | median ms | min–max ms | peak MB |")
     print("|---:|---|---:|---:|---:|")
     for size, name, (median, low, high, peak) in rows:
