@@ -23,7 +23,7 @@
 /// What follows the last commit line never committed (its writer was stopped) and is passed over.
 struct LibraryFiles {
     /// What a commit line (or the snapshot's first line) says.
-    struct Commit: Codable, Equatable {
+    struct Commit: Codable {
         /// The committed length of the history file.
         var historyLength: Int
         /// The id of the committed state: each change makes a new one; undo goes back to an earlier one.
@@ -78,10 +78,9 @@ struct LibraryFiles {
     /// Whether the snapshot alone holds the library: no change waits in the journal, and the snapshot
     /// is of this schema and laid out as bookclub writes it.
     var isFolded: Bool {
-        journalBooks.isEmpty && !journalChangedClubs && journalLength != nil && snapshotRun != nil
-            && version == LibraryStorage.schemaVersion
+        !journalHasChanges && journalLength != nil && snapshotRun != nil && version == LibraryStorage.schemaVersion
     }
-    private var journalChangedClubs = false
+    private var journalHasChanges = false
 
     private var path: String { storage.path }
     private var fileSystem: FileSystem { storage.fileSystem }
@@ -155,7 +154,7 @@ struct LibraryFiles {
         version = document.schemaVersion
         generation = document.generation
         commit = Commit(historyLength: document.historyLength, state: document.state ?? "")
-        clubs = try JSONCoding.encoder(pretty: false).encode(document.clubs ?? [])
+        clubs = try Self.line(for: document.clubs ?? [])
         snapshotBooks = try document.books.map { try Self.line(for: $0) }
     }
 
@@ -254,11 +253,9 @@ struct LibraryFiles {
             if journalBooks[id] == nil { journalOrder.append(id) }
             journalBooks[id] = .some(nil)
         }
-        if let raw = transaction.clubs {
-            clubs = raw
-            journalChangedClubs = true
-        }
+        if let raw = transaction.clubs { clubs = raw }
         commit = transaction.commit
+        journalHasChanges = true
     }
 
     // MARK: Books
@@ -268,9 +265,14 @@ struct LibraryFiles {
         line.withUnsafeBytes { JSONLine.string("id", in: $0) }
     }
 
-    /// A book's line, as the snapshot and the journal keep it.
+    /// A book's line, as the journal keeps it.
     static func line(for book: StoredBook) throws -> Data {
         try JSONCoding.encoder(pretty: false).encode(book)
+    }
+
+    /// The clubs' line, as the journal keeps it.
+    static func line(for clubs: [Club]) throws -> Data {
+        try JSONCoding.encoder(pretty: false).encode(clubs)
     }
 
     /// Every book's line, in the store's order.

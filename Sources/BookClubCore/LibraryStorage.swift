@@ -130,8 +130,7 @@ public struct LibraryStorage {
             revert.books.append(StoredBook(book))
         }
         if old.clubs != new.clubs {
-            let encoder = JSONCoding.encoder(pretty: false)
-            transaction.clubs = try encoder.encode(new.clubs)
+            transaction.clubs = try LibraryFiles.line(for: new.clubs)
             revert.clubs = old.clubs
         }
         return (transaction, revert)

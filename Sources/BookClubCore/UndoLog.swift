@@ -76,7 +76,7 @@ extension LibraryStorage {
             commit: LibraryFiles.Commit(historyLength: revert.historyLength, state: revert.state))
         transaction.books = try revert.books.map { ($0.id, try LibraryFiles.line(for: $0)) }
         transaction.removed = revert.absent
-        transaction.clubs = try revert.clubs.map { try JSONCoding.encoder(pretty: false).encode($0) }
+        transaction.clubs = try revert.clubs.map(LibraryFiles.line(for:))
         try files.commit(transaction)
         try writeChanges(Array(changes[..<index]))
         return change
