@@ -20,6 +20,8 @@ public enum BookClubError: Error, Equatable, Sendable {
     case abandoned(title: String, reference: String)
     case notEnded(title: String, reference: String)
     case notFinished(title: String, reference: String)
+    /// A finish or abandon dated before the reading started.
+    case endsBeforeStart(title: String, outcome: Ending.Outcome, date: Date, started: Date)
     case needsPageCount(title: String, reference: String)
     case pageOutOfRange(page: Int, title: String, pages: Int)
     case duplicateTitle(String)
@@ -64,7 +66,10 @@ public enum BookClubError: Error, Equatable, Sendable {
 }
 
 extension BookClubError: LocalizedError {
-    public var errorDescription: String? {
+    public var errorDescription: String? { message(in: .utc) }
+
+    /// The message, with any date in it shown in `timeZone`.
+    public func message(in timeZone: Zone) -> String {
         switch self {
         case .bookNotFound(let reference):
             "No book matches '\(reference)'. See `bookclub list --all`."
@@ -90,6 +95,9 @@ extension BookClubError: LocalizedError {
             "'\(title)' is not finished or abandoned; run `bookclub finish \(reference)` first."
         case .notFinished(let title, _):
             "'\(title)' is neither finished nor abandoned."
+        case .endsBeforeStart(let title, let outcome, let date, let started):
+            "'\(title)' cannot be \(outcome.rawValue) on \(DateText.minute(date, timeZone: timeZone)): this reading started on "
+                + "\(DateText.minute(started, timeZone: timeZone)). Give a --date after the start."
         case .needsPageCount(let title, let reference):
             "'\(title)' has no page count; log a percent (45%) or set it with `bookclub edit \(reference) --pages N`."
         case .pageOutOfRange(let page, let title, let pages):

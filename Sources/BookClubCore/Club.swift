@@ -64,15 +64,13 @@ public struct Club: Identifiable, Codable, Equatable, Sendable {
 
     /// The meeting a reference names: an id or unique id prefix, `next`, or a date (`2026-12-03`)
     /// on which exactly one meeting falls.
-    public func meeting(_ reference: String, now: Date, timeZone: TimeZone) throws -> Meeting {
+    public func meeting(_ reference: String, now: Date, timeZone: Zone) throws -> Meeting {
         let needle = reference.lowercased().trimmed
         if needle == "next", let next = nextMeeting(after: now) { return next }
         let byID = meetings.filter { $0.id.hasPrefix(needle) && !needle.isEmpty }
         if byID.count == 1 { return byID[0] }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        if let day = When.parse(reference.trimmed, now: now, timeZone: timeZone) {
-            let sameDay = meetings.filter { calendar.isDate($0.date, inSameDayAs: day) }
+        if let day = When.parse(reference.trimmed, now: now, timeZone: timeZone, looking: .ahead) {
+            let sameDay = meetings.filter { timeZone.day(of: $0.date) == timeZone.day(of: day) }
             if sameDay.count == 1 { return sameDay[0] }
         }
         throw BookClubError.meetingNotFound(club: name, reference: reference)

@@ -25,7 +25,7 @@ public enum GoodreadsCSV {
     }
 
     /// The header and one row a book, lines ending in LF; dates as `YYYY/MM/DD` in `timeZone`.
-    public static func render(_ library: Library, timeZone: TimeZone) -> String {
+    public static func render(_ library: Library, timeZone: Zone) -> String {
         var lines = [columns.joined(separator: ",")]
         for book in library.books {
             let finished = book.readings.filter(\.isFinished)
@@ -58,19 +58,17 @@ public enum GoodreadsCSV {
         return "\"" + field.replacing("\"", with: "\"\"") + "\""
     }
 
-    static func day(_ date: Date, _ timeZone: TimeZone) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        let parts = calendar.dateComponents([.year, .month, .day], from: date)
+    static func day(_ date: Date, _ timeZone: Zone) -> String {
+        let parts = timeZone.local(date)
         func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        return "\(parts.year!)/\(two(parts.month!))/\(two(parts.day!))"
+        return "\(parts.year)/\(two(parts.month))/\(two(parts.day))"
     }
 }
 
 /// The library as a reading journal in Markdown: what is being read, what was finished by year,
 /// what was abandoned, what waits; with ratings, reviews and every note.
 public enum ReadingJournal {
-    public static func markdown(_ library: Library, timeZone: TimeZone) -> String {
+    public static func markdown(_ library: Library, timeZone: Zone) -> String {
         var lines = ["# Reading journal"]
         let books = library.books
         func section(_ title: String, _ chosen: [Book], entry: (Book) -> [String]) {
@@ -115,7 +113,7 @@ public enum ReadingJournal {
     }
 
     /// Tags, review, private notes and every note of every reading, oldest first.
-    private static func details(_ book: Book, _ timeZone: TimeZone) -> [String] {
+    private static func details(_ book: Book, _ timeZone: Zone) -> [String] {
         var lines: [String] = []
         if !book.tags.isEmpty { lines.append("Tags: " + book.tags.joined(separator: ", ")) }
         if let review = book.review { lines += [""] + review.split(separator: "\n", omittingEmptySubsequences: false).map { "> \($0)" } }
@@ -129,9 +127,7 @@ public enum ReadingJournal {
         return lines
     }
 
-    private static func year(_ date: Date, _ timeZone: TimeZone) -> Int {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        return calendar.component(.year, from: date)
+    private static func year(_ date: Date, _ timeZone: Zone) -> Int {
+        timeZone.local(date).year
     }
 }

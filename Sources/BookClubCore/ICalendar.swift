@@ -37,11 +37,9 @@ public enum ICalendar {
 
     /// `20261203T190000Z`
     static func stamp(_ date: Date) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(secondsFromGMT: 0)!
-        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
-        func pad(_ value: Int?, _ width: Int) -> String {
-            let text = String(value ?? 0)
+        let c = Zone.utc.local(date)
+        func pad(_ value: Int, _ width: Int) -> String {
+            let text = String(value)
             return String(repeating: "0", count: max(0, width - text.count)) + text
         }
         return pad(c.year, 4) + pad(c.month, 2) + pad(c.day, 2) + "T" + pad(c.hour, 2) + pad(c.minute, 2) + pad(c.second, 2) + "Z"

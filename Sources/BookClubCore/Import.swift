@@ -81,7 +81,7 @@ public struct ImportFile: Sendable {
     /// - Throws: `BookClubError.badImport` (or, for JSON, `.corruptFile` and `.newerSchema`), naming the
     ///   line where there is one.
     public init(
-        _ data: Data, format: ImportFormat, path: String, now: Date, timeZone: TimeZone, makeID: () -> Book.ID
+        _ data: Data, format: ImportFormat, path: String, now: Date, timeZone: Zone, makeID: () -> Book.ID
     ) throws {
         switch format {
         case .goodreads, .storygraph:
@@ -103,13 +103,11 @@ struct ImportContext {
     var path: String
     var now: Date
     var makeID: () -> Book.ID
-    /// Gregorian, in the reader's time zone: a day is noon of it.
-    var calendar: Calendar
+    /// The reader's time zone: a day is noon of it.
+    var timeZone: Zone
 
-    init(path: String, now: Date, timeZone: TimeZone, makeID: @escaping () -> Book.ID) {
-        (self.path, self.now, self.makeID) = (path, now, makeID)
-        calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
+    init(path: String, now: Date, timeZone: Zone, makeID: @escaping () -> Book.ID) {
+        (self.path, self.now, self.makeID, self.timeZone) = (path, now, makeID, timeZone)
     }
 }
 
@@ -150,7 +148,7 @@ struct ExportColumns {
     }
 
     func row(_ row: CSVTable.Row, _ context: ImportContext) -> ExportRow {
-        ExportRow(fields: row.fields, line: row.line, path: context.path, calendar: context.calendar, columns: self)
+        ExportRow(fields: row.fields, line: row.line, path: context.path, timeZone: context.timeZone, columns: self)
     }
 
     func index(of name: String) -> Int? { indices[name.lowercased()] }
@@ -162,7 +160,7 @@ struct ExportRow {
     let fields: [String]
     let line: Int
     let path: String
-    let calendar: Calendar
+    let timeZone: Zone
     let columns: ExportColumns
 
     /// The value trimmed, or `nil` when the column is absent or the value empty.
@@ -207,7 +205,7 @@ struct ExportRow {
     }
 
     func day(_ value: String, column: String) throws -> Date {
-        guard let date = ExportDate.parse(value, calendar: calendar) else {
+        guard let date = ExportDate.parse(value, timeZone: timeZone) else {
             throw failure("`\(column)` is '\(Self.shown(value))', not a date (YYYY/MM/DD)")
         }
         return date
@@ -224,20 +222,19 @@ struct ExportRow {
 }
 
 enum ExportDate {
-    /// `2024/06/29` or `2024-06-29` as noon of that day in the calendar's time zone, as a `WHEN` of
-    /// `2024-06-29` is; `nil` when it is not a day.
-    static func parse(_ text: String, calendar: Calendar) -> Date? {
+    /// `2024/06/29` or `2024-06-29` as noon of that day in `timeZone`, as a `WHEN` of `2024-06-29`
+    /// is; `nil` when it is not a day.
+    static func parse(_ text: String, timeZone: Zone) -> Date? {
         let trimmed = text.trimmed
         let slashed = trimmed.split(separator: "/", omittingEmptySubsequences: false)
         let parts = slashed.count == 3 ? slashed : trimmed.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count == 4, parts.dropFirst().allSatisfy({ (1...2).contains($0.count) }),
             parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }),
             let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
-            (1...9999).contains(year), (1...12).contains(month), (1...31).contains(day),
-            let date = calendar.date(from: DateComponents(year: year, month: month, day: day, hour: 12)),
-            calendar.component(.day, from: date) == day  // refuses 2026/02/30
+            (1...9999).contains(year)
         else { return nil }
-        return date
+        let noon = LocalDateTime(year: year, month: month, day: day, hour: 12)
+        return noon.isValid ? timeZone.date(from: noon) : nil  // refuses 2026/02/30
     }
 }
 

@@ -63,6 +63,8 @@ extension Library {
             book.readings.append(Reading(started: time))
         }
         let last = book.readings.count - 1
+        // A backdated entry before the start moves the start back.
+        if let started = book.readings[last].started, time < started { book.readings[last].started = time }
         // A backdated entry counts from, and is compared with, the entry just before it.
         let previous = book.readings[last].progress.entries.last { $0.time <= time }
         let (fraction, page) = try value.resolve(for: book, after: previous, reference: reference)
@@ -76,6 +78,7 @@ extension Library {
     }
 
     /// Ends the current reading as finished or abandoned (starting one if the book was never started).
+    /// An end dated before the reading's start is refused.
     ///
     /// Returns `false` when the reading already ended that way, and changes nothing.
     public mutating func end(
@@ -93,7 +96,9 @@ extension Library {
         case (.unstarted, _):
             books[index].readings.append(Reading(started: nil))
         case (.reading, _):
-            break
+            if let date, let started = book.readings.last?.started, date < started {
+                throw BookClubError.endsBeforeStart(title: book.title, outcome: outcome, date: date, started: started)
+            }
         }
         books[index].readings[books[index].readings.count - 1].ending = Ending(outcome: outcome, date: date, note: note)
         return true

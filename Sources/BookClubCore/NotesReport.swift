@@ -12,7 +12,7 @@ public enum NotesReport {
     ///
     /// - p. 120, Fri 20 Nov 2026: the spice
     /// ```
-    public static func markdown(for book: Book, timeZone: TimeZone) -> String {
+    public static func markdown(for book: Book, timeZone: Zone) -> String {
         var lines = ["# \(book.title)"]
         var facts: [String] = []
         if let author = book.author { facts.append(author) }
@@ -76,7 +76,7 @@ public enum MeetingNotes {
         return Report(item: item, since: since, notes: ordered)
     }
 
-    public static func markdown(_ report: Report, timeZone: TimeZone) -> String {
+    public static func markdown(_ report: Report, timeZone: Zone) -> String {
         let item = report.item
         var lines = ["# \(item.club.name): \(DateText.minute(item.meeting.date, timeZone: timeZone))", ""]
         if let book = item.book {
@@ -136,21 +136,19 @@ public enum DateText {
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
     /// "Fri 20 Nov 2026"
-    public static func day(_ date: Date, timeZone: TimeZone) -> String {
+    public static func day(_ date: Date, timeZone: Zone) -> String {
         let parts = components(date, timeZone)
-        return "\(weekdays[parts.weekday! - 1]) \(parts.day!) \(months[parts.month! - 1]) \(parts.year!)"
+        return "\(weekdays[parts.weekday - 1]) \(parts.day) \(months[parts.month - 1]) \(parts.year)"
     }
 
     /// "Fri 20 Nov 2026 19:00"
-    public static func minute(_ date: Date, timeZone: TimeZone) -> String {
+    public static func minute(_ date: Date, timeZone: Zone) -> String {
         let parts = components(date, timeZone)
-        return day(date, timeZone: timeZone) + " " + twoDigits(parts.hour!) + ":" + twoDigits(parts.minute!)
+        return day(date, timeZone: timeZone) + " " + twoDigits(parts.hour) + ":" + twoDigits(parts.minute)
     }
 
-    private static func components(_ date: Date, _ timeZone: TimeZone) -> DateComponents {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        return calendar.dateComponents([.year, .month, .day, .weekday, .hour, .minute], from: date)
+    private static func components(_ date: Date, _ timeZone: Zone) -> LocalDateTime {
+        timeZone.local(date)
     }
 
     private static func twoDigits(_ value: Int) -> String {

@@ -16,7 +16,7 @@ public struct ReadingEvent: Equatable, Sendable {
     public var action: Ending.Outcome?
 
     /// Parses one line; throws `ReadingEvent.Problem` saying what is wrong with it.
-    public init(line: String, now: Date, timeZone: TimeZone) throws(Problem) {
+    public init(line: String, now: Date, timeZone: Zone) throws(Problem) {
         guard JSONCoding.isShallow(Data(line.utf8)),
             let fields = try? JSONDecoder().decode(Fields.self, from: Data(line.utf8))
         else {
@@ -47,7 +47,7 @@ public struct ReadingEvent: Equatable, Sendable {
         note = fields.note.flatMap { $0.trimmed.isEmpty ? nil : $0.trimmed }
         if let text = fields.time {
             guard let date = When.parse(text, now: now, timeZone: timeZone) else {
-                throw Problem("`time` must be ISO 8601, such as 2026-11-20T19:00:00Z")
+                throw Problem("`time` must be a date such as 2026-11-20T19:00:00Z or \(When.forms)")
             }
             guard date <= now.addingTimeInterval(60) else { throw Problem("`time` \(text) is in the future") }
             time = date.wholeSeconds

@@ -126,9 +126,8 @@ public struct ReadingStats: Equatable, Sendable {
     ///   - timeZone: where days begin and end.
     ///   - year: the year to report; `nil` for the current one.
     ///   - goal: books to finish in the year; 0 for no goal.
-    public init(library: Library, now: Date, timeZone: TimeZone, year: Int? = nil, goal: Int = 0) {
-        var numbering = DayNumbering(timeZone: timeZone)
-        today = Day(number: numbering.day(of: now))
+    public init(library: Library, now: Date, timeZone: Zone, year: Int? = nil, goal: Int = 0) {
+        today = Day(now, in: timeZone)
         self.year = year ?? today.year
         firstDay = Day(year: self.year, month: 1, day: 1)
         lastDay = Day(year: self.year, month: 12, day: 31)
@@ -143,14 +142,14 @@ public struct ReadingStats: Equatable, Sendable {
             for reading in book.readings {
                 var tally = ReadingTally(pages: book.pages)
                 for entry in reading.progress.entries {
-                    tally.add(fraction: entry.progress, page: entry.page, day: numbering.day(of: entry.time), to: &pagesByDay)
+                    tally.add(fraction: entry.progress, page: entry.page, day: timeZone.day(of: entry.time), to: &pagesByDay)
                 }
                 guard let ending = reading.ending, ending.outcome == .finished else { continue }
                 guard let date = ending.date else {
                     finishedWithoutDate += 1
                     continue
                 }
-                let day = numbering.day(of: date)
+                let day = timeZone.day(of: date)
                 // A reading with no progress logged (an import, say) is a book, but when its pages
                 // were read is unknown: they make no reading day, and no pace.
                 if !reading.progress.entries.isEmpty {
@@ -227,32 +226,22 @@ extension ReadingStats {
         }
 
         /// The day `date` falls on in `timeZone`.
-        public init(_ date: Date, in timeZone: TimeZone) {
-            var numbering = DayNumbering(timeZone: timeZone)
-            number = numbering.day(of: date)
+        public init(_ date: Date, in timeZone: Zone) {
+            number = timeZone.day(of: date)
         }
 
         /// The day of a (proleptic Gregorian) date; a month or day past its end runs on into the next.
         public init(year: Int, month: Int, day: Int) {
-            let date = Self.calendar.date(from: DateComponents(year: year, month: month, day: day))!
-            number = Int((date.timeIntervalSince1970 / 86_400).rounded(.down))
+            number = LocalDateTime.days(year: year, month: month, day: day)
         }
 
-        private static let calendar: Calendar = {
-            var calendar = Calendar(identifier: .gregorian)
-            calendar.timeZone = TimeZone(secondsFromGMT: 0)!
-            return calendar
-        }()
+        private var components: (year: Int, month: Int, day: Int) { LocalDateTime.civil(fromDays: number) }
 
-        private var components: DateComponents {
-            Self.calendar.dateComponents([.year, .month, .day], from: Date(timeIntervalSince1970: Double(number) * 86_400))
-        }
-
-        public var year: Int { components.year! }
+        public var year: Int { components.year }
         /// 1 (January) to 12.
-        public var month: Int { components.month! }
+        public var month: Int { components.month }
         /// 1 to 31.
-        public var day: Int { components.day! }
+        public var day: Int { components.day }
         /// 1 (Monday) to 7 (Sunday).
         public var weekday: Int { ((number + 3) % 7 + 7) % 7 + 1 }  // 1 January 1970 was a Thursday
 
@@ -265,32 +254,10 @@ extension ReadingStats {
                 let text = String(value)
                 return String(repeating: "0", count: max(0, width - text.count)) + text
             }
-            return "\(pad(parts.year!, 4))-\(pad(parts.month!, 2))-\(pad(parts.day!, 2))"
+            return "\(pad(parts.year, 4))-\(pad(parts.month, 2))-\(pad(parts.day, 2))"
         }
 
         public static func < (lhs: Day, rhs: Day) -> Bool { lhs.number < rhs.number }
-    }
-}
-
-/// Day numbers in a time zone, looking the zone's offset up once for each stretch between two of
-/// its transitions rather than for every entry.
-private struct DayNumbering {
-    let timeZone: TimeZone
-    private var from = Date.distantFuture
-    private var until = Date.distantPast
-    private var offset = 0
-
-    init(timeZone: TimeZone) {
-        self.timeZone = timeZone
-    }
-
-    mutating func day(of date: Date) -> Int {
-        if !(date >= from && date < until) {
-            offset = timeZone.secondsFromGMT(for: date)
-            from = date
-            until = timeZone.nextDaylightSavingTimeTransition(after: date) ?? .distantFuture
-        }
-        return Int(((date.timeIntervalSince1970 + Double(offset)) / 86_400).rounded(.down))
     }
 }
 

@@ -113,8 +113,10 @@ enum CLI {
                 write(UsageGenerator.errorReport(.invalidValue(value: "", label: "--\(option) <path>", reason: "a path cannot be empty"), path: path), false)
                 return usageErrorCode
             }
-            let env = process.environment(for: parsed, arguments: arguments)
+            let timeZone = process.timeZone
+            let env = process.environment(for: parsed, arguments: arguments, timeZone: timeZone.zone)
             defer { env.close() }
+            if let problem = timeZone.problem { env.output.write(problem.terminalSafe, as: .warning) }
             do {
                 let command = try type.init(parsed)
                 try command.run(in: env)
@@ -133,7 +135,7 @@ enum CLI {
                 write(UsageGenerator.errorReport(error, path: path), false)
                 return usageErrorCode
             } catch let error as BookClubError {
-                env.output.write(describe(error).terminalSafe, as: .error)
+                env.output.write(error.message(in: env.timeZone).terminalSafe, as: .error)
                 return exitCode(error.kind)
             } catch let error as ExitCode {
                 env.flushOutput()  // the command has said what went wrong
@@ -172,7 +174,12 @@ struct ProcessContext {
     var terminal: Terminal
     var fileSystem = FileSystem.live
     var now: () -> Date = { Date() }
-    var timeZone = TimeZone.current
+    /// The reader's time zone, found from `TZ` as the C library finds it.
+    var timeZone: (zone: Zone, problem: String?) {
+        Zone.resolve(tz: variables["TZ"], zoneinfo: variables["TZDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/share/zoneinfo") {
+            path in try? fileSystem.read(path)
+        }
+    }
     var makeID: () -> String = { UUID().uuidString.replacing("-", with: "").lowercased() }
     var runEditor: (String, String) throws -> Void = Editor.run
     var readLine: () -> String? = { Swift.readLine() }
@@ -187,7 +194,7 @@ struct ProcessContext {
     var write: (String, Bool) -> Void
 
     /// The environment of one command, with the global options applied.
-    func environment(for parsed: ParsedArguments, arguments: [String]) -> Environment {
+    func environment(for parsed: ParsedArguments, arguments: [String], timeZone: Zone) -> Environment {
         let color: ColorMode? = parsed.flag("no-color") ? .never : parsed.value("color").flatMap { ColorMode($0) }
         return Environment(
             variables: variables,

@@ -17,7 +17,7 @@ protocol Command {
 enum CommonOptions {
     static let json = OptionSpec(long: "json", kind: .flag, help: "Print the result as JSON.")
     static let book = ArgumentSpec(name: "book", help: "The book: an id or id prefix, a title, or words of it. Omitted: the selected book.", isOptional: true)
-    static let date = OptionSpec(long: "date", kind: .value("when"), help: "When it happened: today, yesterday, 2026-11-20 or 2026-11-20T19:00.")
+    static let date = OptionSpec(long: "date", kind: .value("when"), help: "When it happened: today, friday, last friday 19:00, 2 days ago, -2d, 20 nov or 2026-11-20T19:00 (a day alone is noon; today is now).")
     static let note = OptionSpec(long: "note", kind: .value("text"), help: "A note to keep with it.")
 
     static func output(_ help: String) -> OptionSpec {
@@ -39,12 +39,10 @@ struct BookTarget {
 extension ParsedArguments {
     /// The value of `--name`, parsed as a `WHEN`; `nil` when the option is absent. Only plans
     /// (`allowFuture`) may lie ahead: what happened cannot have happened tomorrow.
-    func date(_ name: String, now: Date, timeZone: TimeZone, allowFuture: Bool = false) throws -> Date? {
+    func date(_ name: String, now: Date, timeZone: Zone, allowFuture: Bool = false) throws -> Date? {
         guard let text = value(name) else { return nil }
-        guard let date = When.parse(text, now: now, timeZone: timeZone) else {
-            throw ParseError.invalidValue(
-                value: text, label: "--\(name) <when>",
-                reason: "expected today, yesterday, a weekday, 2026-11-20 or 2026-11-20T19:00")
+        guard let date = When.parse(text, now: now, timeZone: timeZone, looking: allowFuture ? .ahead : .back) else {
+            throw ParseError.invalidValue(value: text, label: "--\(name) <when>", reason: "expected a date such as \(When.forms)")
         }
         if !allowFuture && date > now.addingTimeInterval(60) {
             throw ParseError.invalidValue(value: text, label: "--\(name) <when>", reason: "that is in the future")

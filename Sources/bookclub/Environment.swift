@@ -16,7 +16,7 @@ final class Environment {
     let commandLine: String
     let fileSystem: FileSystem
     let now: () -> Date
-    let timeZone: TimeZone
+    let timeZone: Zone
     let terminal: Terminal
     /// Makes the id of a new book.
     let makeID: () -> String
@@ -41,7 +41,7 @@ final class Environment {
 
     init(
         variables: [String: String], paths: Paths, workingDirectory: String, commandLine: String, fileSystem: FileSystem, now: @escaping () -> Date,
-        timeZone: TimeZone, terminal: Terminal, makeID: @escaping () -> String,
+        timeZone: Zone, terminal: Terminal, makeID: @escaping () -> String,
         runEditor: @escaping (String, String) throws -> Void, readLine: @escaping () -> String?,
         catchSignals: @escaping (Bool) -> Void, receivedSignal: @escaping () -> Int32, didCommit: @escaping () -> Void,
         sink: @escaping (String, Bool) -> Void, colorFlag: ColorMode?, isQuiet: Bool, hooksEnabled: Bool

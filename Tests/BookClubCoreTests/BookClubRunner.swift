@@ -20,9 +20,33 @@ struct BookClubRunner {
         home = FileManager.default.temporaryDirectory.appendingPathComponent("bookclub-e2e-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
         environment = [
-            "HOME": home, "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "TZ": "UTC",
+            "HOME": home, "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "TZ": Self.timeZoneName,
             "COLUMNS": "100", "LANG": "C.UTF-8",
         ]
+    }
+
+    /// The reader's zone for every run: the suite's own `TZ` (CI runs it under several), else UTC.
+    static let timeZoneName = ProcessInfo.processInfo.environment["TZ"].flatMap { $0.isEmpty ? nil : $0 } ?? "UTC"
+
+    /// The runner's zone as Foundation knows it, for computing what bookclub should print.
+    static var calendar: Calendar {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: timeZoneName.hasPrefix(":") ? String(timeZoneName.dropFirst()) : timeZoneName)!
+        return calendar
+    }
+
+    /// `2026-11-20`: the reader's day `offset` days from today, in the runner's zone.
+    static func isoDay(_ offset: Int = 0) -> String {
+        let calendar = calendar
+        let day = calendar.dateComponents([.year, .month, .day], from: calendar.date(byAdding: .day, value: offset, to: Date())!)
+        return String(format: "%04d-%02d-%02d", day.year!, day.month!, day.day!)
+    }
+
+    /// `2024-01-31T17:00:00Z`: noon of a day in the runner's zone, as bookclub stores it.
+    static func noon(_ day: String) -> String {
+        let parts = day.split(separator: "-").map { Int($0)! }
+        let date = calendar.date(from: DateComponents(year: parts[0], month: parts[1], day: parts[2], hour: 12))!
+        return ISO8601DateFormatter().string(from: date)
     }
 
     var storePath: String { home + "/.local/share/bookclub/store.json" }

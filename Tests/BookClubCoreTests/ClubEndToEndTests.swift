@@ -9,12 +9,8 @@ import Testing
         bookclub = try BookClubRunner()
     }
 
-    /// `2026-11-20` for a day `offset` days from today (UTC, as the runner's TZ).
-    func day(_ offset: Int) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withFullDate]
-        return formatter.string(from: Date().addingTimeInterval(Double(offset) * 86_400))
-    }
+    /// `2026-11-20` for a day `offset` days from today, in the runner's zone.
+    func day(_ offset: Int) -> String { BookClubRunner.isoDay(offset) }
 
     func setUpTwoClubs() throws {
         _ = try bookclub.add("Dune", "--author", "Frank Herbert", "--pages", "412")
@@ -37,7 +33,8 @@ import Testing
         defer { bookclub.cleanUp() }
         try setUpTwoClubs()
 
-        let agenda = try bookclub.run("agenda")
+        // A pipe with no COLUMNS gets whole lines.
+        let agenda = try bookclub.run(["agenda"], environment: ["COLUMNS": ""])
         #expect(agenda.exitCode == 0)
         #expect(agenda.stderr == "")
         let lines = agenda.stdout.split(separator: "\n")
@@ -46,6 +43,10 @@ import Testing
         #expect(lines[0].contains("behind"))
         #expect(lines[1].contains("Sci-Fi Club  Dune to p. 250: you are on p. 206, 44 pages to go"))
         #expect(!lines[1].contains("behind"), "106 pages in 10 days keeps pace with 44 pages in 5 days")
+        // At 60 columns, each line wraps under its text, past the date.
+        let narrow = try bookclub.run(["agenda"], environment: ["COLUMNS": "60"]).stdout.split(separator: "\n")
+        #expect(narrow.count > 3 && narrow.allSatisfy { $0.count <= 60 }, "\(narrow)")
+        #expect(narrow[1].hasPrefix(String(repeating: " ", count: 23)) && !narrow[1].hasPrefix(String(repeating: " ", count: 24)))
 
         let json = try #require(try bookclub.json("agenda", "--json") as? [[String: Any]])
         let scifi = try #require(json.first { ($0["meeting"] as? [String: Any])?["club"] as? String == "Sci-Fi Club" })
@@ -53,7 +54,9 @@ import Testing
         #expect(scifi["currentPage"] as? Int == 206)
         #expect(scifi["targetPage"] as? Int == 250)
         #expect(scifi["onTrack"] as? Bool == true)
-        #expect((scifi["pagesPerDay"] as? Double).map { $0 > 7 && $0 < 9 } == true, "44 pages over 5 to 6 days")
+        let daysLeft = try #require(scifi["daysLeft"] as? Double)
+        #expect(daysLeft > 4 && daysLeft < 6, "the meeting is 5 days ahead, at 19:00")
+        #expect((scifi["pagesPerDay"] as? Double).map { abs($0 - 44 / daysLeft) < 0.25 } == true, "44 pages over the days left (both rounded to tenths)")
 
         let notes = try bookclub.run("notes", "--club", "sci-fi")
         #expect(notes.exitCode == 0)
@@ -71,6 +74,8 @@ import Testing
         #expect(ics.exitCode == 0)
         #expect(ics.stdout.components(separatedBy: "BEGIN:VEVENT").count == 4)
         #expect(ics.stdout.components(separatedBy: "\r\n").allSatisfy { $0.utf8.count <= 75 })
+        #expect(ics.stdout.hasSuffix("\r\nEND:VCALENDAR\r\n"), "the file ends with a whole END:VCALENDAR line")
+        #expect(ics.stdout.replacing("\r\n", with: "").allSatisfy { $0 != "\n" && $0 != "\r" }, "every line ends in CRLF")
         func uids(_ text: String) -> [Substring] { text.split(separator: "\r\n").filter { $0.hasPrefix("UID:") } }
         #expect(uids(try bookclub.run("club", "meetings", "scifi", "--ics").stdout) == uids(ics.stdout), "importing twice does not duplicate")
         try checkWithICalendarParser(ics.stdout)
@@ -86,19 +91,25 @@ import Testing
                 import icalendar
             except ImportError:
                 sys.exit(3)
-            calendar = icalendar.Calendar.from_ical(open(sys.argv[1], 'rb').read())
+            from zoneinfo import ZoneInfo
+            raw = open(sys.argv[1], 'rb').read()
+            assert raw.endswith(b'\\r\\nEND:VCALENDAR\\r\\n'), raw[-30:]
+            assert raw.replace(b'\\r\\n', b'').find(b'\\n') == -1, 'a line that does not end in CRLF'
+            calendar = icalendar.Calendar.from_ical(raw)
             events = [e for e in calendar.walk('VEVENT')]
             assert len(events) == 3, len(events)
             assert len({str(e['UID']) for e in events}) == 3
             for e in events:
                 assert e.decoded('DTSTART').tzinfo is not None
+                local = e.decoded('DTSTART').astimezone(ZoneInfo(sys.argv[2]))
+                assert (local.hour, local.minute) == (19, 0), local
                 assert str(e['LOCATION']) == "Ana's place, 3rd floor", e['LOCATION']
                 assert str(e['SUMMARY']).startswith('Sci-Fi Club: Dune to '), e['SUMMARY']
             print('ok')
             """
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script, path]
+        process.arguments = ["python3", "-c", script, path, BookClubRunner.timeZoneName]
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output
@@ -118,7 +129,7 @@ import Testing
         try setUpTwoClubs()
         #expect(try bookclub.run("select", "--club", "octavia").stderr == "Selected the club 'Octavia Readers' in scene 'default'.\n")
         #expect(try bookclub.run("progress", "40").stderr == "'Kindred': p. 40 of 264 (15%).\n")
-        #expect(try bookclub.run("agenda").stdout.split(separator: "\n").count == 1)
+        #expect(try bookclub.run(["agenda"], environment: ["COLUMNS": ""]).stdout.split(separator: "\n").count == 1)
         #expect(try bookclub.run("notes").stdout.hasPrefix("# Octavia Readers: "))
         #expect(try bookclub.run("select").stdout.hasSuffix("  Octavia Readers (club)\n"))
         try bookclub.run("select", "dune")

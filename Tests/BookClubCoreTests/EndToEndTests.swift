@@ -83,7 +83,7 @@ import Testing
     @Test func finishUnfinishAbandonReread() throws {
         defer { bookclub.cleanUp() }
         _ = try bookclub.add("Dune", "--pages", "412")
-        try bookclub.run("progress", "dune", "400")
+        try bookclub.run("progress", "dune", "400", "--date", "2026-11-19")
         #expect(try bookclub.run("finish", "dune", "--date", "2026-11-20").stderr == "Finished 'Dune'.\n")
         let refused = try bookclub.run("progress", "dune", "410")
         #expect(refused.exitCode == 1)
@@ -326,7 +326,7 @@ import Testing
         ErrorCase(
             id: "bad date", arguments: ["finish", "dune", "--date", "someday"],
             stderr: """
-                Error: The value 'someday' is invalid for '--date <when>': expected today, yesterday, a weekday, 2026-11-20 or 2026-11-20T19:00
+                Error: The value 'someday' is invalid for '--date <when>': expected a date such as today, yesterday, friday, last friday, next thursday 19:00, 2 days ago, -2d, 20 nov, nov 20 2026, 2026-11-20 or 2026-11-20T19:00
                 Usage: bookclub finish [<book>] [--date <when>] [--note <text>] [--json]
                   See 'bookclub finish --help' for more information.
 

@@ -4,7 +4,19 @@ import Foundation
 /// Fixed times and small libraries for tests.
 enum Fixture {
     static let now = Date(timeIntervalSince1970: 1_795_000_000)  // Wednesday 2026-11-18T11:06:40Z
-    static let utc = TimeZone(identifier: "UTC")!
+    static let utc = Zone.utc
+
+    /// A zone of the system's zone database, as the CLI reads it for `TZ=name`.
+    /// The bytes of a zone database file.
+    static func zoneData(_ name: String) -> Data {
+        (try? Data(contentsOf: URL(fileURLWithPath: "/usr/share/zoneinfo/" + name))) ?? Data()
+    }
+
+    static func zone(_ name: String) -> Zone {
+        let (zone, problem) = Zone.resolve(tz: name, zoneinfo: "/usr/share/zoneinfo") { try? Data(contentsOf: URL(fileURLWithPath: $0)) }
+        precondition(problem == nil, "no zone \(name): install tzdata")
+        return zone
+    }
 
     static func book(_ title: String, id: String, pages: Int? = 400, author: String? = nil) -> Book {
         Book(id: id, title: title, author: author, pages: pages, added: now)

@@ -8,7 +8,7 @@ func history(_ book: Book?) -> [String] {
         guard let date else { return "?" }
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withFullDate]
-        formatter.timeZone = Fixture.utc
+        formatter.timeZone = TimeZone(identifier: "UTC")!
         return formatter.string(from: date)
     }
     return (book?.readings ?? []).map { "\($0.status.rawValue) \(day($0.started))–\(day($0.ending?.date))" }

@@ -14,7 +14,7 @@ enum InProcess {
     static func run(_ arguments: [String], home: String, fileSystem: FileSystem = .live) -> Run {
         var result = Run(code: 0)
         let context = ProcessContext(
-            variables: ["HOME": home, "TZ": "UTC"],
+            variables: ["HOME": home, "TZ": BookClubRunner.timeZoneName],
             terminal: Terminal(width: 80, lineWidth: nil, standardOutputIsTerminal: false, standardErrorIsTerminal: false, standardInputIsTerminal: false),
             fileSystem: fileSystem,
             write: { text, toStandardOutput in

@@ -23,7 +23,7 @@ import Testing
         return Book(id: title.lowercased(), title: title, pages: pages, added: now, readings: earlier + [reading])
     }
 
-    func stats(_ books: [Book], zone: TimeZone? = nil, year: Int? = nil, goal: Int = 0, now: Date? = nil) -> ReadingStats {
+    func stats(_ books: [Book], zone: Zone? = nil, year: Int? = nil, goal: Int = 0, now: Date? = nil) -> ReadingStats {
         ReadingStats(library: Library(books: books), now: now ?? self.now, timeZone: zone ?? utc, year: year, goal: goal)
     }
 
@@ -90,7 +90,7 @@ import Testing
     }
 
     @Test func streaksFollowTheReadersDaysAcrossMidnight() throws {
-        let tokyo = try #require(TimeZone(identifier: "Asia/Tokyo"))
+        let tokyo = Fixture.zone("Asia/Tokyo")
         let dune = book("Dune", [
             entry("2026-10-01", page: 10), entry("2026-10-02", page: 20), entry("2026-10-03", page: 30), entry("2026-10-04", page: 40),
             entry("2026-11-16T14:30:00Z", page: 50),  // 23:30 on the 16th in Tokyo
@@ -178,7 +178,7 @@ import Testing
         #expect(day.weekday == 3)  // Wednesday
         #expect((day.year, day.month, day.day) == (2026, 11, 18))
         #expect(day.adding(14).description == "2026-12-02")
-        #expect(ReadingStats.Day(now, in: TimeZone(identifier: "Pacific/Kiritimati")!).description == "2026-11-19")
+        #expect(ReadingStats.Day(now, in: Fixture.zone("Pacific/Kiritimati")).description == "2026-11-19")
         #expect(ReadingStats.Day(year: 1900, month: 1, day: 1).weekday == 1)
     }
 }

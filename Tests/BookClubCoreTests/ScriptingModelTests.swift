@@ -40,7 +40,7 @@ import Testing
         (#"{"book": "dune", "percent": 101}"#, "`percent` must be a number from 0 to 100"),
         (#"{"book": "dune", "page": 1, "percent": 1}"#, "not both"),
         (#"{"book": "dune", "action": "start"}"#, "`action` must be"),
-        (#"{"book": "dune", "page": 1, "time": "last week"}"#, "`time` must be ISO 8601"),
+        (#"{"book": "dune", "page": 1, "time": "last week"}"#, "`time` must be a date such as 2026-11-20T19:00:00Z"),
         (#"{"book": "dune", "page": 1, "time": "2027-01-01T00:00:00Z"}"#, "is in the future"),
         (#"{"book": 7, "page": 1}"#, "expected a JSON object"),
     ])

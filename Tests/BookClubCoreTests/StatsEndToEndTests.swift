@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `bookclub stats`, run as a user would: a past year from backdated entries, checked number by number,
-/// and this year against the real clock (the runner sets TZ=UTC).
+/// and this year against the real clock, in the runner's zone.
 @Suite struct StatsEndToEndTests {
     let bookclub: BookClubRunner
 
@@ -10,18 +10,10 @@ import Testing
         bookclub = try BookClubRunner()
     }
 
-    var calendar: Calendar {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        return calendar
-    }
+    var calendar: Calendar { BookClubRunner.calendar }
 
-    /// `2026-11-18`, in UTC, `days` from today.
-    func isoDay(_ days: Int = 0) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withFullDate]
-        return formatter.string(from: calendar.date(byAdding: .day, value: days, to: Date())!)
-    }
+    /// `2026-11-18`, in the runner's zone, `days` from today.
+    func isoDay(_ days: Int = 0) -> String { BookClubRunner.isoDay(days) }
 
     func object(_ arguments: String...) throws -> [String: Any] {
         let result = try bookclub.run(arguments)

@@ -49,13 +49,15 @@ struct AgendaCommand: Command {
         }
         let style = env.style
         for item in items {
-            var line = style.bold(DateText.minute(item.meeting.date, timeZone: env.timeZone)) + "  " + item.club.name.terminalSafe + "  "
-                + MeetingText.describe(item.meeting, library: store.state).terminalSafe
+            let date = DateText.minute(item.meeting.date, timeZone: env.timeZone)
+            var line = item.club.name.terminalSafe + "  " + MeetingText.describe(item.meeting, library: store.state).terminalSafe
             let standing = MeetingText.standing(item)
             if !standing.isEmpty {
                 line += ": " + (item.standing == .behind ? style.red(standing) : item.standing == .reached ? style.green(standing) : standing)
             }
-            env.output.write(line, as: .data)
+            // On a terminal a long line wraps under its text, past the date.
+            let indent = date.displayWidth + 2
+            env.output.write(style.bold(date) + "  " + TextWrapping.hanging(line, width: env.terminal.lineWidth, firstColumn: indent, indent: indent), as: .data)
         }
     }
 }

@@ -73,7 +73,7 @@ struct ListCommand: Command {
         book.currentReading?.ending?.date ?? book.currentReading?.progress.latest?.time ?? book.currentReading?.started ?? book.added
     }
 
-    static func render(_ books: [Book], width: Int?, style: Style, timeZone: TimeZone) -> [String] {
+    static func render(_ books: [Book], width: Int?, style: Style, timeZone: Zone) -> [String] {
         let idWidth = 8
         let barWidth = min(24, max(8, (width ?? 100) / 5))
         let rows = books.map { book -> [String] in
@@ -92,7 +92,7 @@ struct ListCommand: Command {
         // Without any author, the column goes, rather than leave a gap.
         let hasAuthors = books.contains { $0.author != nil }
         let table = Table(rows: hasAuthors ? rows : rows.map { $0.enumerated().filter { $0.offset != 2 }.map(\.element) },
-                          flexibleColumn: 1, rightAligned: [hasAuthors ? 4 : 3])
+                          flexibleColumns: hasAuthors ? [1, 2] : [1], rightAligned: [hasAuthors ? 4 : 3])
         return table.render(width: width) { column, text in
             switch hasAuthors || column < 2 ? column : column + 1 {
             case 0: style.dim(text)

@@ -24,7 +24,7 @@ struct ManualCommand: Command {
         env.output.write(String(page.dropLast()), as: .data)  // write adds the last newline back
     }
 
-    /// ENVIRONMENT, FILES and EXIT STATUS; the paths and codes come from the code that uses them.
+    /// DATES, ENVIRONMENT, FILES and EXIT STATUS; the paths and codes come from the code that uses them.
     static var sections: [ManualPage.Section] {
         let paths = Paths(environment: ["HOME": "~", "BOOKCLUB_SCENE": "NAME"])
         let storage = LibraryStorage(path: "STORE", fileSystem: .live)
@@ -43,7 +43,15 @@ struct ManualCommand: Command {
                 ("TERM", "When dumb, output is not coloured unless --color always asks for it."),
                 ("COLUMNS", "The width of help and tables (default: the terminal's)."),
                 ("SHELL", "The shell completions writes a script for when none is named."),
-                ("TZ", "The time zone of the dates given and shown."),
+                ("TZ", "The time zone of the dates given and shown: a zone name (America/New_York), a POSIX rule (EST5EDT,M3.2.0,M11.1.0) or unset for /etc/localtime. One bookclub cannot read is UTC, with a warning."),
+                ("TZDIR", "Where the zone names are looked up (default: /usr/share/zoneinfo)."),
+            ])
+        let dates = ManualPage.Section(
+            title: "Dates",
+            paragraphs: [
+                "A WHEN is read in your time zone: \(When.forms); any of these may end with a time (19:00, 7pm, noon), and a time alone is today.",
+                "A bare weekday, or a day and month without a year, is the most recent one for what happened (friday on a Friday is today) and the next one for meetings. last and next never mean today.",
+                "A day given without a time is noon of that day, except today, which is now. A time skipped when clocks spring forward is read with the offset before the jump; a time that happens twice when they fall back is the first.",
             ])
         let files = ManualPage.Section(
             title: "Files",
@@ -71,6 +79,6 @@ struct ManualCommand: Command {
                 ("\(CLI.exitCode(.interrupted(signal: SIGINT)))", "Stopped by SIGINT (Ctrl-C) before its changes were saved."),
                 ("\(CLI.exitCode(.interrupted(signal: SIGTERM)))", "Stopped by SIGTERM before its changes were saved."),
             ])
-        return [environment, files, exitStatus]
+        return [dates, environment, files, exitStatus]
     }
 }

@@ -27,7 +27,7 @@ struct SettingsListCommand: Command {
             return
         }
         let rows = [["KEY", "VALUE", "DEFAULT", "DESCRIPTION"]] + keys.map { [$0.name, $0.value(settings), $0.defaultValue, $0.summary] }
-        let lines = Table(rows: rows, flexibleColumn: 3).render(width: env.terminal.lineWidth) { column, text in
+        let lines = Table(rows: rows, wrapsLastColumn: true).render(width: env.terminal.lineWidth) { column, text in
             column == 0 ? env.style.bold(text) : text
         }
         for line in lines { env.output.write(line, as: .data) }

@@ -43,6 +43,7 @@ struct ShowCommand: Command {
     static func card(_ book: Book, env: Environment) -> [String] {
         let style = env.style
         let zone = env.timeZone
+        let width = env.terminal.lineWidth
         var lines = [style.bold(book.title.terminalSafe)]
         var facts: [String] = []
         if let author = book.author { facts.append("by " + author.terminalSafe) }
@@ -73,17 +74,21 @@ struct ShowCommand: Command {
                     ProgressText.percent(entry.progress), note[0],
                 ]] + note.dropFirst().map { ["", "", "", $0] }
             }
-            let table = Table(rows: rows, rightAligned: [2])
-            lines += table.render(width: nil) { column, text in column == 0 ? style.dim(text) : text }
+            // On a terminal, notes wrap under their column.
+            let table = Table(rows: rows, rightAligned: [2], wrapsLastColumn: true)
+            lines += table.render(width: width.map { $0 - 2 }) { column, text in column == 0 ? style.dim(text) : text }
                 .map { "  " + $0 }
-            if let note = reading.ending?.note {
-                lines.append("  " + style.dim(reading.ending!.outcome.rawValue + ":") + " " + note.terminalSafe)
+            if let ending = reading.ending, let note = ending.note {
+                let label = ending.outcome.rawValue + ": "
+                lines.append("  " + style.dim(label) + TextWrapping.hanging(note.terminalSafe, width: width, firstColumn: 2 + label.count, indent: 4))
             }
         }
         for (heading, text) in [("Review", book.review), ("Private notes", book.privateNotes)] {
             guard let text else { continue }
             lines += ["", style.bold(heading)]
-            lines += plainText(text).split(separator: "\n", omittingEmptySubsequences: false).map { $0.isEmpty ? "" : "  " + String($0).terminalSafe }
+            lines += plainText(text).split(separator: "\n", omittingEmptySubsequences: false).map { line in
+                line.isEmpty ? "" : width.map { TextWrapping.wrap(String(line).terminalSafe, width: $0, indent: 2) } ?? "  " + String(line).terminalSafe
+            }
         }
         return lines
     }

@@ -122,7 +122,7 @@ struct StatsCommand: Command {
 
     /// "Wed 18 Nov 2026"
     static func text(_ day: ReadingStats.Day) -> String {
-        DateText.day(Date(timeIntervalSince1970: Double(day.number) * 86_400), timeZone: TimeZone(secondsFromGMT: 0)!)
+        DateText.day(Date(timeIntervalSince1970: Double(day.number) * 86_400), timeZone: .utc)
     }
 
     /// "1 day", "3 days"

@@ -1,34 +1,75 @@
-/// Text columns aligned for a terminal: each column as wide as its widest cell, and, when a width is
-/// given, one flexible column cut (with `…`) so that a row fits it.
+import BookClubCore
+
+/// Text columns aligned for a terminal: each column as wide as its widest cell in terminal columns
+/// (`displayWidth`: a CJK character or an emoji takes two), and, when a width is given, the flexible
+/// columns cut (with `…`) so that a row fits it.
 struct Table {
     var rows: [[String]]
-    /// The column that gives way when rows are too wide; `nil`: nothing is ever cut.
-    var flexibleColumn: Int?
+    /// The columns that give way when rows are too wide, the widest first; empty: nothing is ever cut.
+    var flexibleColumns: [Int] = []
     /// Columns aligned right (numbers).
     var rightAligned: Set<Int> = []
+    /// Whether the last column (a note, a description) wraps at word boundaries under itself when a
+    /// width is given, rather than being cut.
+    var wrapsLastColumn = false
+
+    init(rows: [[String]], flexibleColumn: Int? = nil, rightAligned: Set<Int> = [], wrapsLastColumn: Bool = false) {
+        self.init(rows: rows, flexibleColumns: flexibleColumn.map { [$0] } ?? [], rightAligned: rightAligned, wrapsLastColumn: wrapsLastColumn)
+    }
+
+    init(rows: [[String]], flexibleColumns: [Int], rightAligned: Set<Int> = [], wrapsLastColumn: Bool = false) {
+        (self.rows, self.flexibleColumns, self.rightAligned, self.wrapsLastColumn) = (rows, flexibleColumns, rightAligned, wrapsLastColumn)
+    }
+
+    /// The narrowest a wrapping last column is made.
+    static let minimumWrapWidth = 20
+
+    /// The narrowest a flexible column is cut to.
+    static let minimumWidth = 8
 
     /// - Parameters:
     ///   - width: the width to fit, or `nil` for no limit (output to a pipe).
     ///   - style: applied to each cell's text before it is padded.
     func render(width: Int?, style: (_ column: Int, _ text: String) -> String = { $1 }) -> [String] {
         guard let columns = rows.map(\.count).max(), columns > 0 else { return [] }
-        var widths = (0..<columns).map { column in rows.map { $0.indices.contains(column) ? $0[column].count : 0 }.max() ?? 0 }
-        let total = widths.reduce(0, +) + 2 * (columns - 1)
-        if let width, let flexible = flexibleColumn, total > width {
-            widths[flexible] = max(8, widths[flexible] - (total - width))
+        let cells = rows.map { row in (0..<columns).map { row.indices.contains($0) ? row[$0] : "" } }
+        let cellWidths = cells.map { $0.map(\.displayWidth) }
+        var widths = (0..<columns).map { column in cellWidths.map { $0[column] }.max() ?? 0 }
+        let wraps = wrapsLastColumn && width != nil
+        if wraps { widths[columns - 1] = min(widths[columns - 1], Self.minimumWrapWidth) }
+        if let width {
+            var excess = widths.reduce(0, +) + 2 * (columns - 1) - width
+            // The widest flexible column gives way first, a column at a time, down to the minimum.
+            while excess > 0, let widest = flexibleColumns.filter({ widths[$0] > Self.minimumWidth }).max(by: { widths[$0] < widths[$1] }) {
+                let others = flexibleColumns.filter { $0 != widest }.map { widths[$0] }.max() ?? Self.minimumWidth
+                let cut = min(excess, widths[widest] - max(Self.minimumWidth, min(others, widths[widest] - 1)))
+                widths[widest] -= max(cut, 1)
+                excess -= max(cut, 1)
+            }
         }
-        return rows.map { row in
-            (0..<columns).map { column in
-                let cell = Self.fit(row.indices.contains(column) ? row[column] : "", widths[column])
-                let padding = String(repeating: " ", count: widths[column] - cell.count)
+        let lastStart = widths.dropLast().reduce(0, +) + 2 * (columns - 1)
+        if wraps, let width { widths[columns - 1] = max(Self.minimumWrapWidth, width - lastStart) }
+        return cells.indices.flatMap { index in
+            var continuation: [String] = []
+            let line = (0..<columns).map { column in
+                var cell = cells[index][column]
+                var cellWidth = cellWidths[index][column]
+                if wraps && column == columns - 1 {
+                    var lines = TextWrapping.wrap(cell, width: widths[column]).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+                    cell = lines.removeFirst()
+                    continuation = lines.map { String(repeating: " ", count: lastStart) + style(column, $0) }
+                    return style(column, cell)
+                }
+                if cellWidth > widths[column] {
+                    cell = cell.truncated(toWidth: widths[column])
+                    cellWidth = cell.displayWidth
+                }
+                let padding = String(repeating: " ", count: widths[column] - cellWidth)
                 let styled = style(column, cell)
                 return rightAligned.contains(column) ? padding + styled : styled + (column == columns - 1 ? "" : padding)
             }.joined(separator: "  ").trimmingTrailingSpaces
+            return [line] + continuation.map(\.trimmingTrailingSpaces)
         }
-    }
-
-    static func fit(_ text: String, _ width: Int) -> String {
-        text.count <= width ? text : String(text.prefix(max(0, width - 1))) + "…"
     }
 }
 

@@ -10,7 +10,7 @@ struct ClubMeetingCommand: Command {
             """,
         arguments: [ArgumentSpec(name: "club", help: "The club.")],
         options: [
-            OptionSpec(long: "date", kind: .value("when"), help: "When: 2026-12-03T19:00, thursday 19:00, tomorrow, ... (required)."),
+            OptionSpec(long: "date", kind: .value("when"), help: "When: thursday 19:00, next thursday 7pm, dec 3 19:00, in 2 weeks, 2026-12-03T19:00 (required)."),
             OptionSpec(long: "book", kind: .value("book"), help: "The book to discuss."),
             OptionSpec(long: "target", kind: .value("target"), help: "How far to read by then: a page (250) or a percent (40%)."),
             OptionSpec(long: "label", kind: .value("text"), help: "The target in words, e.g. \"chapters 1-12\"."),
@@ -58,5 +58,8 @@ struct ClubMeetingCommand: Command {
         env.output.write(
             "Planned \(club.name.terminalSafe) on \(DateText.minute(date, timeZone: env.timeZone)): \(MeetingText.describe(meeting, library: store.state).terminalSafe).",
             as: .message)
+        if date < env.now() {
+            env.output.write("That meeting is in the past (\(DateText.minute(date, timeZone: env.timeZone))); it is kept, for the record.", as: .warning)
+        }
     }
 }

@@ -30,7 +30,7 @@ struct ClubMeetingsCommand: Command {
         let now = env.now()
         if ics {
             let club = try env.resolveClub(reference, in: library)
-            env.output.write(String(ICalendar.render(club: club, books: library, now: now.wholeSeconds).dropLast(2)), as: .data)
+            env.output.sink(ICalendar.render(club: club, books: library, now: now.wholeSeconds), true)
             return
         }
         let clubs = try reference.map { [try library.resolveClub($0)] } ?? library.clubs
