@@ -14,8 +14,9 @@ public struct Book: Identifiable, Codable, Equatable, Sendable {
     public let id: ID
     public var title: String
     public var author: String?
-    /// The page count, when known. Page numbers are turned into fractions with it.
-    public var pages: Int?
+    /// The page count, when known. Page numbers are turned into fractions with it: changing it
+    /// derives the fraction of every entry logged as a page again.
+    public var pages: Int? { didSet { deriveFractions() } }
     public var isbn: String?
     /// The name of a cover image, as in the talk's `Book.coverName`.
     public var coverName: String?
@@ -47,7 +48,22 @@ public struct Book: Identifiable, Codable, Equatable, Sendable {
         self.privateNotes = privateNotes
         self.added = added
         self.readings = readings
+        deriveFractions()
     }
+
+    /// Derives the fraction of every entry logged as a page from its page and the page count, so
+    /// that a fraction is never left stale by a change of the page count.
+    public mutating func deriveFractions() {
+        guard let pages, pages > 0 else { return }
+        for index in readings.indices { readings[index].progress.deriveFractions(pages: pages) }
+    }
+
+    /// The rating shown for the book: the latest reading's that has one, else the book's own (from
+    /// an import, or given while no reading had ended).
+    public var currentRating: Double? { readings.last { $0.ending?.rating != nil }?.ending?.rating ?? rating }
+
+    /// The review shown for the book, chosen as `currentRating` is.
+    public var currentReview: String? { readings.last { $0.ending?.review != nil }?.ending?.review ?? review }
 
     /// The latest reading, if the book was ever started.
     public var currentReading: Reading? { readings.last }

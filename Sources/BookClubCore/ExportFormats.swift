@@ -33,12 +33,12 @@ public enum GoodreadsCSV {
             let shelf = shelf(book.status)
             let shelves = [shelf] + book.tags
             let dateRead = finished.last?.ending?.date.map { day($0, timeZone) } ?? ""
-            let rating = book.rating.map { String(Int($0.rounded())) } ?? "0"
+            let rating = book.currentRating.map { String(Int($0.rounded())) } ?? "0"
             let isbn10 = isbn.count == 10 ? isbn : "", isbn13 = isbn.count == 13 ? isbn : ""
             var fields: [String] = [book.id, book.title, book.author ?? "", book.author.map(lastFirst) ?? "", ""]
             fields += ["=\"\(isbn10)\"", "=\"\(isbn13)\"", rating, "", "", "", book.pages.map(String.init) ?? "", "", ""]
             fields += [dateRead, day(book.added, timeZone), shelves.joined(separator: ", ")]
-            fields += [shelves.map { "\($0) (#1)" }.joined(separator: ", "), shelf, book.review ?? "", ""]
+            fields += [shelves.map { "\($0) (#1)" }.joined(separator: ", "), shelf, book.currentReview ?? "", ""]
             fields += [book.privateNotes ?? "", String(finished.count), "0"]
             lines.append(fields.map(quoted).joined(separator: ","))
         }
@@ -107,16 +107,15 @@ public enum ReadingJournal {
     }
 
     private static func stars(_ book: Book) -> String {
-        guard let rating = book.rating, rating > 0 else { return "" }
-        let whole = Int(rating.rounded())
-        return " · " + String(repeating: "★", count: whole) + String(repeating: "☆", count: max(0, 5 - whole))
+        guard let rating = book.currentRating, rating > 0 else { return "" }
+        return " · " + Rating.stars(rating)
     }
 
     /// Tags, review, private notes and every note of every reading, oldest first.
     private static func details(_ book: Book, _ timeZone: Zone) -> [String] {
         var lines: [String] = []
         if !book.tags.isEmpty { lines.append("Tags: " + book.tags.joined(separator: ", ")) }
-        if let review = book.review { lines += [""] + review.split(separator: "\n", omittingEmptySubsequences: false).map { "> \($0)" } }
+        if let review = book.currentReview { lines += [""] + review.split(separator: "\n", omittingEmptySubsequences: false).map { "> \($0)" } }
         if let notes = book.privateNotes { lines += ["", "Private notes: " + notes] }
         let notes = book.readings.flatMap { reading in
             reading.progress.entries.compactMap { entry in

@@ -82,13 +82,17 @@ extension Library {
     ///
     /// Returns `false` when the reading already ended that way, and changes nothing.
     public mutating func end(
-        _ outcome: Ending.Outcome, date: Date?, note: String?, bookID: Book.ID, reference: String
+        _ outcome: Ending.Outcome, date: Date?, note: String?, rating: Double? = nil, review: String? = nil, bookID: Book.ID,
+        reference: String
     ) throws -> Bool {
         guard let index = index(of: bookID) else { throw BookClubError.bookNotFound(reference) }
         let book = books[index]
         switch (book.status, outcome) {
         case (.finished, .finished), (.abandoned, .abandoned):
-            return false
+            guard rating != nil || review != nil else { return false }
+            // A rating or review given to an ended reading is given to that ending.
+            try rate(bookID: bookID, rating: rating.map { .some($0) }, review: review.map { .some($0) }, reference: reference)
+            return true
         case (.finished, .abandoned):
             throw BookClubError.finished(title: book.title, reference: reference)
         case (.abandoned, .finished):
@@ -100,8 +104,23 @@ extension Library {
                 throw BookClubError.endsBeforeStart(title: book.title, outcome: outcome, date: date, started: started)
             }
         }
-        books[index].readings[books[index].readings.count - 1].ending = Ending(outcome: outcome, date: date, note: note)
+        books[index].readings[books[index].readings.count - 1].ending = Ending(
+            outcome: outcome, date: date, note: note, rating: rating, review: review)
         return true
+    }
+
+    /// Rates or reviews a book: the latest reading when it has ended, else the book itself. A
+    /// `.some(nil)` clears; `nil` leaves as it is.
+    public mutating func rate(bookID: Book.ID, rating: Double??, review: String??, reference: String) throws {
+        guard let index = index(of: bookID) else { throw BookClubError.bookNotFound(reference) }
+        let last = books[index].readings.count - 1
+        if last >= 0, books[index].readings[last].ending != nil {
+            if let rating { books[index].readings[last].ending!.rating = rating }
+            if let review { books[index].readings[last].ending!.review = review }
+        } else {
+            if let rating { books[index].rating = rating }
+            if let review { books[index].review = review }
+        }
     }
 
     /// Resumes a finished or abandoned reading: the "I'm Done" toggle turned off. Returns how it had ended.
@@ -168,6 +187,9 @@ extension Library {
             if let pages = book.pages, pages <= 0 { return "\(at).pages`: expected a positive number" }
             if let rating = book.rating, !(0...5).contains(rating) { return "\(at).rating`: expected a rating from 0 to 5" }
             for (r, reading) in book.readings.enumerated() {
+                if let rating = reading.ending?.rating, !Rating.range.contains(rating) {
+                    return "\(at).readings[\(r)].ending.rating`: expected a rating from 0 to 5"
+                }
                 for entry in reading.progress.entries {
                     if !entry.progress.isFinite || !(0...1).contains(entry.progress) {
                         return "\(at).readings[\(r)].latest.progress`: expected a fraction from 0 to 1"

@@ -29,7 +29,8 @@ public struct LibraryExport: Codable, Equatable, Sendable {
 
     /// The document in `data`, checked as the store's own file is; `path` names it in errors.
     public static func decode(_ data: Data, path: String) throws -> LibraryExport {
-        let document = try JSONCoding.decode(LibraryExport.self, from: data, path: path)
+        var document = try JSONCoding.decode(LibraryExport.self, from: data, path: path)
+        for index in document.books.indices { document.books[index].deriveFractions() }
         guard document.format == formatName else {
             throw BookClubError.corruptFile(path: path, detail: "at `format`: expected \"\(formatName)\"")
         }
@@ -183,6 +184,8 @@ private struct ExportWriter {
                     w.field("date", ending.date)
                     w.field("note", ending.note)
                     w.field("outcome", ending.outcome.rawValue)
+                    w.field("rating", ending.rating)
+                    w.field("review", ending.review)
                 }
             }
             w.field("id")

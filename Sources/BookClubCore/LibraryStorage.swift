@@ -287,6 +287,7 @@ extension Store where State == Library {
                     entries += reading.progress.entries.filter { !loaded.contains($0.id) }
                     library.books[index].readings[r].progress = ReadingProgress(entries: entries)
                 }
+                library.books[index].deriveFractions()
             }
         }
     }

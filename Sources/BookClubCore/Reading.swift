@@ -36,7 +36,8 @@ public struct Reading: Identifiable, Codable, Equatable, Sendable {
     }
 }
 
-/// How a reading ended: finished or abandoned, on a date that may be unknown, with an optional note.
+/// How a reading ended: finished or abandoned, on a date that may be unknown, with an optional note,
+/// and the rating and review the reader gave that reading.
 public struct Ending: Codable, Equatable, Sendable {
     public enum Outcome: String, Codable, Sendable {
         case finished, abandoned
@@ -45,10 +46,32 @@ public struct Ending: Codable, Equatable, Sendable {
     public var outcome: Outcome
     public var date: Date?
     public var note: String?
+    /// 0 to 5 in quarter stars (see `Rating`).
+    public var rating: Double?
+    public var review: String?
 
-    public init(outcome: Outcome, date: Date?, note: String? = nil) {
+    public init(outcome: Outcome, date: Date?, note: String? = nil, rating: Double? = nil, review: String? = nil) {
         self.outcome = outcome
         self.date = date
         self.note = note
+        self.rating = rating
+        self.review = review
+    }
+}
+
+/// Ratings as StoryGraph allows them: 0 to 5 in steps of a quarter.
+public enum Rating {
+    public static let range = 0.0...5.0
+
+    /// `4.5`, `4`, `3.75`; `nil` for anything else.
+    public static func parse(_ text: String) -> Double? {
+        guard let value = Double(text.trimmed), value.isFinite, range.contains(value), (value * 4).rounded() == value * 4 else { return nil }
+        return value
+    }
+
+    /// `★★★★½` for 4.5, and `★★★¾` for 3.75: whole stars, then the quarter left over.
+    public static func stars(_ rating: Double) -> String {
+        let quarters = Int((min(max(rating, 0), 5) * 4).rounded())
+        return String(repeating: "★", count: quarters / 4) + ["", "¼", "½", "¾"][quarters % 4]
     }
 }

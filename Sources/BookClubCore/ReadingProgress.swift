@@ -40,6 +40,15 @@ public struct ReadingProgress: Codable, Equatable, Sendable {
     /// The latest fraction read, 0 before any entry.
     public var progress: Double { latest?.progress ?? 0 }
 
+    /// Sets each page entry's fraction to its page over `pages` (at most 1).
+    mutating func deriveFractions(pages: Int) {
+        for index in entries.indices {
+            guard let page = entries[index].page else { continue }
+            let fraction = min(max(Double(page) / Double(pages), 0), 1)
+            if entries[index].progress != fraction { entries[index].progress = fraction }
+        }
+    }
+
     /// Adds an entry in time order (after any entry with the same time).
     public mutating func add(_ entry: Entry) {
         let index = entries.lastIndex { $0.time <= entry.time }.map { $0 + 1 } ?? 0

@@ -107,6 +107,9 @@ public struct ReadingStats: Equatable, Sendable {
     public var books: Int
     /// Readings finished on an unknown date, in any year.
     public var finishedWithoutDate: Int
+    /// The ratings of the readings finished in the year (a reading's own, else, for a book's latest
+    /// reading, the book's), in the order met.
+    public var ratings: [Double] = []
     /// Pages a reading day in the year; 0 when there is none.
     public var pagesPerDay: Double
     public var currentStreak: Streak
@@ -155,7 +158,11 @@ public struct ReadingStats: Equatable, Sendable {
                 if !reading.progress.entries.isEmpty {
                     tally.add(fraction: 1, page: book.pages, day: day, to: &pagesByDay)
                 }
-                if counted.contains(day) { booksByMonth[Day(number: day).month - 1] += 1 }
+                if counted.contains(day) {
+                    booksByMonth[Day(number: day).month - 1] += 1
+                    let isLatest = reading.id == book.readings.last?.id
+                    if let rating = ending.rating ?? (isLatest ? book.rating : nil) { ratings.append(rating) }
+                }
             }
         }
 

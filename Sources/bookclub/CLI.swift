@@ -198,7 +198,9 @@ struct ProcessContext {
         let color: ColorMode? = parsed.flag("no-color") ? .never : parsed.value("color").flatMap { ColorMode($0) }
         return Environment(
             variables: variables,
-            paths: Paths(environment: variables, store: parsed.value("store"), settings: parsed.value("settings")),
+            paths: Paths(
+                environment: variables, store: parsed.value("store"), settings: parsed.value("settings"),
+                workingDirectory: FileManager.default.currentDirectoryPath),
             workingDirectory: FileManager.default.currentDirectoryPath,
             commandLine: arguments.map(Environment.shellWord).joined(separator: " "),
             fileSystem: fileSystem, now: now, timeZone: timeZone, terminal: terminal, makeID: makeID,

@@ -19,6 +19,8 @@ enum CommonOptions {
     static let book = ArgumentSpec(name: "book", help: "The book: an id or id prefix, a title, or words of it. Omitted: the selected book.", isOptional: true)
     static let date = OptionSpec(long: "date", kind: .value("when"), help: "When it happened: today, friday, last friday 19:00, 2 days ago, -2d, 20 nov or 2026-11-20T19:00 (a day alone is noon; today is now).")
     static let note = OptionSpec(long: "note", kind: .value("text"), help: "A note to keep with it.")
+    static let rating = OptionSpec(long: "rating", kind: .value("stars"), help: "Your rating, 0 to 5 in quarters (4.5, 3.75).")
+    static let review = OptionSpec(long: "review", kind: .value("text"), help: "Your review.")
 
     static func output(_ help: String) -> OptionSpec {
         OptionSpec(long: "output", short: "o", kind: .value("file"), help: help)
@@ -61,6 +63,16 @@ extension ParsedArguments {
     func note(_ name: String = "note") -> String? {
         guard let text = value(name)?.trimmed, !text.isEmpty else { return nil }
         return text
+    }
+
+    /// `--rating`: `nil` when absent, `.some(nil)` when empty (to clear), else 0 to 5 in quarters.
+    func rating() throws -> Double?? {
+        guard let text = value("rating") else { return nil }
+        if text.trimmed.isEmpty { return .some(nil) }
+        guard let rating = Rating.parse(text) else {
+            throw ParseError.invalidValue(value: text, label: "--rating <stars>", reason: "expected 0 to 5 in steps of 0.25, such as 4.5")
+        }
+        return rating
     }
 
     /// A whole number option within bounds.

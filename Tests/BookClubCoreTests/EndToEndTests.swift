@@ -303,7 +303,7 @@ import Testing
             id: "unknown option", arguments: ["list", "--finshed"],
             stderr: """
                 Error: Unknown option '--finshed'. Did you mean '--finished'?
-                Usage: bookclub list [--reading] [--finished] [--abandoned] [--unstarted] [--all] [--tag <tag>] [--json]
+                Usage: bookclub list [--reading] [--finished] [--abandoned] [--unstarted] [--all] [--tag <tag>] [--stars] [--json]
                   See 'bookclub list --help' for more information.
 
                 """, exitCode: 64),
@@ -327,7 +327,7 @@ import Testing
             id: "bad date", arguments: ["finish", "dune", "--date", "someday"],
             stderr: """
                 Error: The value 'someday' is invalid for '--date <when>': expected a date such as today, yesterday, friday, last friday, next thursday 19:00, 2 days ago, -2d, 20 nov, nov 20 2026, 2026-11-20 or 2026-11-20T19:00
-                Usage: bookclub finish [<book>] [--date <when>] [--note <text>] [--json]
+                Usage: bookclub finish [<book>] [--date <when>] [--note <text>] [--rating <stars>] [--review <text>] [--json]
                   See 'bookclub finish --help' for more information.
 
                 """, exitCode: 64),

@@ -92,7 +92,7 @@ import Testing
         let show = try bookclub.run("show", "the left hand of darkness")
         #expect(show.exitCode == 0)
         let lines = show.stdout.split(separator: "\n", omittingEmptySubsequences: false)
-        #expect(lines[1] == "by Ursula K. Le Guin · 304 pages · ISBN 9780441478125 · rated 5/5 · tags: fiction, sci-fi")
+        #expect(lines[1] == "by Ursula K. Le Guin · 304 pages · ISBN 9780441478125 · rated ★★★★★ 5/5 · tags: fiction, sci-fi")
         #expect(show.stdout.hasSuffix("""
             Reading, finished Mon 30 Dec 2019
               no progress logged

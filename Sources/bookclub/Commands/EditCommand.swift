@@ -8,7 +8,7 @@ import BookClubCore
 struct EditCommand: Command {
     static let configuration = CommandConfiguration(
         name: "edit",
-        abstract: "Change a book's title, author, page count, ISBN, cover or tags.",
+        abstract: "Change a book's title, author, page count, ISBN, cover, tags, rating or review.",
         discussion: "An empty value clears an optional field: bookclub edit dune --isbn \"\"",
         arguments: [CommonOptions.book],
         options: [
@@ -19,6 +19,7 @@ struct EditCommand: Command {
             OptionSpec(long: "cover", kind: .value("name"), help: "A new cover image name."),
             OptionSpec(long: "add-tag", kind: .repeatingValue("tag"), help: "A tag to add; repeat for more."),
             OptionSpec(long: "remove-tag", kind: .repeatingValue("tag"), help: "A tag to remove; repeat for more."),
+            CommonOptions.rating, CommonOptions.review,
             CommonOptions.json,
         ])
 
@@ -26,11 +27,14 @@ struct EditCommand: Command {
     var arguments: ParsedArguments
     var pages: Int?
     var clearsPages: Bool
+    /// `.some(nil)`: cleared.
+    var rating: Double??
+    var review: String??
 
     init(_ arguments: ParsedArguments) throws {
         reference = arguments.argument("book")
         self.arguments = arguments
-        let fields = ["title", "author", "pages", "isbn", "cover", "add-tag", "remove-tag"]
+        let fields = ["title", "author", "pages", "isbn", "cover", "add-tag", "remove-tag", "rating", "review"]
         guard fields.contains(where: { !arguments.values($0).isEmpty }) else {
             throw ParseError.message("Nothing to change: give at least one of " + fields.map { "--" + $0 }.joined(separator: ", "))
         }
@@ -39,6 +43,8 @@ struct EditCommand: Command {
         }
         clearsPages = arguments.value("pages") == ""
         pages = clearsPages ? nil : try arguments.integer("pages", in: 1...100_000)
+        rating = try arguments.rating()
+        review = arguments.value("review").map { $0.trimmed.isEmpty ? nil : $0.trimmed }
     }
 
     func run(in env: Environment) throws {
@@ -61,7 +67,10 @@ struct EditCommand: Command {
         let removed = Set(arguments.values("remove-tag").map { $0.lowercased() })
         book.tags.wrappedValue = AddCommand.tags(book.tags.wrappedValue + arguments.values("add-tag"))
             .filter { !removed.contains($0.lowercased()) }
-        let edited = book.wrappedValue
+        if rating != nil || review != nil {
+            try store.update { try $0.rate(bookID: id, rating: rating, review: review, reference: reference ?? id) }
+        }
+        let edited = store.state[id: id]!
         try store.state.checkUnique(title: edited.title, author: edited.author, except: id)
         env.output.write(store.hasUnsavedChanges ? "Updated '\(edited.title.terminalSafe)'." : "Nothing changed.", as: .message)
         if arguments.flag("json") { try env.writeJSON(BookJSON(edited)) }

@@ -10,7 +10,7 @@ struct FinishCommand: Command {
         name: "finish",
         abstract: "Mark a book finished (\"I'm Done\").",
         arguments: [CommonOptions.book],
-        options: [CommonOptions.date, CommonOptions.note, CommonOptions.json])
+        options: [CommonOptions.date, CommonOptions.note, CommonOptions.rating, CommonOptions.review, CommonOptions.json])
 
     var ending: EndingRequest
 
@@ -32,8 +32,10 @@ struct EndingRequest {
         let date = try arguments.date("date", now: env.now(), timeZone: env.timeZone) ?? env.now().wholeSeconds
         let store = try env.library(forWriting: true, scope: env.scope(forBook: arguments.argument("book")))
         let (book, reference) = try env.resolveBook(arguments.argument("book"), in: store.state)
+        let rating = try arguments.rating()
+        let review = arguments.note("review")
         let changed = try store.update {
-            try $0.end(outcome, date: date, note: arguments.note(), bookID: book.id, reference: reference)
+            try $0.end(outcome, date: date, note: arguments.note(), rating: rating ?? nil, review: review, bookID: book.id, reference: reference)
         }
         let title = book.title.terminalSafe
         switch (changed, outcome) {

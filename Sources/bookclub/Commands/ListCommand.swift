@@ -18,12 +18,14 @@ struct ListCommand: Command {
             OptionSpec(long: "unstarted", kind: .flag, help: "Only books not yet started."),
             OptionSpec(long: "all", kind: .flag, help: "Every book."),
             OptionSpec(long: "tag", short: "t", kind: .value("tag"), help: "Only books with this tag."),
+            OptionSpec(long: "stars", kind: .flag, help: "Show your rating of each book as stars."),
             CommonOptions.json,
         ])
 
     var statuses: Set<Book.Status>
     var tag: String?
     var json: Bool
+    var stars: Bool
 
     init(_ arguments: ParsedArguments) throws {
         let filters = ["reading", "finished", "abandoned", "unstarted", "all"].filter { arguments.flag($0) }
@@ -37,6 +39,7 @@ struct ListCommand: Command {
         }
         tag = arguments.value("tag")?.lowercased()
         json = arguments.flag("json")
+        stars = arguments.flag("stars")
     }
 
     func run(in env: Environment) throws {
@@ -56,7 +59,7 @@ struct ListCommand: Command {
                 as: .message)
             return
         }
-        for line in Self.render(books, width: env.terminal.lineWidth, style: env.style, timeZone: env.timeZone) {
+        for line in Self.render(books, width: env.terminal.lineWidth, style: env.style, timeZone: env.timeZone, stars: stars) {
             env.output.write(line, as: .data)
         }
     }
@@ -73,21 +76,25 @@ struct ListCommand: Command {
         book.currentReading?.ending?.date ?? book.currentReading?.progress.latest?.time ?? book.currentReading?.started ?? book.added
     }
 
-    static func render(_ books: [Book], width: Int?, style: Style, timeZone: Zone) -> [String] {
+    static func render(_ books: [Book], width: Int?, style: Style, timeZone: Zone, stars: Bool = false) -> [String] {
         let idWidth = 8
         let barWidth = min(24, max(8, (width ?? 100) / 5))
         let rows = books.map { book -> [String] in
             let detail: String
             switch book.status {
             case .unstarted: detail = "not started"
-            case .reading: detail = book.currentPage.map { page in "p. \(page)" + (book.pages.map { "/\($0)" } ?? "") } ?? "no progress yet"
+            case .reading:
+                // A book logged in percents with no page count has its percent in the column before.
+                let logged = book.currentReading?.progress.latest != nil
+                detail = book.currentPage.map { page in "p. \(page)" + (book.pages.map { "/\($0)" } ?? "") } ?? (logged ? "" : "no progress yet")
             case .finished, .abandoned:
                 detail = book.status.rawValue + (book.currentReading?.ending?.date.map { " " + DateText.day($0, timeZone: timeZone) } ?? "")
             }
-            return [
+            let row = [
                 String(book.id.prefix(idWidth)), book.title.terminalSafe, (book.author ?? "").terminalSafe,
                 ProgressBar.render(book.currentProgress, width: barWidth), ProgressText.percent(book.currentProgress), detail,
             ]
+            return stars ? row + [book.currentRating.map(Rating.stars) ?? ""] : row
         }
         // Without any author, the column goes, rather than leave a gap.
         let hasAuthors = books.contains { $0.author != nil }

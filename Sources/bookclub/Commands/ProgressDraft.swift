@@ -27,7 +27,12 @@ enum ProgressDraft {
         var config = EditorConfig()
         config.present(initialProgress: book.currentProgress)
         let path = env.paths.drafts + "/progress-\(book.id.prefix(8)).txt"
-        try env.fileSystem.writeAtomically(path, Data(buffer(for: book, config: config).utf8))
+        // A draft kept from an editor that was stopped is offered again, never overwritten.
+        if try env.fileSystem.read(path) != nil {
+            env.output.write("Resuming your draft kept at \(path).", as: .message)
+        } else {
+            try env.fileSystem.writeAtomically(path, Data(buffer(for: book, config: config).utf8))
+        }
         // While the editor is open a Ctrl-C belongs to it (vim uses it), as in git; a SIGTERM, or a
         // Ctrl-C that ended the editor, stops here and keeps the draft.
         env.catchSignals(true)

@@ -49,7 +49,7 @@ struct ShowCommand: Command {
         if let author = book.author { facts.append("by " + author.terminalSafe) }
         if let pages = book.pages { facts.append("\(pages) pages") }
         if let isbn = book.isbn { facts.append("ISBN " + isbn.terminalSafe) }
-        if let rating = book.rating { facts.append("rated \(rating == rating.rounded() ? String(Int(rating)) : String(rating))/5") }
+        if let rating = book.currentRating { facts.append("rated \(Rating.stars(rating)) \(rating == rating.rounded() ? String(Int(rating)) : String(rating))/5") }
         if !book.tags.isEmpty { facts.append("tags: " + book.tags.joined(separator: ", ").terminalSafe) }
         if !facts.isEmpty { lines.append(facts.joined(separator: " · ")) }
         lines.append(style.dim("id \(book.id) · added \(DateText.day(book.added, timeZone: zone))"))
@@ -83,7 +83,7 @@ struct ShowCommand: Command {
                 lines.append("  " + style.dim(label) + TextWrapping.hanging(note.terminalSafe, width: width, firstColumn: 2 + label.count, indent: 4))
             }
         }
-        for (heading, text) in [("Review", book.review), ("Private notes", book.privateNotes)] {
+        for (heading, text) in [("Review", book.currentReview), ("Private notes", book.privateNotes)] {
             guard let text else { continue }
             lines += ["", style.bold(heading)]
             lines += plainText(text).split(separator: "\n", omittingEmptySubsequences: false).map { line in

@@ -69,6 +69,10 @@ struct StatsCommand: Command {
             ["Books", "\(stats.books) finished" + (stats.finishedWithoutDate > 0 ? " (\(stats.finishedWithoutDate) more on dates unknown, in any year)" : "")],
             ["Streaks", streaks(stats)],
         ]
+        if !stats.ratings.isEmpty {
+            let average = stats.ratings.reduce(0, +) / Double(stats.ratings.count)
+            rows.insert(["Ratings", "\(count(stats.ratings.count, "book")) rated, \(Rating.stars(average)) (\(oneDecimal(average))) on average"], at: 2)
+        }
         if let goal = stats.goal { rows.append(["Goal", describe(goal, in: stats)]) }
         return [style.bold(span)] + Table(rows: rows).render(width: nil) { column, text in column == 0 ? style.dim(text) : text }
     }

@@ -14,6 +14,8 @@ struct BookJSON: Encodable {
         var progress: Double
         var ended: Date?
         var endNote: String?
+        var rating: Double?
+        var review: String?
         var entries: [ReadingProgress.Entry]?
     }
 
@@ -45,8 +47,8 @@ struct BookJSON: Encodable {
         isbn = book.isbn
         coverName = book.coverName
         tags = book.tags
-        rating = book.rating
-        review = book.review
+        rating = book.currentRating
+        review = book.currentReview
         privateNotes = book.privateNotes
         added = book.added
         status = book.status
@@ -58,7 +60,8 @@ struct BookJSON: Encodable {
             readings = book.readings.map {
                 ReadingJSON(
                     id: $0.id, started: $0.started, status: $0.status, progress: $0.currentProgress,
-                    ended: $0.ending?.date, endNote: $0.ending?.note, entries: $0.progress.entries)
+                    ended: $0.ending?.date, endNote: $0.ending?.note, rating: $0.ending?.rating, review: $0.ending?.review,
+                    entries: $0.progress.entries)
             }
         }
     }

@@ -54,6 +54,9 @@ struct StatsJSON: Encodable {
     var pages: Int
     var books: Int
     var finishedWithoutDate: Int
+    /// Books finished in the year with a rating, and their average (`null` with none).
+    var rated: Int
+    var averageRating: Nullable<Double>
     var readingDays: Int
     var pagesPerDay: Double
     var currentStreak: StreakJSON
@@ -72,6 +75,8 @@ struct StatsJSON: Encodable {
         pages = stats.pages
         books = stats.books
         finishedWithoutDate = stats.finishedWithoutDate
+        rated = stats.ratings.count
+        averageRating = Nullable(stats.ratings.isEmpty ? nil : Self.twoDecimals(stats.ratings.reduce(0, +) / Double(stats.ratings.count)))
         readingDays = stats.readingDays
         pagesPerDay = Self.twoDecimals(stats.pagesPerDay)
         currentStreak = StreakJSON(days: stats.currentStreak.days, last: Nullable(stats.currentStreak.last?.description))
