@@ -33,9 +33,9 @@ public struct Club: Identifiable, Codable, Equatable, Sendable {
         meetings.first { $0.date >= now && $0.bookID != nil }?.bookID
     }
 
-    /// The meeting before `meeting`, if any.
+    /// The club's last meeting before `meeting` about the same book, if any.
     public func meeting(before meeting: Meeting) -> Meeting? {
-        meetings.last { $0.date < meeting.date }
+        meetings.last { $0.date < meeting.date && $0.bookID == meeting.bookID }
     }
 
     /// Adds a meeting in date order.

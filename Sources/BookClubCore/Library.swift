@@ -125,7 +125,7 @@ extension Library {
 
     /// Resumes a finished or abandoned reading: the "I'm Done" toggle turned off. Returns how it had ended.
     ///
-    /// A note given when it ended is kept, as an entry at the progress reached, dated when it ended.
+    /// The ending is kept, with its date, note, rating and review, among the reading's `resumed` ones.
     public mutating func resume(bookID: Book.ID, at time: Date, reference: String) throws -> Ending.Outcome {
         guard let index = index(of: bookID) else { throw BookClubError.bookNotFound(reference) }
         let last = books[index].readings.count - 1
@@ -133,13 +133,7 @@ extension Library {
             throw BookClubError.notFinished(title: books[index].title, reference: reference)
         }
         books[index].readings[last].ending = nil
-        if let note = ending.note {
-            let latest = books[index].readings[last].progress.latest
-            books[index].readings[last].progress.add(
-                ReadingProgress.Entry(
-                    progress: latest?.progress ?? 0, page: latest?.page, time: ending.date ?? time,
-                    note: "(\(ending.outcome.rawValue)) \(note)"))
-        }
+        books[index].readings[last].resumed = (books[index].readings[last].resumed ?? []) + [ending]
         return ending.outcome
     }
 

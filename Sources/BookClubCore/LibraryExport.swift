@@ -180,13 +180,7 @@ private struct ExportWriter {
         object { w in
             if let ending = reading.ending {
                 w.field("ending")
-                w.object { w in
-                    w.field("date", ending.date)
-                    w.field("note", ending.note)
-                    w.field("outcome", ending.outcome.rawValue)
-                    w.field("rating", ending.rating)
-                    w.field("review", ending.review)
-                }
+                w.ending(ending)
             }
             w.field("id")
             w.uuid(reading.id)
@@ -195,7 +189,21 @@ private struct ExportWriter {
                 w.field("entries")
                 w.array(reading.progress.entries) { w, entry in w.entry(entry) }
             }
+            if let resumed = reading.resumed {
+                w.field("resumed")
+                w.array(resumed) { w, ending in w.ending(ending) }
+            }
             w.field("started", reading.started)
+        }
+    }
+
+    private mutating func ending(_ ending: Ending) {
+        object { w in
+            w.field("date", ending.date)
+            w.field("note", ending.note)
+            w.field("outcome", ending.outcome.rawValue)
+            w.field("rating", ending.rating)
+            w.field("review", ending.review)
         }
     }
 

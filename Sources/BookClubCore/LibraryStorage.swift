@@ -227,6 +227,7 @@ struct StoredBook: Codable, Equatable, Sendable {
         var id: UUID
         var started: Date?
         var ending: Ending?
+        var resumed: [Ending]?
         var latest: ReadingProgress.Entry?
     }
 
@@ -248,7 +249,7 @@ struct StoredBook: Codable, Equatable, Sendable {
             (book.id, book.title, book.author, book.pages, book.isbn, book.coverName, book.tags, book.added)
         (rating, review, privateNotes) = (book.rating, book.review, book.privateNotes)
         readings = book.readings.map {
-            StoredReading(id: $0.id, started: $0.started, ending: $0.ending, latest: $0.progress.latest)
+            StoredReading(id: $0.id, started: $0.started, ending: $0.ending, resumed: $0.resumed, latest: $0.progress.latest)
         }
     }
 
@@ -259,7 +260,7 @@ struct StoredBook: Codable, Equatable, Sendable {
             readings: readings.map {
                 Reading(
                     id: $0.id, started: $0.started, progress: ReadingProgress(entries: $0.latest.map { [$0] } ?? []),
-                    ending: $0.ending)
+                    ending: $0.ending, resumed: $0.resumed)
             })
     }
 }

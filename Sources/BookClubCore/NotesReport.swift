@@ -36,11 +36,16 @@ public enum NotesReport {
         public var text: String
     }
 
-    /// The notes of the current reading in reading order, the ending's note last.
+    /// The notes of the current reading in reading order, then those of endings taken back by
+    /// `unfinish`, the ending's note last.
     public static func notes(of book: Book) -> [Note] {
         guard let reading = book.currentReading else { return [] }
         var notes = reading.progress.entries.compactMap { entry in
             entry.note.map { Note(place: ProgressText.place(entry), time: entry.time, text: $0) }
+        }
+        for ending in reading.resumed ?? [] {
+            guard let note = ending.note else { continue }
+            notes.append(Note(place: ending.outcome.rawValue + ", then resumed", time: ending.date ?? book.added, text: note))
         }
         if let ending = reading.ending, let note = ending.note {
             notes.append(Note(place: ending.outcome.rawValue, time: ending.date ?? reading.progress.latest?.time ?? book.added, text: note))
@@ -50,11 +55,12 @@ public enum NotesReport {
 }
 
 /// The notes to bring to a club meeting: the book, the target, and every note logged on the book
-/// since the previous meeting, in reading order.
+/// since the club's previous meeting about that book, or, when there was none, in the current
+/// reading: in reading order.
 public enum MeetingNotes {
     public struct Report: Equatable, Sendable {
         public var item: AgendaItem
-        /// Notes since this moment (the previous meeting); `nil` when there was none.
+        /// Notes since this moment (the previous meeting about the book); `nil` when there was none.
         public var since: Date?
         public var notes: [NotesReport.Note]
     }
@@ -63,10 +69,11 @@ public enum MeetingNotes {
     ///   - library: with the meeting's book's history loaded.
     public static func report(club: Club, meeting: Meeting, library: Library, now: Date) -> Report {
         let item = Agenda.item(club: club, meeting: meeting, library: library, now: now)
+        // Another book's meeting in between does not cut this book's notes short.
         let since = club.meeting(before: meeting)?.date
         var notes: [(progress: Double, note: NotesReport.Note)] = []
         if let book = item.book {
-            for reading in book.readings {
+            for reading in since == nil ? Array(book.readings.suffix(1)) : book.readings {
                 for entry in reading.progress.entries where entry.note != nil && since.map({ entry.time > $0 }) ?? true {
                     notes.append((entry.progress, NotesReport.Note(place: ProgressText.place(entry), time: entry.time, text: entry.note!)))
                 }

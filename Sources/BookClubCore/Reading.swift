@@ -14,12 +14,18 @@ public struct Reading: Identifiable, Codable, Equatable, Sendable {
     public var progress: ReadingProgress
     /// How the reading ended; `nil` while it goes on.
     public var ending: Ending?
+    /// Endings taken back by `unfinish`, oldest first, each kept with its note, rating and review;
+    /// `nil` when there were none.
+    public var resumed: [Ending]?
 
-    public init(id: UUID = UUID(), started: Date?, progress: ReadingProgress = ReadingProgress(), ending: Ending? = nil) {
+    public init(
+        id: UUID = UUID(), started: Date?, progress: ReadingProgress = ReadingProgress(), ending: Ending? = nil, resumed: [Ending]? = nil
+    ) {
         self.id = id
         self.started = started
         self.progress = progress
         self.ending = ending
+        self.resumed = resumed
     }
 
     public var isFinished: Bool { ending?.outcome == .finished }

@@ -124,10 +124,8 @@ public enum ChangeSummary {
                 parts.append("\(title): \(book.status.rawValue)")
             } else if before.status == .finished || before.status == .abandoned, book.status == .reading {
                 parts.append("\(title): resumed")
-            } else if let latest = book.currentReading?.progress.latest, latest != before.currentReading?.progress.latest
-                || book.currentReading?.progress.entries.count != before.currentReading?.progress.entries.count
-            {
-                parts.append("\(title): \(ProgressText.place(latest))")
+            } else if let logged = Self.logged(before: before, after: book) {
+                parts.append("\(title): \(logged)")
             } else {
                 parts.append("\(title): edited")
             }
@@ -140,5 +138,18 @@ public enum ChangeSummary {
         }
         for club in old.clubs where !newClubIDs.contains(club.id) { parts.append("removed the club '\(club.name)'") }
         return parts.isEmpty ? "no change" : parts.joined(separator: "; ")
+    }
+
+    /// The entries a change added to the current reading, as they were logged (`p. 120`; `p. 80,
+    /// backdated` for one that went before the latest), or the latest entry when one was replaced.
+    private static func logged(before: Book, after: Book) -> String? {
+        guard let reading = after.currentReading, let latest = reading.progress.latest else { return nil }
+        let earlier = Set(before.currentReading?.progress.entries.map(\.id) ?? [])
+        let added = reading.progress.entries.filter { !earlier.contains($0.id) }
+        if added.isEmpty {
+            return latest != before.currentReading?.progress.latest ? ProgressText.place(latest) : nil
+        }
+        return added.map { ProgressText.place($0) + ($0.id != latest.id && $0.time < latest.time ? ", backdated" : "") }
+            .joined(separator: ", ")
     }
 }

@@ -144,3 +144,55 @@ import Testing
         #expect(try book()["status"] as? String == "unstarted")
     }
 }
+
+/// What `history`, `undo`, `unfinish` and `notes --club` say is what happened.
+@Suite struct TrueAccountsTests {
+    let bookclub: BookClubRunner
+
+    init() throws {
+        bookclub = try BookClubRunner()
+    }
+
+    @Test func historyAndUndoDescribeABackdatedEntryByItsOwnPage() throws {
+        defer { bookclub.cleanUp() }
+        _ = try bookclub.add("Dune", "--pages", "412")
+        #expect(try bookclub.run("progress", "dune", "150").exitCode == 0)
+        #expect(try bookclub.run("progress", "dune", "100", "--date", "2 days ago").exitCode == 0)
+        let history = try #require(try bookclub.json("history", "--json") as? [[String: Any]])
+        #expect(history.first?["summary"] as? String == "'Dune': p. 100, backdated")
+        #expect(try bookclub.run("undo").stderr.hasSuffix("'Dune': p. 100, backdated.\n"))
+    }
+
+    @Test func unfinishKeepsTheEndingWithItsNote() throws {
+        defer { bookclub.cleanUp() }
+        _ = try bookclub.add("Dune", "--pages", "412")
+        #expect(try bookclub.run("progress", "dune", "150", "--date", "yesterday").exitCode == 0)
+        #expect(try bookclub.run("finish", "dune", "--note", "skimmed the appendices").exitCode == 0)
+        #expect(try bookclub.run("unfinish", "dune").exitCode == 0)
+        let book = try #require(try bookclub.json("show", "dune", "--json") as? [String: Any])
+        let reading = try #require((book["readings"] as? [[String: Any]])?.last)
+        #expect((reading["entries"] as? [[String: Any]])?.count == 1, "no progress entry is made of the note")
+        #expect((reading["resumed"] as? [[String: Any]])?.first?["note"] as? String == "skimmed the appendices")
+        #expect(book["status"] as? String == "reading")
+        #expect(try bookclub.run("show", "dune").stdout.contains(", then resumed: skimmed the appendices"))
+        #expect(try bookclub.run("progress", "dune", "200").exitCode == 0, "the reading goes on")
+    }
+
+    @Test func clubNotesReachBackPastAnotherBooksMeeting() throws {
+        defer { bookclub.cleanUp() }
+        _ = try bookclub.add("Dune", "--pages", "412")
+        _ = try bookclub.add("Kindred", "--pages", "264")
+        #expect(try bookclub.run("club", "add", "Sci-Fi Club").exitCode == 0)
+        #expect(try bookclub.run("club", "meeting", "sci-fi", "--date", BookClubRunner.isoDay(-3) + "T19:00", "--book", "kindred").exitCode == 0)
+        #expect(try bookclub.run("club", "meeting", "sci-fi", "--date", BookClubRunner.isoDay(5) + "T19:00", "--book", "dune").exitCode == 0)
+        #expect(try bookclub.run("progress", "dune", "100", "--note", "the gom jabbar", "--date", BookClubRunner.isoDay(-10)).exitCode == 0)
+        #expect(try bookclub.run("progress", "dune", "150", "--note", "Arrakis at night", "--date", BookClubRunner.isoDay(-1)).exitCode == 0)
+        let notes = try bookclub.run("notes", "--club", "sci-fi").stdout
+        #expect(notes.contains("the gom jabbar") && notes.contains("Arrakis at night"), "\(notes)")
+
+        // A meeting about Dune in between starts the notes afresh.
+        #expect(try bookclub.run("club", "meeting", "sci-fi", "--date", BookClubRunner.isoDay(-5) + "T19:00", "--book", "dune").exitCode == 0)
+        let since = try bookclub.run("notes", "--club", "sci-fi").stdout
+        #expect(!since.contains("the gom jabbar") && since.contains("Arrakis at night"), "\(since)")
+    }
+}

@@ -78,6 +78,11 @@ struct ShowCommand: Command {
             let table = Table(rows: rows, rightAligned: [2], wrapsLastColumn: true)
             lines += table.render(width: width.map { $0 - 2 }) { column, text in column == 0 ? style.dim(text) : text }
                 .map { "  " + $0 }
+            for ending in reading.resumed ?? [] {
+                let label = ending.outcome.rawValue + (ending.date.map { " " + DateText.day($0, timeZone: zone) } ?? "") + ", then resumed"
+                let text = [ending.rating.map { Rating.stars($0) }, ending.note?.terminalSafe].compactMap { $0 }.joined(separator: " ")
+                lines.append("  " + style.dim(label + (text.isEmpty ? "" : ":")) + (text.isEmpty ? "" : " " + text))
+            }
             if let ending = reading.ending, let note = ending.note {
                 let label = ending.outcome.rawValue + ": "
                 lines.append("  " + style.dim(label) + TextWrapping.hanging(note.terminalSafe, width: width, firstColumn: 2 + label.count, indent: 4))

@@ -16,6 +16,8 @@ struct BookJSON: Encodable {
         var endNote: String?
         var rating: Double?
         var review: String?
+        /// Endings taken back by `unfinish`, with their notes.
+        var resumed: [Ending]?
         var entries: [ReadingProgress.Entry]?
     }
 
@@ -61,7 +63,7 @@ struct BookJSON: Encodable {
                 ReadingJSON(
                     id: $0.id, started: $0.started, status: $0.status, progress: $0.currentProgress,
                     ended: $0.ending?.date, endNote: $0.ending?.note, rating: $0.ending?.rating, review: $0.ending?.review,
-                    entries: $0.progress.entries)
+                    resumed: $0.resumed, entries: $0.progress.entries)
             }
         }
     }
