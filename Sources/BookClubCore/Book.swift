@@ -27,6 +27,11 @@ public struct Book: Identifiable, Codable, Equatable, Sendable {
     public var review: String?
     /// Notes the reader keeps to themselves.
     public var privateNotes: String?
+    /// Translators, narrators, co-authors: those an export names beside the author.
+    public var contributors: [Contributor]?
+    /// What imports brought that bookclub has no field of its own for, by source and column
+    /// (`goodreads:Binding`, `storygraph:Moods`), every distinct value kept: nothing of a row is lost.
+    public var details: [String: [String]]?
     public let added: Date
     /// The read-throughs of this book, oldest first. A re-read starts a new one.
     public var readings: [Reading]
@@ -34,7 +39,8 @@ public struct Book: Identifiable, Codable, Equatable, Sendable {
     public init(
         id: ID, title: String, author: String? = nil, pages: Int? = nil, isbn: String? = nil,
         coverName: String? = nil, tags: [String] = [], rating: Double? = nil, review: String? = nil,
-        privateNotes: String? = nil, added: Date, readings: [Reading] = []
+        privateNotes: String? = nil, contributors: [Contributor]? = nil, details: [String: [String]]? = nil, added: Date,
+        readings: [Reading] = []
     ) {
         self.id = id
         self.title = title
@@ -46,6 +52,8 @@ public struct Book: Identifiable, Codable, Equatable, Sendable {
         self.rating = rating
         self.review = review
         self.privateNotes = privateNotes
+        self.contributors = contributors
+        self.details = details
         self.added = added
         self.readings = readings
         deriveFractions()
@@ -80,6 +88,17 @@ public struct Book: Identifiable, Codable, Equatable, Sendable {
         guard let latest = reading.progress.latest else { return nil }
         if let page = latest.page { return page }
         return pages.map { Int((latest.progress * Double($0)).rounded()) }
+    }
+}
+
+/// Someone an export names beside the author, with the part they had when it says (`Translator`).
+public struct Contributor: Codable, Equatable, Hashable, Sendable {
+    public var name: String
+    public var role: String?
+
+    public init(name: String, role: String? = nil) {
+        self.name = name
+        self.role = role
     }
 }
 

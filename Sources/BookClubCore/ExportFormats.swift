@@ -5,9 +5,16 @@
 #endif
 
 /// The library as a Goodreads library export (its 24 columns, by their names), which other reading
-/// trackers import. Not lossless: one row a book, the latest finished reading's date only.
+/// trackers import, and after them a `bookclub` column holding the whole book as JSON: what the 24
+/// cannot hold (abandon dates, every reading and entry, notes, ratings of each reading). Readers of
+/// Goodreads' shape ignore it; `bookclub import goodreads` reads it, so a CSV export comes back whole.
 public enum GoodreadsCSV {
-    public static let columns = [
+    /// The column after Goodreads' own that holds the book as bookclub keeps it.
+    public static let bookColumn = "bookclub"
+
+    public static let columns = goodreadsColumns + [bookColumn]
+
+    static let goodreadsColumns = [
         "Book Id", "Title", "Author", "Author l-f", "Additional Authors", "ISBN", "ISBN13", "My Rating",
         "Average Rating", "Publisher", "Binding", "Number of Pages", "Year Published", "Original Publication Year",
         "Date Read", "Date Added", "Bookshelves", "Bookshelves with positions", "Exclusive Shelf", "My Review",
@@ -35,11 +42,13 @@ public enum GoodreadsCSV {
             let dateRead = finished.last?.ending?.date.map { day($0, timeZone) } ?? ""
             let rating = book.currentRating.map { String(Int($0.rounded())) } ?? "0"
             let isbn10 = isbn.count == 10 ? isbn : "", isbn13 = isbn.count == 13 ? isbn : ""
-            var fields: [String] = [book.id, book.title, book.author ?? "", book.author.map(lastFirst) ?? "", ""]
+            let additional = (book.contributors ?? []).map(\.name).joined(separator: ", ")
+            var fields: [String] = [book.id, book.title, book.author ?? "", book.author.map(lastFirst) ?? "", additional]
             fields += ["=\"\(isbn10)\"", "=\"\(isbn13)\"", rating, "", "", "", book.pages.map(String.init) ?? "", "", ""]
             fields += [dateRead, day(book.added, timeZone), shelves.joined(separator: ", ")]
             fields += [shelves.map { "\($0) (#1)" }.joined(separator: ", "), shelf, book.currentReview ?? "", ""]
             fields += [book.privateNotes ?? "", String(finished.count), "0"]
+            fields.append((try? JSONCoding.encoder(pretty: false).encode(book)).map { String(decoding: $0, as: UTF8.self) } ?? "")
             lines.append(fields.map(quoted).joined(separator: ","))
         }
         return lines.joined(separator: "\n") + "\n"

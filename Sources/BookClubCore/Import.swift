@@ -98,6 +98,24 @@ public struct ImportFile: Sendable {
     }
 }
 
+extension ImportMapping {
+    /// The book of a row: the rating and review on its last reading when that has ended, else on the book.
+    static func book(
+        id: Book.ID, title: String, author: String?, pages: Int?, isbn: String?, tags: [String], rating: Double?, review: String?,
+        privateNotes: String?, contributors: [Contributor]?, details: [String: [String]]?, added: Date, status: Book.Status,
+        readCount: Int, readCountKey: String, dated: [(started: Date?, ended: Date?)]
+    ) -> Book {
+        let ended = status == .finished || status == .abandoned
+        var book = Book(
+            id: id, title: title, author: author, pages: pages, isbn: isbn, tags: tags, rating: ended ? nil : rating,
+            review: ended ? nil : review, privateNotes: privateNotes, contributors: contributors, details: details, added: added,
+            readings: readings(status, readCount: readCount, dated: dated, rating: ended ? rating : nil, review: ended ? review : nil))
+        // A count the readings do not show (a book read once, back on the to-read shelf) is kept as given.
+        if book.readings.count < readCount { book.details = (book.details ?? [:]).merging([readCountKey: [String(readCount)]]) { $1 } }
+        return book
+    }
+}
+
 /// What every importer needs beside the file.
 struct ImportContext {
     var path: String
@@ -117,6 +135,8 @@ struct ImportContext {
 /// of an export changes nothing.
 struct ExportColumns {
     private let indices: [String: Int]
+    /// The header's names, trimmed, each once, in the file's order.
+    let names: [String]
 
     /// - Throws: `badImport` naming the first required column the header lacks, and the format.
     init(header: [String], required: [String], format: ImportFormat, path: String, otherFormats: [(ImportFormat, [String])] = []) throws {
@@ -125,6 +145,7 @@ struct ExportColumns {
             indices[name.trimmed.lowercased()] = index
         }
         self.indices = indices
+        names = header.map(\.trimmed).enumerated().filter { indices[$0.element.lowercased()] == $0.offset }.map(\.element)
         if let missing = required.first(where: { indices[$0.lowercased()] == nil }) {
             var detail = "not a \(format.displayName) export (no `\(missing)` column)"
             if let (other, _) = otherFormats.first(where: { $0.1.allSatisfy { indices[$0.lowercased()] != nil } }) {
@@ -209,6 +230,35 @@ struct ExportRow {
             throw failure("`\(column)` is '\(Self.shown(value))', not a date (YYYY/MM/DD)")
         }
         return date
+    }
+
+    /// Every non-empty value of the columns an importer has no field for, as `Book.details` keeps
+    /// them: by `source:Column`, an ISBN unwrapped from `="…"`.
+    func details(source: ImportFormat, except mapped: Set<String>) -> [String: [String]]? {
+        var details: [String: [String]] = [:]
+        for name in columns.names where !mapped.contains(name.lowercased()) {
+            guard var value = text(name) else { continue }
+            // Goodreads guards numbers from spreadsheets as ="…".
+            if value.hasPrefix("=\""), value.hasSuffix("\""), value.count >= 3 { value = String(value.dropFirst(2).dropLast()).trimmed }
+            guard !value.isEmpty else { continue }
+            details["\(source.rawValue):\(name)"] = [name.lowercased().hasPrefix("isbn") ? ISBN.cleaned(value) ?? value : value]
+        }
+        return details.isEmpty ? nil : details
+    }
+
+    /// `Amy Wallace, Rhys Harvey (Narrator)`: each name, with the part in parentheses as its role.
+    func contributors(_ column: String) -> [Contributor]? {
+        let list = (text(column) ?? "").split(separator: ",").compactMap { item -> Contributor? in
+            let words = item.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            guard !words.isEmpty else { return nil }
+            if let open = words.lastIndex(of: "("), words.hasSuffix(")") {
+                let role = String(words[words.index(after: open)..<words.index(before: words.endIndex)]).trimmed
+                let name = String(words[..<open]).trimmed
+                if !name.isEmpty && !role.isEmpty { return Contributor(name: name, role: role) }
+            }
+            return Contributor(name: words)
+        }
+        return list.isEmpty ? nil : list
     }
 
     /// A value as an error message quotes it: cut short when it is long.
@@ -301,7 +351,10 @@ enum ImportMapping {
     ///     dated ones are finished on unknown dates.
     ///   - dated: the read-throughs the export gives dates for, oldest first (`nil`: unknown); the last
     ///     is the current one, which ends as `status` says.
-    static func readings(_ status: Book.Status, readCount: Int, dated: [(started: Date?, ended: Date?)]) -> [Reading] {
+    /// A rating and a review belong to a reading: the last one, when it has ended.
+    static func readings(
+        _ status: Book.Status, readCount: Int, dated: [(started: Date?, ended: Date?)], rating: Double? = nil, review: String? = nil
+    ) -> [Reading] {
         guard status != .unstarted else { return [] }
         let dated = dated.isEmpty ? [(started: nil, ended: nil)] : dated
         let earlier = max(readCount - dated.count, 0)
@@ -313,7 +366,11 @@ enum ImportMapping {
             case .abandoned: outcome = .abandoned
             case .reading, .unstarted: outcome = nil
             }
-            readings.append(Reading(started: reading.started, ending: outcome.map { Ending(outcome: $0, date: reading.ended) }))
+            let last = index == dated.count - 1
+            readings.append(
+                Reading(
+                    started: reading.started,
+                    ending: outcome.map { Ending(outcome: $0, date: reading.ended, rating: last ? rating : nil, review: last ? review : nil) }))
         }
         return readings
     }

@@ -131,6 +131,15 @@ private struct ExportWriter {
         bytes.append(contentsOf: [UInt8(ascii: "\""), 0x20, UInt8(ascii: ":"), 0x20])
     }
 
+    /// Starts a field whose name came from outside (a column of an export), escaped as a string is.
+    private mutating func escapedField(_ name: String) {
+        if !isFirst[isFirst.count - 1] { bytes.append(UInt8(ascii: ",")) }
+        isFirst[isFirst.count - 1] = false
+        newline()
+        string(name)
+        bytes.append(contentsOf: [0x20, UInt8(ascii: ":"), 0x20])
+    }
+
     private mutating func field(_ name: String, _ value: String?) {
         guard let value else { return }
         field(name)
@@ -161,7 +170,25 @@ private struct ExportWriter {
         object { w in
             w.field("added", book.added)
             w.field("author", book.author)
+            if let contributors = book.contributors {
+                w.field("contributors")
+                w.array(contributors) { w, contributor in
+                    w.object { w in
+                        w.field("name", contributor.name)
+                        w.field("role", contributor.role)
+                    }
+                }
+            }
             w.field("coverName", book.coverName)
+            if let details = book.details {
+                w.field("details")
+                w.object { w in
+                    for key in details.keys.sorted() {
+                        w.escapedField(key)
+                        w.array(details[key]!) { w, value in w.string(value) }
+                    }
+                }
+            }
             w.field("id", book.id)
             w.field("isbn", book.isbn)
             w.field("pages", book.pages)

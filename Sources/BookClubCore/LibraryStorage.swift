@@ -241,6 +241,8 @@ struct StoredBook: Codable, Equatable, Sendable {
     var rating: Double?
     var review: String?
     var privateNotes: String?
+    var contributors: [Contributor]?
+    var details: [String: [String]]?
     var added: Date
     var readings: [StoredReading]
 
@@ -248,6 +250,7 @@ struct StoredBook: Codable, Equatable, Sendable {
         (id, title, author, pages, isbn, coverName, tags, added) =
             (book.id, book.title, book.author, book.pages, book.isbn, book.coverName, book.tags, book.added)
         (rating, review, privateNotes) = (book.rating, book.review, book.privateNotes)
+        (contributors, details) = (book.contributors, book.details)
         readings = book.readings.map {
             StoredReading(id: $0.id, started: $0.started, ending: $0.ending, resumed: $0.resumed, latest: $0.progress.latest)
         }
@@ -256,7 +259,7 @@ struct StoredBook: Codable, Equatable, Sendable {
     var book: Book {
         Book(
             id: id, title: title, author: author, pages: pages, isbn: isbn, coverName: coverName, tags: tags,
-            rating: rating, review: review, privateNotes: privateNotes, added: added,
+            rating: rating, review: review, privateNotes: privateNotes, contributors: contributors, details: details, added: added,
             readings: readings.map {
                 Reading(
                     id: $0.id, started: $0.started, progress: ReadingProgress(entries: $0.latest.map { [$0] } ?? []),

@@ -14,11 +14,16 @@
 ///   that ends before it starts keeps only its end. Without them, `Last Date Read` is the end of the
 ///   last reading. `Read Count` beyond them adds earlier readings, finished on unknown dates.
 /// - `Authors` is kept whole (`Chip Heath, Dan Heath`); narrators and translators, in `Contributors`,
-///   are left out.
+///   are kept as contributors with their roles.
 /// - `ISBN/UID` is kept when it is an ISBN; an ASIN (`B07MNWKF2M`) is dropped, as it is not one.
 /// - `Star Rating` keeps its quarter stars; `Review` is kept; `Tags` become tags.
 enum StoryGraphExport {
     static let required = ["Title", "Authors", "Read Status"]
+    /// The columns read into a field of their own; every other is kept in `details`.
+    static let mapped: Set<String> = [
+        "title", "authors", "contributors", "read status", "date added", "last date read", "dates read", "read count", "star rating",
+        "review", "tags",
+    ]
 
     static func items(in data: Data, _ context: ImportContext) throws -> [ImportFile.Item] {
         try ExportColumns.items(
@@ -48,13 +53,26 @@ enum StoryGraphExport {
             dated[dated.count - 1] = (started: last.ended, ended: nil)
         }
         let rating = try row.decimal("Star Rating", in: 0...5)
-        let book = Book(
-            id: context.makeID(), title: title, author: row.name("Authors"),
+        let book = ImportMapping.book(
+            id: context.makeID(), title: title, author: row.name("Authors"), pages: nil,
             isbn: row.text("ISBN/UID").flatMap(ISBN.cleaned), tags: tags,
-            rating: rating.flatMap { $0 > 0 ? $0 : nil }, review: row.text("Review"),
-            added: try row.day("Date Added") ?? context.now,
-            readings: ImportMapping.readings(status, readCount: try row.integer("Read Count", in: 0...100) ?? 0, dated: dated))
+            rating: rating.flatMap { $0 > 0 ? $0 : nil }, review: row.text("Review"), privateNotes: nil,
+            contributors: row.contributors("Contributors"), details: details(row),
+            added: try row.day("Date Added") ?? context.now, status: status,
+            readCount: try row.integer("Read Count", in: 0...100) ?? 0, readCountKey: "storygraph:Read Count", dated: dated)
         return ImportFile.Item(book: book, line: row.line)
+    }
+
+    /// The columns without a field of their own, and `Dates Read` as written when a range in it ran
+    /// backwards (its start is not a reading's start, but it is kept).
+    static func details(_ row: ExportRow) -> [String: [String]]? {
+        var details = row.details(source: .storygraph, except: mapped) ?? [:]
+        let backwards = row.list("Dates Read").contains { item in
+            let days = item.split(separator: "-").map { String($0).trimmed.replacing("/", with: "") }
+            return days.count == 2 && days[0] > days[1]
+        }
+        if backwards, let text = row.text("Dates Read") { details["storygraph:Dates Read"] = [text] }
+        return details.isEmpty ? nil : details
     }
 
     /// The read-throughs in `Dates Read`, oldest first.

@@ -1,3 +1,4 @@
+import BookClubCore
 import Foundation
 import Testing
 
@@ -194,5 +195,52 @@ import Testing
         #expect(try bookclub.run("club", "meeting", "sci-fi", "--date", BookClubRunner.isoDay(-5) + "T19:00", "--book", "dune").exitCode == 0)
         let since = try bookclub.run("notes", "--club", "sci-fi").stdout
         #expect(!since.contains("the gom jabbar") && since.contains("Arrakis at night"), "\(since)")
+    }
+}
+
+/// A CSV export read back by bookclub loses nothing the CSV carries.
+@Suite struct CSVRoundTripTests {
+    let bookclub: BookClubRunner
+
+    init() throws {
+        bookclub = try BookClubRunner()
+    }
+
+    @Test func readingsAbandonDatesNotesAndRatingsComeBack() throws {
+        defer { bookclub.cleanUp() }
+        _ = try bookclub.add("Dune", "--author", "Frank Herbert", "--pages", "412", "--tag", "sf")
+        #expect(try bookclub.run("progress", "dune", "100", "--note", "the gom jabbar", "--date", "2026-01-10").exitCode == 0)
+        #expect(try bookclub.run("finish", "dune", "--date", "2026-02-01", "--rating", "4.5", "--review", "Spice.").exitCode == 0)
+        #expect(try bookclub.run("reread", "dune").exitCode == 0)
+        #expect(try bookclub.run("progress", "dune", "50%", "--note", "second time").exitCode == 0)
+        #expect(try bookclub.run("abandon", "dune", "--note", "life got busy").exitCode == 0)
+        _ = try bookclub.add("ノルウェイの森", "--author", "村上春樹")
+
+        let csv = try bookclub.run("export", "--format", "csv")
+        #expect(csv.stdout.hasPrefix("Book Id,Title,Author,Author l-f,Additional Authors,ISBN,ISBN13,My Rating,Average Rating,"))
+        #expect(csv.stdout.split(separator: "\n").first?.hasSuffix(",Read Count,Owned Copies,bookclub") == true)
+        try csv.stdout.write(toFile: bookclub.home + "/export.csv", atomically: true, encoding: .utf8)
+
+        let other = bookclub.home + "/other/store.json"
+        let imported = try bookclub.run("--store", other, "import", "goodreads", "export.csv")
+        #expect(imported.exitCode == 0, "\(imported.stderr)")
+        let original = try bookclub.run("export", "--format", "json").stdout
+        #expect(try bookclub.run("--store", other, "export", "--format", "json").stdout == original)
+        let dune = try #require(try bookclub.json("--store", other, "show", "dune", "--json") as? [String: Any])
+        let readings = try #require(dune["readings"] as? [[String: Any]])
+        #expect(readings.map { $0["status"] as? String } == ["finished", "abandoned"])
+        #expect(readings.last?["ended"] != nil, "the abandon date is back")
+        // Imported again, into the store it came from: nothing changes.
+        let again = try bookclub.run("import", "goodreads", "export.csv")
+        #expect(again.stderr == "Imported 0 books; 2 already in the store.\n")
+    }
+
+    @Test func aBookclubColumnThatHoldsNoBookIsRefused() throws {
+        defer { bookclub.cleanUp() }
+        let csv = GoodreadsCSV.columns.joined(separator: ",") + "\n1,Dune,Frank Herbert,,,,,0,,,,,,,,2026/01/01,,,to-read,,,,0,0,{\"not\": \"a book\"}\n"
+        try csv.write(toFile: bookclub.home + "/bad.csv", atomically: true, encoding: .utf8)
+        let result = try bookclub.run("import", "goodreads", "bad.csv")
+        #expect(result.exitCode == 65)
+        #expect(result.stderr == "Error: bad.csv: line 2: `bookclub` holds no book bookclub wrote; nothing was imported.\n")
     }
 }

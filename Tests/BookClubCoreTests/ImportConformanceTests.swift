@@ -41,7 +41,7 @@ struct ImportConformanceTests {
     /// is one the store accepts.
     func checkInvariants(_ outcome: Outcome, rows: Int, name: String, format: ImportFormat) throws {
         #expect(outcome.file.items.count == rows)
-        #expect(outcome.result.added.count + outcome.result.skipped.count == rows)
+        #expect(outcome.result.added.count + outcome.result.merged.count == rows)
         let dates = outcome.library.books.flatMap { $0.readings.flatMap { [$0.started, $0.ending?.date] } }.compactMap { $0 }
         #expect(!dates.contains(Fixture.now), "an unknown date stays unknown, never the time of the import")
         #expect(outcome.library.books.allSatisfy { $0.readings.allSatisfy(\.progress.entries.isEmpty) })
@@ -49,7 +49,7 @@ struct ImportConformanceTests {
 
         let again = try importing(name, format, into: outcome.library, idPrefix: "again")
         #expect(again.result.added.isEmpty)
-        #expect(again.result.skipped.count == rows)
+        #expect(again.result.merged.count == rows)
         #expect(again.library == outcome.library)
     }
 
@@ -57,11 +57,11 @@ struct ImportConformanceTests {
         let outcome = try importing("goodreads-2024-24col.csv", .goodreads)
         try checkInvariants(outcome, rows: 358, name: "goodreads-2024-24col.csv", format: .goodreads)
         #expect(outcome.statuses == [.unstarted: 339, .finished: 16, .reading: 3])
-        #expect(outcome.result.skipped.isEmpty)
+        #expect(outcome.result.merged.isEmpty)
         let finished = outcome.library.books.filter { $0.status == .finished }
         #expect(finished.count { $0.currentReading?.ending?.date != nil } == 8, "8 read rows have a Date Read, 8 have none")
         #expect(finished.count { $0.readings.count == 2 } == 3, "three books were read twice")
-        #expect(outcome.library.books.count { $0.rating != nil } == 9)
+        #expect(outcome.library.books.count { $0.currentRating != nil } == 9)
     }
 
     @Test func goodreadsLegacyWithThirtyOneColumnsAndCustomExclusiveShelves() throws {
@@ -90,22 +90,22 @@ struct ImportConformanceTests {
         #expect(!outcome.file.items.contains { $0.book.tags.contains("wont-finish") })
 
         // Two books are listed twice, once without an ISBN: the later row is reported, with the earlier.
-        #expect(outcome.result.skipped.map { "\($0.item.book.title) \($0.matchLine ?? 0) \($0.reason)" }.sorted() == [
+        #expect(outcome.result.merged.map { "\($0.item.book.title) \($0.matchLine ?? 0) \($0.reason)" }.sorted() == [
             "Northanger Abbey 924 titleAndAuthor", "The Queue 43 titleAndAuthor",
         ])
         // The Book of Negroes is listed twice with two ISBNs: two editions, both kept.
         #expect(outcome.library.books.count { $0.title == "The Book of Negroes" } == 2)
-        #expect(outcome.file.items.count { $0.book.review != nil } == 100)
+        #expect(outcome.file.items.count { $0.book.currentReview != nil } == 100)
     }
 
     @Test func storyGraph() throws {
         let outcome = try importing("storygraph.csv", .storygraph)
         try checkInvariants(outcome, rows: 193, name: "storygraph.csv", format: .storygraph)
         #expect(outcome.statuses == [.unstarted: 128, .finished: 64, .abandoned: 1])
-        #expect(outcome.result.skipped.isEmpty)
+        #expect(outcome.result.merged.isEmpty)
         #expect(outcome.library.books.count { $0.isbn == nil } == 13, "11 rows without an ISBN/UID, an ASIN, an ISBN cut short")
         #expect(outcome.file.book("84, Charing Cross Road")?.isbn == "0140143505", "a leading zero a spreadsheet dropped")
-        #expect(outcome.library.books.contains { $0.rating == 4.25 })
+        #expect(outcome.library.books.contains { $0.currentRating == 4.25 })
         let finished = outcome.library.books.filter { $0.status == .finished }
         #expect(finished.count { $0.currentReading?.ending?.date != nil } == 59, "5 read rows have no dates")
         #expect(finished.count { $0.currentReading?.started != nil } == 33, "the ranges, but one that ends before it starts")
@@ -116,8 +116,8 @@ struct ImportConformanceTests {
         // what it shares with the Goodreads one.
         let goodreads = try importing("goodreads-2024-24col.csv", .goodreads)
         let both = try importing("storygraph.csv", .storygraph, into: goodreads.library, idPrefix: "s")
-        #expect(both.result.added.count + both.result.skipped.count == 193)
-        #expect(both.result.skipped.count == 129, "two of them match only once runs of spaces in names are made one")
-        #expect(both.result.skipped.allSatisfy { $0.matchIsInStore })
+        #expect(both.result.added.count + both.result.merged.count == 193)
+        #expect(both.result.merged.count == 129, "two of them match only once runs of spaces in names are made one")
+        #expect(both.result.merged.allSatisfy { $0.matchIsInStore })
     }
 }

@@ -65,16 +65,16 @@ import Testing
             add   'Children of the Mind' by Orson Scott Card (line 8): abandoned
             add   'How to Read a Novel' by John Sutherland (line 9): not started
             add   'The Silmarillion' by J.R.R. Tolkien (line 10): abandoned
-            skip  'the left hand of darkness' by Ursula K. Le Guin (line 11): the same title and author as line 2
+            merge 'the left hand of darkness' by Ursula K. Le Guin (line 11): the same title and author as line 2; 1 new reading; kept in details the differing title, pages, goodreads:Binding, goodreads:Book Id, goodreads:Year Published, added
 
             """)
-        #expect(dry.stderr == "Would import 8 books: 1 reading, 3 finished, 2 abandoned, 2 not started; 0 already in the store, 1 repeated in the file.\n")
+        #expect(dry.stderr == "Would import 8 books: 1 reading, 3 finished, 2 abandoned, 2 not started; 0 already in the store, 1 repeated in the file; merged into them: 1 new reading, 0 fields filled, 6 differing values kept in details.\n")
         #expect(!FileManager.default.fileExists(atPath: bookclub.home + "/.local"), "no store, no lock file")
 
         let imported = try bookclub.run("import", "goodreads", "goodreads-31.csv")
         #expect(imported.stderr == """
-            Skipped 'the left hand of darkness' by Ursula K. Le Guin (line 11): the same title and author as line 2.
-            Imported 8 books: 1 reading, 3 finished, 2 abandoned, 2 not started; 0 already in the store, 1 repeated in the file.
+            Merged 'the left hand of darkness' by Ursula K. Le Guin (line 11): the same title and author as line 2; 1 new reading; kept in details the differing title, pages, goodreads:Binding, goodreads:Book Id, goodreads:Year Published, added.
+            Imported 8 books: 1 reading, 3 finished, 2 abandoned, 2 not started; 0 already in the store, 1 repeated in the file; merged into them: 1 new reading, 0 fields filled, 6 differing values kept in details.
 
             """)
         let before = try #require(storeBytes())
@@ -94,7 +94,7 @@ import Testing
         let lines = show.stdout.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines[1] == "by Ursula K. Le Guin · 304 pages · ISBN 9780441478125 · rated ★★★★★ 5/5 · tags: fiction, sci-fi")
         #expect(show.stdout.hasSuffix("""
-            Reading, finished Mon 30 Dec 2019
+            Reading 2, finished Mon 30 Dec 2019
               no progress logged
 
             Review
@@ -130,7 +130,7 @@ import Testing
         let second = try #require(try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [String: Any])
         #expect(second["added"] as? Int == 0)
         #expect(second["alreadyInStore"] as? Int == 9)
-        let skipped = try #require(second["skipped"] as? [[String: Any]])
+        let skipped = try #require(second["merged"] as? [[String: Any]])
         #expect(skipped.first?["matchID"] as? String == id)
         #expect(skipped.first?["reason"] as? String == "isbn")
     }

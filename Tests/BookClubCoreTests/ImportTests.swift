@@ -31,10 +31,10 @@ extension ImportFile {
         #expect(left.author == "Ursula K. Le Guin")
         #expect(left.isbn == "9780441478125", "ISBN13, unwrapped from =\"...\"")
         #expect(left.pages == 304)
-        #expect(left.rating == 5)
+        #expect(left.currentRating == 5)
         #expect(left.tags == ["fiction", "sci-fi"], "custom shelves become tags; the read shelf does not")
         #expect(left.added == Fixture.day("2019-11-02"))
-        #expect(left.review == """
+        #expect(left.currentReview == """
             Genly Ai on Gethen.<br/><br/>"The only thing that makes life possible is permanent, intolerable uncertainty."
             A line break the review kept.
             """)
@@ -47,7 +47,7 @@ extension ImportFile {
         #expect(history(dune) == ["finished ?–?", "finished ?–?"], "read twice, Date Read empty: both dates unknown, never today")
 
         let kindred = try #require(file.book("Kindred"))
-        #expect(kindred.rating == nil, "My Rating 0 is unrated")
+        #expect(kindred.currentRating == nil, "My Rating 0 is unrated")
         #expect(kindred.author == "Octavia E. Butler", "runs of spaces in names are made one")
         #expect(history(kindred) == ["finished ?–?", "finished ?–?", "finished ?–2020-03-01"], "Date Read is the last reading's")
 
@@ -70,7 +70,7 @@ extension ImportFile {
 
         let silmarillion = try #require(file.book("The Silmarillion"))
         #expect(history(silmarillion) == ["abandoned ?–?"])
-        #expect(silmarillion.rating == 2)
+        #expect(silmarillion.currentRating == 2)
 
         #expect(file.book("the left hand of darkness")?.isbn == nil, "titles are trimmed; the duplicate is left to the merge")
     }
@@ -87,8 +87,8 @@ extension ImportFile {
         #expect(capital.isbn == "067443000X", "ISBN when ISBN13 is empty")
         #expect(capital.tags == ["economics"])
         let piranesi = try #require(file.book("Piranesi"))
-        #expect(piranesi.review == "A <i>house</i> of endless halls &amp; tides.", "HTML is kept as written")
-        #expect(piranesi.rating == 3)
+        #expect(piranesi.currentReview == "A <i>house</i> of endless halls &amp; tides.", "HTML is kept as written")
+        #expect(piranesi.currentRating == 3)
         #expect(history(piranesi) == ["finished ?–2024-01-31"])
         #expect(history(file.book("The Hunger Games")) == ["reading ?–?"])
     }
@@ -98,7 +98,7 @@ extension ImportFile {
         #expect(file.items.count == 3)
         let hailMary = try #require(file.book("Project Hail Mary"))
         #expect(hailMary.privateNotes == "Lend to Ana, ask for it back")
-        #expect(hailMary.review == "Rocky!")
+        #expect(hailMary.currentReview == "Rocky!")
         #expect(hailMary.tags == ["sci-fi", "book-club"])
         #expect(history(hailMary) == ["finished ?–2026-01-04"])
         #expect(file.book("The Great Gatsby")?.status == .unstarted)
@@ -131,8 +131,8 @@ extension ImportFile {
         let freakonomics = try #require(file.book("Freakonomics"))
         #expect(freakonomics.author == "Steven D. Levitt, Stephen J. Dubner")
         #expect(freakonomics.isbn == "9780060731328")
-        #expect(freakonomics.rating == 4.25)
-        #expect(freakonomics.review == "Clever.\nToo clever, maybe.")
+        #expect(freakonomics.currentRating == 4.25)
+        #expect(freakonomics.currentReview == "Clever.\nToo clever, maybe.")
         #expect(freakonomics.tags == ["economics", "favourites"])
         #expect(freakonomics.added == Fixture.day("2023-05-01"))
         #expect(history(freakonomics) == ["finished 2023-05-23–2023-06-07"])
@@ -148,7 +148,7 @@ extension ImportFile {
         #expect(dawn.author == "David Graeber, David Wengrow")
         #expect(history(file.book("Middlemarch")) == ["reading 2025-07-06–?"], "a single day of a book being read is its start")
         #expect(history(file.book("Persuasion")) == ["finished 2022-01-03–2022-01-08", "finished 2024-03-10–2024-03-15"])
-        #expect(file.book("Persuasion")?.rating == 3.5)
+        #expect(file.book("Persuasion")?.currentRating == 3.5)
         #expect(history(file.book("Stoner")) == ["finished ?–2022-09-17"], "Last Date Read when Dates Read is empty")
     }
 
@@ -228,8 +228,8 @@ extension ImportFile {
         let result = library.merge(try Fixture.importFile(try Fixture.export("goodreads-31.csv"), .goodreads))
         #expect(result.added.count == 8)
         #expect(library.books.map(\.id) == (1...8).map { "b\($0)" })
-        let skipped = try #require(result.skipped.first)
-        #expect(result.skipped.count == 1)
+        let skipped = try #require(result.merged.first)
+        #expect(result.merged.count == 1)
         #expect(skipped.item.line == 11)
         #expect(skipped.match.id == "b1")
         #expect(skipped.matchLine == 2)
@@ -246,10 +246,12 @@ extension ImportFile {
         let second = library.merge(try Fixture.importFile(try Fixture.export(name), format, idPrefix: "c"))
         #expect(library == before)
         #expect(second.added.isEmpty)
-        #expect(second.skipped.count == first.added.count + first.skipped.count)
-        #expect(second.skipped.allSatisfy { $0.matchIsInStore })
-        for skipped in second.skipped {
-            #expect(skipped.reason == (skipped.item.book.isbn == nil ? .titleAndAuthor : .isbn), "\(skipped.item.book.title)")
+        #expect(second.merged.count == first.added.count + first.merged.count)
+        #expect(second.merged.allSatisfy { $0.matchIsInStore })
+        for skipped in second.merged {
+            let expected: Set<ImportResult.MatchReason> = skipped.item.book.isbn == nil ? [.titleAndAuthor, .externalID] : [.isbn]
+            #expect(expected.contains(skipped.reason), "\(skipped.item.book.title)")
+            #expect(!skipped.changedTheBook, "a second import changes nothing")
         }
     }
 
@@ -260,7 +262,7 @@ extension ImportFile {
             Book(id: "s3", title: "The Left Hand of Darkness", author: "Ursula K. Le Guin", isbn: "9999999999999", added: Fixture.now),
         ])
         let result = library.merge(try Fixture.importFile(try Fixture.export("goodreads-31.csv"), .goodreads))
-        let matches = Dictionary(uniqueKeysWithValues: result.skipped.map { ($0.item.book.title, "\($0.match.id) \($0.reason)") })
+        let matches = Dictionary(uniqueKeysWithValues: result.merged.map { ($0.item.book.title, "\($0.match.id) \($0.reason)") })
         #expect(matches["Dune"] == "s1 isbn", "an ISBN-10 matches its ISBN-13, whatever the titles")
         #expect(matches["Kindred"] == "s2 titleAndAuthor", "no ISBN in the store: title and author, ignoring case and spaces")
         #expect(matches["The Left Hand of Darkness"] == nil, "two ISBNs that differ are two books")
@@ -280,7 +282,7 @@ extension ImportFile {
 
         let again = library.merge(try Fixture.importFile(document, .json, path: "export.json"))
         #expect(library == original)
-        #expect(again.skipped.map(\.reason) == [.id, .id])
+        #expect(again.merged.map(\.reason) == [.id, .id])
         #expect(again.skippedClubs.map(\.id) == ["c1"])
     }
 
@@ -288,7 +290,7 @@ extension ImportFile {
         let document = try LibraryExport(Self.exportedLibrary).encoded()
         var library = Library(books: [Book(id: "mine", title: "Dune", author: "Frank Herbert", isbn: "9780441172719", added: Fixture.now)])
         let result = library.merge(try Fixture.importFile(document, .json, path: "export.json"))
-        #expect(result.skipped.map { "\($0.item.book.id) \($0.match.id) \($0.reason)" } == ["d1 mine isbn"])
+        #expect(result.merged.map { "\($0.item.book.id) \($0.match.id) \($0.reason)" } == ["d1 mine isbn"])
         #expect(library.books.map(\.id) == ["mine", "d2"])
         #expect(library.clubs.first?.meetings.first?.bookID == "mine")
     }

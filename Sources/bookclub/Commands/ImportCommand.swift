@@ -70,8 +70,8 @@ struct ImportCommand: Command {
             for line in Self.plan(result) { env.output.write(line, as: .data) }
         }
         if !dryRun {
-            for skipped in result.skipped where !skipped.matchIsInStore {
-                env.output.write("Skipped " + Self.describe(skipped) + ".", as: .message)
+            for merged in result.merged where !merged.matchIsInStore || merged.changedTheBook {
+                env.output.write("Merged " + Self.describe(merged) + ".", as: .message)
             }
         }
         env.output.write(Self.summary(result, dryRun: dryRun), as: .message)
@@ -98,9 +98,18 @@ struct ImportCommand: Command {
             return count > 0 ? "\(count) \(label)" : nil
         }
         if !statuses.isEmpty { text += ": " + statuses.joined(separator: ", ") }
-        let inStore = result.skipped.count { $0.matchIsInStore }
+        let inStore = result.merged.count { $0.matchIsInStore }
         text += "; \(inStore) already in the store"
-        if result.skipped.count > inStore { text += ", \(result.skipped.count - inStore) repeated in the file" }
+        if result.merged.count > inStore { text += ", \(result.merged.count - inStore) repeated in the file" }
+        let changed = result.merged.filter(\.changedTheBook)
+        if !changed.isEmpty {
+            let readings = changed.reduce(0) { $0 + $1.newReadings }
+            let filled = changed.reduce(0) { $0 + $1.filled.count }
+            let aside = changed.reduce(0) { $0 + $1.keptAside.count }
+            text += "; merged into them: " + [
+                count(readings, "new reading"), count(filled, "field") + " filled", count(aside, "differing value") + " kept in details",
+            ].joined(separator: ", ")
+        }
         text += "."
         if !result.addedClubs.isEmpty || !result.skippedClubs.isEmpty {
             text += " " + (dryRun ? "Would import " : "Imported ") + count(result.addedClubs.count, "club")
@@ -121,24 +130,30 @@ struct ImportCommand: Command {
     static func plan(_ result: ImportResult) -> [String] {
         let status = Dictionary(uniqueKeysWithValues: statusLabels)
         return result.added.map { "add   " + name($0.book, line: $0.line) + ": " + status[$0.book.status]! }
-            + result.skipped.map { "skip  " + describe($0) }
+            + result.merged.map { ($0.changedTheBook ? "merge " : "skip  ") + describe($0) }
             + result.addedClubs.map { "add   the club '\($0.name.terminalSafe)'" }
             + result.skippedClubs.map { "skip  the club '\($0.name.terminalSafe)': already in the store" }
     }
 
-    /// `'Dune' by Frank Herbert (line 9): the same ISBN as line 2`.
-    static func describe(_ skipped: ImportResult.Skipped) -> String {
+    /// `'Dune' by Frank Herbert (line 9): the same ISBN as line 2: 1 new reading, filled rating`.
+    static func describe(_ skipped: ImportResult.Merged) -> String {
         let reason: String
         switch skipped.reason {
         case .id: reason = "the same id"
         case .isbn: reason = "the same ISBN"
+        case .externalID: reason = "the same Goodreads Book Id"
         case .titleAndAuthor: reason = "the same title and author"
         }
+        var what: [String] = []
+        if skipped.newReadings > 0 { what.append(count(skipped.newReadings, "new reading")) }
+        if !skipped.filled.isEmpty { what.append("filled " + skipped.filled.joined(separator: ", ")) }
+        if !skipped.keptAside.isEmpty { what.append("kept in details the differing " + skipped.keptAside.joined(separator: ", ")) }
         let match = skipped.matchIsInStore
             ? "already in the store as '\(skipped.match.title.terminalSafe)' (\(skipped.match.id.prefix(8)))"
             : skipped.matchLine.map { "line \($0)" } ?? "'\(skipped.match.title.terminalSafe)'"
         return name(skipped.item.book, line: skipped.item.line) + ": "
             + (skipped.matchIsInStore ? "\(match), \(reason)" : "\(reason) as \(match)")
+            + (what.isEmpty ? "; nothing new" : "; " + what.joined(separator: "; "))
     }
 
     static func name(_ book: Book, line: Int?) -> String {
@@ -157,7 +172,7 @@ struct ImportJSON: Encodable {
         var line: Int?
     }
 
-    struct SkippedBook: Encodable {
+    struct MergedBook: Encodable {
         var title: String
         var author: String?
         var line: Int?
@@ -166,6 +181,9 @@ struct ImportJSON: Encodable {
         var matchTitle: String
         var matchLine: Int?
         var matchIsInStore: Bool
+        var newReadings: Int
+        var filled: [String]
+        var keptAside: [String]
     }
 
     var source: ImportFormat
@@ -176,7 +194,8 @@ struct ImportJSON: Encodable {
     var repeatedInFile: Int
     var statuses: [String: Int]
     var books: [AddedBook]
-    var skipped: [SkippedBook]
+    /// The rows that matched a book already there, and what each brought to it.
+    var merged: [MergedBook]
     var clubsAdded: Int
     var clubsSkipped: Int
 
@@ -186,19 +205,20 @@ struct ImportJSON: Encodable {
         self.file = file
         self.dryRun = dryRun
         added = result.added.count
-        alreadyInStore = result.skipped.count { $0.matchIsInStore }
-        repeatedInFile = result.skipped.count - alreadyInStore
+        alreadyInStore = result.merged.count { $0.matchIsInStore }
+        repeatedInFile = result.merged.count - alreadyInStore
         statuses = Dictionary(uniqueKeysWithValues: Book.Status.allCases.map { status in
             (status.rawValue, result.added.count { $0.book.status == status })
         })
         books = result.added.map {
             AddedBook(id: keepsIDs ? $0.book.id : nil, title: $0.book.title, author: $0.book.author, status: $0.book.status, line: $0.line)
         }
-        skipped = result.skipped.map {
-            SkippedBook(
+        merged = result.merged.map {
+            MergedBook(
                 title: $0.item.book.title, author: $0.item.book.author, line: $0.item.line, reason: $0.reason,
                 matchID: $0.matchIsInStore || keepsIDs ? $0.match.id : nil, matchTitle: $0.match.title,
-                matchLine: $0.matchLine, matchIsInStore: $0.matchIsInStore)
+                matchLine: $0.matchLine, matchIsInStore: $0.matchIsInStore, newReadings: $0.newReadings, filled: $0.filled,
+                keptAside: $0.keptAside)
         }
         clubsAdded = result.addedClubs.count
         clubsSkipped = result.skippedClubs.count

@@ -31,6 +31,8 @@ struct BookJSON: Encodable {
     var rating: Double?
     var review: String?
     var privateNotes: String?
+    var contributors: [Contributor]?
+    var details: [String: [String]]?
     var added: Date
     var status: Book.Status
     var progress: Double
@@ -52,6 +54,8 @@ struct BookJSON: Encodable {
         rating = book.currentRating
         review = book.currentReview
         privateNotes = book.privateNotes
+        contributors = book.contributors
+        details = book.details
         added = book.added
         status = book.status
         progress = book.currentProgress
