@@ -170,6 +170,19 @@ extension Library {
 // MARK: - Validation
 
 extension Library {
+    /// The page counts `add` and `edit` take; a data file is held to the same.
+    public static let pageCounts = 1...100_000
+
+    /// What no command could have written in an entry: a fraction outside 0...1, a page outside the
+    /// page counts. `nil` when it is sound.
+    static func problem(with entry: ReadingProgress.Entry) -> String? {
+        if !entry.progress.isFinite || !(0...1).contains(entry.progress) { return "`progress`: expected a fraction from 0 to 1" }
+        if let page = entry.page, !(0...pageCounts.upperBound).contains(page) {
+            return "`page`: expected a page from 0 to \(pageCounts.upperBound)"
+        }
+        return nil
+    }
+
     /// The first thing in a decoded library that no command could have written ("at `books[2].pages`:
     /// expected a positive number"), or `nil` when it is sound.
     func problem() -> String? {
@@ -178,17 +191,16 @@ extension Library {
             let at = "at `books[\(b)]"
             if book.id.isEmpty || !ids.insert(book.id).inserted { return "\(at).id`: expected an id of its own" }
             if book.title.trimmed.isEmpty { return "\(at).title`: expected a title" }
-            if let pages = book.pages, pages <= 0 { return "\(at).pages`: expected a positive number" }
-            if let rating = book.rating, !(0...5).contains(rating) { return "\(at).rating`: expected a rating from 0 to 5" }
+            if let pages = book.pages, !Self.pageCounts.contains(pages) {
+                return "\(at).pages` ('\(book.title)'): expected a page count from 1 to \(Self.pageCounts.upperBound)"
+            }
+            if let rating = book.rating, !Rating.range.contains(rating) { return "\(at).rating`: expected a rating from 0 to 5" }
             for (r, reading) in book.readings.enumerated() {
                 if let rating = reading.ending?.rating, !Rating.range.contains(rating) {
                     return "\(at).readings[\(r)].ending.rating`: expected a rating from 0 to 5"
                 }
                 for entry in reading.progress.entries {
-                    if !entry.progress.isFinite || !(0...1).contains(entry.progress) {
-                        return "\(at).readings[\(r)].latest.progress`: expected a fraction from 0 to 1"
-                    }
-                    if let page = entry.page, page < 0 { return "\(at).readings[\(r)].latest.page`: expected a page" }
+                    if let problem = Self.problem(with: entry) { return "\(at).readings[\(r)].latest` ('\(book.title)'): \(problem)" }
                 }
             }
         }

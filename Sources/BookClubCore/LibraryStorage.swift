@@ -179,6 +179,9 @@ public struct LibraryStorage {
                     let record = try HistoryLine.record(line)
                         ?? JSONCoding.decode(HistoryRecord.self, from: Data(line), path: historyPath)
                     if bookIDs?.contains(record.book) ?? true {
+                        if let problem = Library.problem(with: record.entry) {
+                            throw BookClubError.corruptFile(path: historyPath, detail: "book \(record.book): \(problem)")
+                        }
                         result[record.reading, default: []].append(record.entry)
                     }
                 }

@@ -183,7 +183,7 @@ enum ICalendarProbe {
     }
 
     @Test(arguments: [
-        (#""pages": -3"#, "at `books[0].pages`: expected a positive number"),
+        (#""pages": -3"#, "at `books[0].pages` ('Dune'): expected a page count from 1 to 100000"),
         (#""title": " ""#, "at `books[0].title`: expected a title"),
     ])
     func valuesNoCommandCouldWriteAreRefused(_ field: String, _ detail: String) throws {

@@ -122,7 +122,7 @@ import Testing
         let text = #"{"schemaVersion": 2, "historyLength": 0, "books": [{"id": "a1", "title": "Dune", "pages": -304, "tags": [], "added": "2026-11-01T10:00:00Z", "readings": []}]}"#
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         let result = try bookclub.run("--store", path, "list")
-        #expect(result == .init(stdout: "", stderr: "Error: \(path): at `books[0].pages`: expected a positive number; the file was left untouched.\n", exitCode: 65))
+        #expect(result == .init(stdout: "", stderr: "Error: \(path): at `books[0].pages` ('Dune'): expected a page count from 1 to 100000; the file was left untouched.\n", exitCode: 65))
     }
 
     @Test func scenesWithLookAlikeNamesKeepTheirOwnFiles() throws {

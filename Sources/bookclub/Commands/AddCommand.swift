@@ -34,7 +34,7 @@ struct AddCommand: Command {
             throw ParseError.invalidValue(value: title, label: "<title>", reason: "a title cannot be empty")
         }
         author = arguments.value("author").flatMap(Self.nonEmpty)
-        pages = try arguments.integer("pages", in: 1...100_000)
+        pages = try arguments.integer("pages", in: Library.pageCounts)
         isbn = arguments.value("isbn").flatMap(Self.nonEmpty)
         cover = arguments.value("cover").flatMap(Self.nonEmpty)
         tags = Self.tags(arguments.values("tag"))

@@ -42,7 +42,7 @@ struct EditCommand: Command {
             throw ParseError.invalidValue(value: title, label: "--title <title>", reason: "a title cannot be empty")
         }
         clearsPages = arguments.value("pages") == ""
-        pages = clearsPages ? nil : try arguments.integer("pages", in: 1...100_000)
+        pages = clearsPages ? nil : try arguments.integer("pages", in: Library.pageCounts)
         rating = try arguments.rating()
         review = arguments.value("review").map { $0.trimmed.isEmpty ? nil : $0.trimmed }
     }

@@ -32,7 +32,8 @@ enum UsageGenerator {
     /// The full stderr text for a usage error, ending with a newline:
     /// `Error:`, optional `Help:`, `Usage:` and the `See '... --help'` hint.
     static func errorReport(_ error: ParseError, path: [CommandConfiguration]) -> String {
-        var lines = ["Error: \(error.message)"]
+        // The message quotes what was typed: control characters in it are shown, never sent raw.
+        var lines = ["Error: \(error.message.terminalSafe)"]
         if let helpLine = error.helpLine {
             lines.append(helpLine)
         }

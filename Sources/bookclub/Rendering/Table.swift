@@ -64,9 +64,12 @@ struct Table {
                     cell = cell.truncated(toWidth: widths[column])
                     cellWidth = cell.displayWidth
                 }
-                let padding = String(repeating: " ", count: widths[column] - cellWidth)
                 let styled = style(column, cell)
-                return rightAligned.contains(column) ? padding + styled : styled + (column == columns - 1 ? "" : padding)
+                // The last column is not padded: a long note on one row costs the other rows nothing.
+                let isLast = column == columns - 1
+                if isLast && !rightAligned.contains(column) { return styled }
+                let padding = String(repeating: " ", count: widths[column] - cellWidth)
+                return rightAligned.contains(column) ? padding + styled : styled + padding
             }.joined(separator: "  ").trimmingTrailingSpaces
             return [line] + continuation.map(\.trimmingTrailingSpaces)
         }
