@@ -4,6 +4,11 @@ import BookClubCore
 #else
     import Foundation
 #endif
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// The command tree, the parse, the run, and the one place where errors become messages and exit codes.
 enum CLI {
@@ -116,6 +121,11 @@ enum CLI {
             let timeZone = process.timeZone
             let env = process.environment(for: parsed, arguments: arguments, timeZone: timeZone.zone)
             defer { env.close() }
+            // Before any file is opened: one file never plays two roles.
+            if let clash = Self.sameFile(parsed, paths: env.paths) {
+                write(UsageGenerator.errorReport(.message(clash), path: path), false)
+                return usageErrorCode
+            }
             if let problem = timeZone.problem { env.output.write(problem.terminalSafe, as: .warning) }
             do {
                 let command = try type.init(parsed)
@@ -145,6 +155,38 @@ enum CLI {
                 return 1
             }
         }
+    }
+
+    /// Two roles given one file (a settings path naming the store, an --output naming the journal),
+    /// said as an error naming both; `nil` when every file has one role.
+    static func sameFile(_ parsed: ParsedArguments, paths: Paths) -> String? {
+        let cwd = FileManager.default.currentDirectoryPath
+        func absolute(_ path: String) -> String {
+            let full = path.hasPrefix("/") ? path : cwd + "/" + path
+            // Symbolic links and `..` resolved where the file (or its folder) exists.
+            if let real = realpath(full, nil) {
+                defer { free(real) }
+                return String(cString: real)
+            }
+            let folder = full.parentPath, name = String(full.split(separator: "/").last ?? "")
+            guard !folder.isEmpty, let real = realpath(folder, nil) else { return full }
+            defer { free(real) }
+            return String(cString: real) + "/" + name
+        }
+        let storage = LibraryStorage(path: paths.store, fileSystem: .live)
+        var roles: [(String, String)] = [
+            ("the store", paths.store), ("the store's journal", storage.journalPath), ("the store's history", storage.historyPath),
+            ("the store's undo log", storage.undoPath), ("the store's lock", storage.lockPath), ("the settings file", paths.settings),
+            ("the scene file", paths.scene),
+        ]
+        if let output = parsed.value("output"), !output.isEmpty, output != "-" { roles.append(("--output", output)) }
+        var seen: [String: String] = [:]
+        for (role, path) in roles {
+            let key = absolute(path)
+            if let other = seen[key] { return "\(other) and \(role) are the same file (\(key.terminalSafe)); give each its own" }
+            seen[key] = role
+        }
+        return nil
     }
 
     /// An error's message: its `errorDescription` when it has one.

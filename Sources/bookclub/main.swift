@@ -14,16 +14,20 @@ import BookClubCore
 
 /// SIGINT and SIGTERM end bookclub at once (128 + the signal), before it has saved anything, except
 /// while a save or the editor runs: then they are recorded, and the save gives up before committing.
-nonisolated(unsafe) var receivedSignal: Int32 = 0
-nonisolated(unsafe) var catchingSignals = false
-/// Set once a save has committed: the rest of that command's saves then go through.
-nonisolated(unsafe) var committed = false
+///
+/// The state the handler shares is plain memory, not Swift variables: a handler that writes while
+/// the program reads is an overlapping access that Swift's exclusivity checks stop with SIGABRT.
+/// Slots: the signal received, whether signals are caught, whether a save has committed (after
+/// which the rest of that command's saves go through).
+let signalState = UnsafeMutablePointer<Int32>.allocate(capacity: 3)
+signalState.initialize(repeating: 0, count: 3)
+var receivedSignal: Int32 { signalState[0] }
 var stopSignals = sigset_t()
 sigemptyset(&stopSignals)
 for number in [SIGINT, SIGTERM] {
     sigaddset(&stopSignals, number)
     signal(number) { number in
-        if catchingSignals { receivedSignal = number } else { _exit(128 + number) }
+        if signalState[1] != 0 { signalState[0] = number } else { _exit(128 + number) }
     }
 }
 // A parent may have started us with them blocked (a test runner does).
@@ -43,11 +47,11 @@ var context = ProcessContext(
             bytes = bytes.dropFirst(written)
         }
     })
-context.fileSystem = .live(interrupted: { committed ? 0 : receivedSignal })
-context.didCommit = { committed = true }
+context.fileSystem = .live(interrupted: { signalState[2] != 0 ? 0 : receivedSignal })
+context.didCommit = { signalState[2] = 1 }
 context.catchSignals = { catching in
-    catchingSignals = catching
-    receivedSignal = 0  // each catching window starts, and ends, with a clean slate
+    signalState[0] = 0  // each catching window starts, and ends, with a clean slate
+    signalState[1] = catching ? 1 : 0
 }
 context.receivedSignal = { receivedSignal }
 exit(CLI.run(Array(CommandLine.arguments.dropFirst()), process: context))

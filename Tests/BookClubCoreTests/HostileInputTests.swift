@@ -63,4 +63,18 @@ import Testing
         #expect(show.stdout.split(separator: "\n").count > 5_000)
         #expect(Date().timeIntervalSince(started) < 5)
     }
+
+    @Test func oneFileNeverPlaysTwoRoles() throws {
+        defer { bookclub.cleanUp() }
+        _ = try bookclub.add("Dune")
+        let store = try Data(contentsOf: URL(fileURLWithPath: bookclub.storePath))
+        let settings = try bookclub.run(["doctor", "--fix"], environment: ["BOOKCLUB_SETTINGS": bookclub.storePath])
+        #expect(settings.exitCode == 64)
+        #expect(settings.stderr.hasPrefix("Error: the store and the settings file are the same file ("), "\(settings.stderr)")
+        let output = try bookclub.run("notes", "dune", "--output", ".local/share/bookclub/../bookclub/store.json.journal")
+        #expect(output.exitCode == 64)
+        #expect(output.stderr.hasPrefix("Error: the store's journal and --output are the same file ("))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: bookclub.storePath)) == store, "nothing was written")
+        #expect(try bookclub.run("notes", "dune", "--output", "dune.md").exitCode == 0)
+    }
 }
