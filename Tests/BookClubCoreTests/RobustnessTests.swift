@@ -172,6 +172,7 @@ import Testing
         #expect(check.stdout.contains("note     'Dune' has entries logged out of time order"))
         #expect(check.stdout.contains("problem  the scene 'other' selects a book that is no longer there (--fix clears it)\n"))
         #expect(check.stdout.contains("problem  \(leftover) was left by an interrupted write (--fix removes it)\n"))
+        #expect(check.stderr == "Error: doctor found 2 problems; see above, and `bookclub doctor --fix`.\n", "a failure is never silent")
 
         let fixed = try bookclub.run("doctor", "--fix")
         #expect(fixed.exitCode == 0, "\(fixed.stdout)")

@@ -43,6 +43,12 @@ struct DoctorCommand: Command {
                 env.output.write(mark + "  " + finding.message.terminalSafe, as: .data)
             }
         }
-        if findings.contains(where: { $0.kind == .problem }) { throw ExitCode(code: 1) }
+        let problems = findings.count { $0.kind == .problem }
+        if problems > 0 {
+            // Never a silent failure: one line on standard error, after the findings.
+            let advice = fix ? "see above" : "see above, and `bookclub doctor --fix`"
+            env.output.sink(env.output.messageStyle.red("Error: ") + "doctor found \(problems) problem\(problems == 1 ? "" : "s"); \(advice).\n", false)
+            throw ExitCode(code: 1)
+        }
     }
 }
