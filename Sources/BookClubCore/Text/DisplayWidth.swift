@@ -111,9 +111,4 @@ extension String {
         }
         return result + "…"
     }
-
-    /// The text followed by spaces to fill `width` columns.
-    public func padded(toWidth width: Int) -> String {
-        self + String(repeating: " ", count: Swift.max(0, width - displayWidth))
-    }
 }

@@ -100,11 +100,6 @@ public struct Zone: Sendable, Equatable {
         let chosen = fits.max() ?? before  // the earlier moment when it happens twice; the offset before a gap
         return Date(timeIntervalSince1970: Double(wall - Int64(chosen)))
     }
-
-    /// The first moment of the day `local` falls on (midnight, or the first time after a jump over it).
-    public func startOfDay(_ local: LocalDateTime) -> Date {
-        date(from: local.at(hour: 0, minute: 0))
-    }
 }
 
 /// A POSIX `TZ` rule: `std offset [dst [offset] [,start[/time],end[/time]]]` (offsets west of UTC).
