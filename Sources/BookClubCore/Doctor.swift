@@ -69,6 +69,7 @@ public enum Doctor {
                 }
             }
             try findings += outOfOrder(storage: storage, library: store.state)
+            if !fix { findings += describe(try storage.leftovers(), storage: storage, fixed: false) }
             withExtendedLifetime(store) {}
         } catch {
             findings.append(.init(kind: .problem, message: describe(error)))
@@ -76,6 +77,7 @@ public enum Doctor {
         // Once the store above is released with its lock.
         if fix, library != nil {
             do {
+                findings += describe(try storage.cutLeftovers(lockTimeout: lockTimeout), storage: storage, fixed: true)
                 if try storage.foldJournal(lockTimeout: lockTimeout) {
                     findings.append(.init(kind: .fixed, message: "folded \(storage.journalPath) into \(storage.path), which now holds every change"))
                 }
@@ -135,6 +137,32 @@ public enum Doctor {
         return library.books.filter { books.contains($0.id) }.map {
             Finding(kind: .note, message: "'\($0.title)' has entries logged out of time order (backdated); they are shown in time order")
         }
+    }
+
+    /// What a stopped save left, found or removed.
+    private static func describe(_ leftovers: Leftovers, storage: LibraryStorage, fixed: Bool) -> [Finding] {
+        func bytes(_ count: Int) -> String { count == 1 ? "1 byte" : "\(count) bytes" }
+        var findings: [Finding] = []
+        if leftovers.journalBytes > 0 {
+            findings.append(
+                fixed
+                    ? .init(kind: .fixed, message: "cut \(bytes(leftovers.journalBytes)) of a change that never committed from the end of \(storage.journalPath)")
+                    : .init(kind: .problem, message: "\(storage.journalPath) ends in \(bytes(leftovers.journalBytes)) of a change that never committed (a save was stopped); nothing committed is lost (--fix cuts them)"))
+        }
+        if leftovers.historyBytes > 0 {
+            findings.append(
+                fixed
+                    ? .init(kind: .fixed, message: "cut \(bytes(leftovers.historyBytes)) past the committed history from the end of \(storage.historyPath)")
+                    : .init(kind: .problem, message: "\(storage.historyPath) ends in \(bytes(leftovers.historyBytes)) the store never committed (a save was stopped); nothing committed is lost (--fix cuts them)"))
+        }
+        if leftovers.undoRecords > 0 {
+            let records = leftovers.undoRecords == 1 ? "1 record" : "\(leftovers.undoRecords) records"
+            findings.append(
+                fixed
+                    ? .init(kind: .fixed, message: "dropped \(records) of changes the store does not hold from \(storage.undoPath)")
+                    : .init(kind: .problem, message: "\(storage.undoPath) holds \(records) of changes the store does not hold (never committed, or undone); history and undo pass over them (--fix drops them)"))
+        }
+        return findings
     }
 
     private static func describe(_ error: any Error) -> String {

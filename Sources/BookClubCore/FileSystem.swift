@@ -42,6 +42,9 @@ public struct FileSystem {
     /// Removes the temporary files that interrupted atomic writes of `path` left; call it only while
     /// no other process can be writing `path` (under its lock).
     public var sweep: (_ path: String) -> Void
+    /// Syncs the folder that holds `path`, so that a file created in it survives a power cut: a file's
+    /// own fsync makes its bytes durable, not its name.
+    public var syncFolder: (_ path: String) throws -> Void
 
     public init(
         read: @escaping (String) throws -> Data?,
@@ -54,7 +57,8 @@ public struct FileSystem {
         list: @escaping (String) -> [String],
         age: @escaping (String) -> Double? = { _ in nil },
         remove: @escaping (String) -> Bool,
-        map: ((String) throws -> Data?)? = nil
+        map: ((String) throws -> Data?)? = nil,
+        syncFolder: @escaping (String) throws -> Void = { _ in }
     ) {
         self.read = read
         self.map = map ?? read
@@ -67,6 +71,7 @@ public struct FileSystem {
         self.list = list
         self.age = age
         self.remove = remove
+        self.syncFolder = syncFolder
     }
 }
 
@@ -98,7 +103,7 @@ extension FileSystem {
             readLines: POSIXFile.readLines,
             writeAtomically: { try POSIXFile.writeAtomically($0, $1, sys: sys) },
             append: { try POSIXFile.append($0, $1, at: $2, sys: sys) },
-            lock: POSIXFile.lock,
+            lock: { try POSIXFile.lock($0, timeout: $1, sys: sys) },
             sweep: POSIXFile.sweep,
             list: { (try? FileManager.default.contentsOfDirectory(atPath: $0)) ?? [] },
             age: { path in
@@ -110,7 +115,8 @@ extension FileSystem {
             map: { path in
                 guard FileManager.default.fileExists(atPath: path) else { return nil }
                 return try POSIXFile.readAll(path, mapping: true)
-            })
+            },
+            syncFolder: { try POSIXFile.syncDirectory(of: $0, sys: sys) })
     }
 
     /// Files kept in memory, for tests; locks always succeed.
@@ -152,6 +158,7 @@ struct Syscalls {
     var fsync: (Int32) -> Int32
     var rename: (String, String) -> Int32
     var ftruncate: (Int32, off_t) -> Int32
+    var mkdir: (String, mode_t) -> Int32
     /// The signal that asked the process to stop, or 0.
     var interrupted: () -> Int32 = { 0 }
 
@@ -164,7 +171,7 @@ struct Syscalls {
     static var real: Syscalls {
         Syscalls(
             open: { Glibc.open($0, $1, $2) }, write: { Glibc.write($0, $1, $2) }, fsync: { Glibc.fsync($0) },
-            rename: { Glibc.rename($0, $1) }, ftruncate: { Glibc.ftruncate($0, $1) })
+            rename: { Glibc.rename($0, $1) }, ftruncate: { Glibc.ftruncate($0, $1) }, mkdir: { Glibc.mkdir($0, $1) })
     }
 
     /// These calls, but the `occurrence`th call of `call` fails with `code`.
@@ -186,7 +193,7 @@ struct Syscalls {
             fsync: { fails(.fsync) ? -1 : real.fsync($0) },
             rename: { fails(.rename) ? -1 : real.rename($0, $1) },
             ftruncate: { fails(.truncate) ? -1 : real.ftruncate($0, $1) },
-            interrupted: real.interrupted)
+            mkdir: real.mkdir, interrupted: real.interrupted)
     }
 }
 
@@ -288,20 +295,19 @@ enum POSIXFile {
         }
     }
 
-    static func makeParent(of path: String) throws {
+    /// Creates the folders missing above `path`, each synced in its parent, so that a new store's
+    /// folder survives a power cut as its files do.
+    static func makeParent(of path: String, sys: Syscalls) throws {
         let parent = path.parentPath
         guard !parent.isEmpty, !FileManager.default.fileExists(atPath: parent) else { return }
-        do {
-            try FileManager.default.createDirectory(
-                atPath: parent, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        } catch {
-            throw BookClubError.io(path: parent, cause: "cannot create the folder")
-        }
+        try makeParent(of: parent, sys: sys)
+        guard sys.mkdir(parent, 0o700) == 0 || errno == EEXIST else { throw failure(parent, "cannot create the folder") }
+        try syncDirectory(of: parent, sys: sys)
     }
 
     static func syncDirectory(of path: String, sys: Syscalls) throws {
         let parent = path.parentPath
-        let fd = open(parent.isEmpty ? "." : parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let fd = sys.open(parent.isEmpty ? "." : parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0)
         guard fd >= 0 else { throw failure(parent, "cannot open the folder") }
         defer { close(fd) }
         guard sys.fsync(fd) == 0 else { throw failure(parent, "cannot sync the folder") }
@@ -311,7 +317,7 @@ enum POSIXFile {
     /// Skipped when the file already holds these bytes.
     static func writeAtomically(_ path: String, _ data: Data, sys: Syscalls) throws {
         if FileManager.default.fileExists(atPath: path), (try? readAll(path)) == data { return }
-        try makeParent(of: path)
+        try makeParent(of: path, sys: sys)
         let temporary = temporaryPrefix(for: path) + "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let fd = sys.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw failure(path, "cannot create a temporary file") }
@@ -349,7 +355,7 @@ enum POSIXFile {
     }
 
     static func append(_ path: String, _ data: Data, at offset: Int, sys: Syscalls) throws {
-        try makeParent(of: path)
+        try makeParent(of: path, sys: sys)
         let existed = FileManager.default.fileExists(atPath: path)
         let fd = sys.open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw failure(path, "cannot open") }
@@ -366,8 +372,8 @@ enum POSIXFile {
     }
 
     /// `flock(2)` on a lock file of its own, polled until `timeout`; the returned closure unlocks.
-    static func lock(_ path: String, timeout: Double) throws -> () -> Void {
-        try makeParent(of: path)
+    static func lock(_ path: String, timeout: Double, sys: Syscalls) throws -> () -> Void {
+        try makeParent(of: path, sys: sys)
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw failure(path, "cannot open the lock file") }
         let deadline = Date().addingTimeInterval(timeout)

@@ -19,15 +19,30 @@
 /// `      "id" : "…",` of its own, so a book is found by searching for its id.
 ///
 /// The journal starts with `{"generation":"…"}`, the snapshot's, and holds transactions: lines
-/// `{"book":{…}}`, `{"remove":"id"}` and `{"clubs":[…]}`, then `{"commit":{"historyLength":…,"state":"…"}}`.
-/// What follows the last commit line never committed (its writer was stopped) and is passed over.
+/// `{"book":{…}}`, `{"remove":"id"}` and `{"clubs":[…]}`, then the commit line
+/// `{"commit":{"historyLength":…,"state":"…","undoLength":…},"length":…,"crc":"…"}`, which carries the
+/// transaction's length in bytes and the CRC-32C of the transaction and of itself (`Seal`). A power
+/// cut may keep any piece of an unsynced append and lose another, so a transaction is committed only
+/// when its checksum holds: a last one that fails it never committed, and is passed over with whatever
+/// follows the last whole commit (a writer stopped mid-save), and cut by the next writer.
 struct LibraryFiles {
-    /// What a commit line (or the snapshot's first line) says.
+    /// What a commit line (or the snapshot's header) says.
     struct Commit: Codable {
         /// The committed length of the history file.
         var historyLength: Int
         /// The id of the committed state: each change makes a new one; undo goes back to an earlier one.
         var state: String
+        /// The length of the undo log once the change was recorded in it; `nil` when not known (the
+        /// snapshot does not keep it). A log of another length was written since by a writer that never
+        /// committed, which may not have made the log's name durable.
+        var undoLength: Int?
+    }
+
+    /// A commit line, before its seal.
+    private struct CommitLine: Codable {
+        var commit: Commit
+        /// The length of the transaction's lines before the commit line; absent before bookclub 0.4.
+        var length: Int?
     }
 
     /// What one change writes.
@@ -165,6 +180,10 @@ struct LibraryFiles {
         var pending = Transaction(commit: commit)
         var committed: (length: Int, line: Data)?
         var unreadable: Int?
+        /// The first line of a transaction whose checksum failed: from there on, nothing committed.
+        var torn: Int?
+        var transactionStart = journal.startIndex
+        var firstLine = 2
         var lineNumber = 0
         // Where each line ends, found with memchr (a journal may run to hundreds of kilobytes).
         let ends = journal.withUnsafeBytes { bytes -> [Int] in
@@ -187,6 +206,7 @@ struct LibraryFiles {
                 guard let found else { throw BookClubError.corruptFile(path: journalPath, detail: "line 1: expected the journal's generation") }
                 guard found == generation else { return false }
                 journalLength = newline + 1 - journal.startIndex
+                transactionStart = newline + 1
                 continue
             }
             switch Self.record(line) {
@@ -194,11 +214,25 @@ struct LibraryFiles {
             case .remove(let id): pending.removed.append(id)
             case .clubs(let raw): pending.clubs = raw
             case .commit:
+                let transaction = journal[transactionStart..<start]
+                defer {
+                    pending = Transaction(commit: commit)
+                    unreadable = nil
+                    transactionStart = newline + 1
+                    firstLine = lineNumber + 1
+                }
+                guard Self.isWhole(line, transaction) else {
+                    torn = torn ?? firstLine
+                    continue
+                }
+                if let torn {
+                    throw BookClubError.corruptFile(
+                        path: journalPath, detail: "line \(torn): a change fails its checksum, yet a later one is whole: the file was damaged; restore it from a backup")
+                }
                 if let unreadable {
                     throw BookClubError.corruptFile(path: journalPath, detail: "line \(unreadable): expected a book, a removal, clubs or a commit")
                 }
                 apply(pending)
-                pending = Transaction(commit: commit)
                 committed = (newline + 1 - journal.startIndex, line)
             case nil:
                 unreadable = unreadable ?? lineNumber
@@ -206,14 +240,25 @@ struct LibraryFiles {
         }
         guard lineNumber > 0 else { return generation == nil }
         if let committed {
-            let raw = committed.line.dropFirst(10).dropLast()
-            guard let value = JSONCoding.decodeLine(Commit.self, from: Data(raw)), value.historyLength >= 0 else {
+            guard let value = JSONCoding.decodeLine(CommitLine.self, from: committed.line), value.commit.historyLength >= 0 else {
                 throw BookClubError.corruptFile(path: journalPath, detail: "the last commit cannot be read")
             }
-            commit = value
+            commit = value.commit
             journalLength = committed.length
         }
         return true
+    }
+
+    /// Whether a commit line and the transaction before it were written whole: sealed with a checksum
+    /// that holds and the transaction's length, or (from a bookclub before 0.4) unsealed and readable.
+    private static func isWhole(_ line: Data, _ transaction: Data) -> Bool {
+        switch Seal.check(line, covering: transaction) {
+        case true?:
+            let length = line.withUnsafeBytes { JSONLine.value(of: "length", in: $0, first: true).map { String(decoding: $0, as: UTF8.self) } }
+            return length == String(transaction.count)
+        case false?: return false
+        case nil: return JSONCoding.decodeLine(CommitLine.self, from: line).map { $0.length == nil } ?? false
+        }
     }
 
     private enum Record {
@@ -429,8 +474,8 @@ struct LibraryFiles {
         for book in transaction.books { data += Data(#"{"book":"#.utf8) + book.line + Data("}\n".utf8) }
         for id in transaction.removed { data += Data(#"{"remove":"#.utf8) + (try encoder.encode(id)) + Data("}\n".utf8) }
         if let clubs = transaction.clubs { data += Data(#"{"clubs":"#.utf8) + clubs + Data("}\n".utf8) }
-        data += Data(#"{"commit":"#.utf8) + (try encoder.encode(transaction.commit)) + Data("}\n".utf8)
-        return data
+        let commit = try encoder.encode(CommitLine(commit: transaction.commit, length: data.count))
+        return data + Seal.seal(commit, covering: data) + Data("\n".utf8)
     }
 }
 

@@ -70,17 +70,25 @@ public struct LibraryStorage {
                 guard var current = files else { return }
                 try keepOriginal(of: current)
                 let lines = try Self.historyLines(adding: new, to: old)
+                // A file's fsync makes its bytes durable, not its name: the folder is synced before the
+                // commit when a file the commit depends on may be new to it. The history is, while no
+                // commit has counted a byte of it (a stopped writer may have created it).
+                var syncsFolder = false
                 if !lines.isEmpty {
                     try fileSystem.append(historyPath, lines, current.commit.historyLength)
+                    syncsFolder = current.commit.historyLength == 0
                 }
                 let commit = LibraryFiles.Commit(historyLength: current.commit.historyLength + lines.count, state: Self.newID())
-                let (transaction, revert) = try Self.transaction(from: old, to: new, commit: commit, before: current.commit)
+                var (transaction, revert) = try Self.transaction(from: old, to: new, commit: commit, before: current.commit)
                 if let recording {
-                    try record(
-                        Change(
-                            time: recording.time, command: recording.command,
-                            summary: ChangeSummary.describe(from: old, to: new), before: revert, after: commit.state))
+                    let change = Change(
+                        time: recording.time, command: recording.command,
+                        summary: ChangeSummary.describe(from: old, to: new), before: revert, after: commit.state)
+                    let undo = try record(change, committed: current.commit)
+                    transaction.commit.undoLength = undo.length
+                    syncsFolder = syncsFolder || undo.isNewToTheStore
                 }
+                if syncsFolder { try fileSystem.syncFolder(path) }
                 try current.commit(transaction)
                 files = current
             },

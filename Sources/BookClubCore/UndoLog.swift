@@ -42,20 +42,48 @@ struct Revert: Codable, Equatable, Sendable {
     var state: String
 }
 
-/// The undo log, `STORE.undo`: JSON Lines, one `Change` a line, the last few commands that changed
-/// the library. A change is recorded before it is committed; a record whose change never committed
-/// (the writer was killed) no longer matches the store and is passed over.
+/// The undo log, `STORE.undo`: JSON Lines, one `Change` a line, each sealed with its checksum
+/// (`Seal`), the last few commands that changed the library. A change is recorded before it is
+/// committed, so the log may hold records the store never committed (the writer was stopped, or the
+/// power cut) and records of changes since undone. They are told apart by the store itself: the changes
+/// the store holds are the record of its committed state, the record of the state before that, and so
+/// on. `history` lists those and `undo` reverts the latest of them; the rest are passed over.
 extension LibraryStorage {
     /// How many changes `undo` can go back, at least.
     public static let undoDepth = 20
 
     public var undoPath: String { path + ".undo" }
 
-    /// The recorded changes, oldest first.
+    /// The changes the store holds, oldest first.
     public func changes() throws -> [Change] {
+        try changes(upTo: LibraryFiles(reading: self).commit.state)
+    }
+
+    /// The changes that led to `state`, oldest first, after those that bookclub 0.1 recorded at the
+    /// start of the log (listed, never undone).
+    func changes(upTo state: String) throws -> [Change] {
+        let records = try records()
+        let earliest = records.prefix { $0.before == nil }
+        let byState = Dictionary(records.filter { $0.before != nil }.map { ($0.after, $0) }, uniquingKeysWith: { _, last in last })
+        var chain: [Change] = []
+        var state = state
+        while chain.count < records.count, let change = byState[state], let before = change.before {
+            chain.append(change)
+            state = before.state
+        }
+        return earliest + chain.reversed()
+    }
+
+    /// Every record whole enough to read, oldest first; a line a power cut tore is passed over.
+    private func records() throws -> [Change] {
+        try lines().compactMap { line in
+            Seal.check(line) == false ? nil : JSONCoding.decodeLine(Change.self, from: line)
+        }
+    }
+
+    private func lines() throws -> [Data] {
         guard let data = try fileSystem.read(undoPath) else { return [] }
-        // A line an interrupted write left is passed over.
-        return data.split(separator: 0x0A).compactMap { JSONCoding.decodeLine(Change.self, from: Data($0)) }
+        return data.split(separator: 0x0A).map { Data($0) }
     }
 
     /// Reverts the latest change that is still in the store: the books and clubs it changed go back to
@@ -66,39 +94,89 @@ extension LibraryStorage {
         defer { unlock() }
         sweep()
         var files = try LibraryFiles(reading: self)
-        let changes = try changes()
-        // The latest record that matches the store; later ones are of commands that never committed.
-        // When none matches (the store was restored or edited by hand), the log is left as it is.
-        guard let index = changes.lastIndex(where: { $0.after == files.commit.state }), let revert = changes[index].before
-        else { return nil }
-        let change = changes[index]
+        let changes = try changes(upTo: files.commit.state)
+        // When no record is of the store's state (it was restored or edited by hand), nothing is undone.
+        guard let change = changes.last, let revert = change.before else { return nil }
         var transaction = LibraryFiles.Transaction(
             commit: LibraryFiles.Commit(historyLength: revert.historyLength, state: revert.state))
         transaction.books = try revert.books.map { ($0.id, try LibraryFiles.line(for: $0)) }
         transaction.removed = revert.absent
         transaction.clubs = try revert.clubs.map(LibraryFiles.line(for:))
         try files.commit(transaction)
-        try writeChanges(Array(changes[..<index]))
+        // Committed: from here the undone record no longer leads to the store's state, whether or not
+        // the log is rewritten.
+        try writeChanges(Array(changes.dropLast()))
         return change
     }
 
-    /// Records a change about to be committed, trimming the log now and then.
-    func record(_ change: Change) throws {
-        let line = try JSONCoding.encoder(pretty: false).encode(change)
+    /// Records a change about to be committed on top of `committed`, trimming the log now and then.
+    /// Returns the log's new length, and whether the log may be new to the store: empty, or not as the
+    /// last commit left it (so a writer that never committed may have created it without syncing its folder).
+    func record(_ change: Change, committed: LibraryFiles.Commit) throws -> (length: Int, isNewToTheStore: Bool) {
+        let line = Seal.seal(try JSONCoding.encoder(pretty: false).encode(change))
         let size = try fileSystem.size(undoPath) ?? 0
         if size > 2 * Self.undoDepth * max(line.count, 1_000) {
-            try writeChanges(Array(try changes().suffix(Self.undoDepth - 1)) + [change])
-        } else {
-            // The leading line break ends any line an interrupted write left.
-            try fileSystem.append(undoPath, Data("\n".utf8) + line + Data("\n".utf8), size)
+            // Written whole and renamed in place, its folder synced.
+            let length = try writeChanges(Array(try changes(upTo: committed.state).suffix(Self.undoDepth - 1)) + [change])
+            return (length, false)
         }
+        // The leading line break ends any line an interrupted write left.
+        let record = Data("\n".utf8) + line + Data("\n".utf8)
+        try fileSystem.append(undoPath, record, size)
+        return (size + record.count, size == 0 || committed.undoLength != size)
     }
 
-    private func writeChanges(_ changes: [Change]) throws {
+    @discardableResult
+    private func writeChanges(_ changes: [Change]) throws -> Int {
         let encoder = JSONCoding.encoder(pretty: false)
         var data = Data()
-        for change in changes { data += try encoder.encode(change) + Data("\n".utf8) }
+        for change in changes { data += Seal.seal(try encoder.encode(change)) + Data("\n".utf8) }
         try fileSystem.writeAtomically(undoPath, data)
+        return data.count
+    }
+}
+
+/// What stopped writers and power cuts leave past what the store committed. None of it is ever read as
+/// committed: the next save cuts the journal and the history back, and the log's stale records are
+/// passed over. `doctor` reports them and `doctor --fix` removes them.
+public struct Leftovers: Equatable, Sendable {
+    /// Bytes after the journal's last whole commit.
+    public var journalBytes: Int
+    /// Bytes after the history's committed length.
+    public var historyBytes: Int
+    /// Lines of the undo log that are not records of changes the store holds.
+    public var undoRecords: Int
+
+    public init(journalBytes: Int = 0, historyBytes: Int = 0, undoRecords: Int = 0) {
+        (self.journalBytes, self.historyBytes, self.undoRecords) = (journalBytes, historyBytes, undoRecords)
+    }
+
+    public var isEmpty: Bool { self == Leftovers() }
+}
+
+extension LibraryStorage {
+    public func leftovers() throws -> Leftovers {
+        try leftovers(of: LibraryFiles(reading: self))
+    }
+
+    private func leftovers(of files: LibraryFiles) throws -> Leftovers {
+        var leftovers = Leftovers()
+        if let length = files.journalLength { leftovers.journalBytes = max(0, (try fileSystem.size(journalPath) ?? 0) - length) }
+        leftovers.historyBytes = max(0, (try fileSystem.size(historyPath) ?? 0) - files.commit.historyLength)
+        leftovers.undoRecords = try lines().count - changes(upTo: files.commit.state).count
+        return leftovers
+    }
+
+    /// Removes the leftovers under the store lock, and says what they were.
+    public func cutLeftovers(lockTimeout: Double) throws -> Leftovers {
+        let unlock = try fileSystem.lock(lockPath, lockTimeout)
+        defer { unlock() }
+        let files = try LibraryFiles(reading: self)
+        let leftovers = try leftovers(of: files)
+        if leftovers.journalBytes > 0, let length = files.journalLength { try fileSystem.append(journalPath, Data(), length) }
+        if leftovers.historyBytes > 0 { try fileSystem.append(historyPath, Data(), files.commit.historyLength) }
+        if leftovers.undoRecords > 0 { try writeChanges(changes(upTo: files.commit.state)) }
+        return leftovers
     }
 }
 

@@ -11,15 +11,17 @@ enum InProcess {
         var stderr = ""
     }
 
-    static func run(_ arguments: [String], home: String, fileSystem: FileSystem = .live) -> Run {
+    static func run(_ arguments: [String], home: String, fileSystem: FileSystem = .live, stdin: [String] = []) -> Run {
         var result = Run(code: 0)
-        let context = ProcessContext(
+        var input = stdin[...]
+        var context = ProcessContext(
             variables: ["HOME": home, "TZ": BookClubRunner.timeZoneName],
             terminal: Terminal(width: 80, lineWidth: nil, standardOutputIsTerminal: false, standardErrorIsTerminal: false, standardInputIsTerminal: false),
             fileSystem: fileSystem,
             write: { text, toStandardOutput in
                 if toStandardOutput { result.stdout += text } else { result.stderr += text }
             })
+        context.readLine = { input.popFirst() }
         result.code = CLI.run(arguments, process: context)
         return result
     }
