@@ -68,7 +68,7 @@ enum Seal {
             line[(line.endIndex - sealLength)..<(line.endIndex - 10)].elementsEqual(key)
         else {
             // A line that names a checksum but has none where it belongs was torn.
-            return line.withUnsafeBytes { JSONLine.find(Array(key.dropLast(1)), in: $0) } == nil ? nil : false
+            return line.withUnsafeBytes { JSONLine.find(Array(key.dropLast(2)), in: $0) } == nil ? nil : false
         }
         let digits = String(decoding: line[(line.endIndex - 10)..<(line.endIndex - 2)], as: UTF8.self)
         guard let expected = UInt32(digits, radix: 16) else { return false }

@@ -49,6 +49,15 @@ public enum Doctor {
                 }
             }
         }
+        if fix {
+            do {
+                if try storage.startMissingJournal(lockTimeout: lockTimeout) {
+                    findings.append(.init(kind: .fixed, message: "started an empty \(storage.journalPath): the store goes on from \(storage.path) alone"))
+                }
+            } catch {
+                // Reported below, as the store is opened.
+            }
+        }
         var library: Library?
         do {
             // Under the lock, so that a repair cannot race a writer.

@@ -42,6 +42,9 @@ public struct FileSystem {
     /// Removes the temporary files that interrupted atomic writes of `path` left; call it only while
     /// no other process can be writing `path` (under its lock).
     public var sweep: (_ path: String) -> Void
+    /// What a path is when it is there but is not a plain file ("a symbolic link", "a folder", ...);
+    /// `nil` for a plain file or nothing. The link itself is looked at, not what it points to.
+    public var kind: (_ path: String) -> String?
     /// Syncs the folder that holds `path`, so that a file created in it survives a power cut: a file's
     /// own fsync makes its bytes durable, not its name.
     public var syncFolder: (_ path: String) throws -> Void
@@ -58,7 +61,8 @@ public struct FileSystem {
         age: @escaping (String) -> Double? = { _ in nil },
         remove: @escaping (String) -> Bool,
         map: ((String) throws -> Data?)? = nil,
-        syncFolder: @escaping (String) throws -> Void = { _ in }
+        syncFolder: @escaping (String) throws -> Void = { _ in },
+        kind: @escaping (String) -> String? = { _ in nil }
     ) {
         self.read = read
         self.map = map ?? read
@@ -72,6 +76,7 @@ public struct FileSystem {
         self.age = age
         self.remove = remove
         self.syncFolder = syncFolder
+        self.kind = kind
     }
 }
 
@@ -116,7 +121,8 @@ extension FileSystem {
                 guard FileManager.default.fileExists(atPath: path) else { return nil }
                 return try POSIXFile.readAll(path, mapping: true)
             },
-            syncFolder: { try POSIXFile.syncDirectory(of: $0, sys: sys) })
+            syncFolder: { try POSIXFile.syncDirectory(of: $0, sys: sys) },
+            kind: POSIXFile.kind)
     }
 
     /// Files kept in memory, for tests; locks always succeed.
@@ -219,6 +225,19 @@ enum POSIXFile {
             throw failure(path, "cannot read the size")
         }
         return Int(status.st_size)
+    }
+
+    static func kind(_ path: String) -> String? {
+        var status = stat()
+        guard lstat(path, &status) == 0 else { return nil }
+        switch status.st_mode & S_IFMT {
+        case S_IFREG: return nil
+        case S_IFLNK: return "a symbolic link"
+        case S_IFDIR: return "a folder"
+        case S_IFIFO: return "a named pipe"
+        case S_IFSOCK: return "a socket"
+        default: return "a device"
+        }
     }
 
     static func tooShort(_ path: String, _ size: Int, _ expected: Int) -> BookClubError {
@@ -357,7 +376,10 @@ enum POSIXFile {
     static func append(_ path: String, _ data: Data, at offset: Int, sys: Syscalls) throws {
         try makeParent(of: path, sys: sys)
         let existed = FileManager.default.fileExists(atPath: path)
-        let fd = sys.open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
+        // Created only to be written from its start: a file that should hold bytes and is gone is not
+        // replaced by an empty one.
+        let fd = sys.open(path, O_WRONLY | O_CLOEXEC | (offset == 0 ? O_CREAT : 0), 0o600)
+        if fd < 0, errno == ENOENT { throw tooShort(path, 0, offset) }
         guard fd >= 0 else { throw failure(path, "cannot open") }
         defer { close(fd) }
         var status = stat()

@@ -58,6 +58,7 @@ struct LibraryFiles {
         var schemaVersion: Int
         var historyLength: Int
         var generation: String?
+        var previousGeneration: String?
         var state: String?
     }
 
@@ -68,6 +69,9 @@ struct LibraryFiles {
         /// Absent in version 1.
         var clubs: [Club]?
         var generation: String?
+        /// The generation of the journal this snapshot replaced, "" when it replaced none; absent in a
+        /// snapshot of bookclub before 0.4, whose journal is not checked.
+        var previousGeneration: String?
         var historyLength: Int
         var schemaVersion: Int
         var state: String?
@@ -78,6 +82,7 @@ struct LibraryFiles {
     private(set) var version = LibraryStorage.schemaVersion
     private(set) var commit = Commit(historyLength: 0, state: "")
     private var generation: String?
+    private var previousGeneration: String?
     private var clubs = Data("[]".utf8)
     /// The snapshot's books, each as its JSON.
     private var snapshotBooks: [Data] = []
@@ -112,11 +117,54 @@ struct LibraryFiles {
             let snapshot = try storage.fileSystem.map(storage.path)
             self = try LibraryFiles(storage: storage, snapshot: snapshot)
             let journal = try storage.fileSystem.read(storage.journalPath)
-            guard let journal, !journal.isEmpty else { return }
+            guard let journal, !journal.isEmpty else {
+                // A snapshot of a generation always has a journal beside it: its own, or (when a fold
+                // was cut short) the one it replaced.
+                if journal == nil, previousGeneration != nil, generation != nil { throw missingJournal }
+                return
+            }
             if try lay(journal) { return }
             attempts += 1
-            // Still the same snapshot: the journal is one a fold cut short left behind, to be replaced.
-            if try attempts == 3 || storage.fileSystem.map(storage.path) == snapshot { return }
+            // Still the same snapshot: the journal is the one it replaced, left by a fold cut short
+            // (passed over, and replaced by the next save), or one of another store.
+            if try attempts == 3 || storage.fileSystem.map(storage.path) == snapshot {
+                let found = journal.prefix { $0 != 0x0A }.withUnsafeBytes { JSONLine.string("generation", in: $0) }
+                if let previousGeneration, generation != nil, found != previousGeneration { throw foreignJournal }
+                return
+            }
+        }
+    }
+
+    private var missingJournal: BookClubError {
+        .corruptFile(
+            path: storage.journalPath,
+            detail: """
+                is missing: \(path.lastPathComponent) keeps its latest changes in it. Put it back beside \(path.lastPathComponent) \
+                (from a backup, or the machine the store came from); or, to go on from \(path.lastPathComponent) alone without \
+                those changes, run `bookclub doctor --fix`
+                """)
+    }
+
+    private var foreignJournal: BookClubError {
+        .corruptFile(
+            path: storage.journalPath,
+            detail: """
+                belongs to another store: it is not the journal \(path.lastPathComponent) was written with. Put back the one \
+                that came with \(path.lastPathComponent), or move this one away and run `bookclub doctor --fix`
+                """)
+    }
+
+    /// Starts an empty journal beside a snapshot whose journal is missing, so that the store goes on
+    /// from the snapshot alone; `false` when the journal is not missing.
+    static func startMissingJournal(of storage: LibraryStorage) throws -> Bool {
+        do {
+            _ = try LibraryFiles(reading: storage)
+            return false
+        } catch BookClubError.corruptFile(let path, let detail) where path == storage.journalPath && detail.hasPrefix("is missing") {
+            let files = try LibraryFiles(storage: storage, snapshot: storage.fileSystem.read(storage.path))
+            let journal = try JSONCoding.encoder(pretty: false).encode(["generation": files.generation]) + Data("\n".utf8)
+            try storage.fileSystem.writeAtomically(storage.journalPath, journal)
+            return true
         }
     }
 
@@ -145,6 +193,7 @@ struct LibraryFiles {
         try LibraryStorage.check(header.schemaVersion, path: path)
         version = header.schemaVersion
         generation = header.generation
+        previousGeneration = header.previousGeneration
         commit = Commit(historyLength: header.historyLength, state: header.state ?? "")
         self.clubs = clubs
         let run = data[(data.startIndex + opening.count - 1)..<(data.startIndex + booksEnd)]
@@ -168,6 +217,7 @@ struct LibraryFiles {
         try LibraryStorage.check(document.schemaVersion, path: path)
         version = document.schemaVersion
         generation = document.generation
+        previousGeneration = document.previousGeneration
         commit = Commit(historyLength: document.historyLength, state: document.state ?? "")
         clubs = try Self.line(for: document.clubs ?? [])
         snapshotBooks = try document.books.map { try Self.line(for: $0) }
@@ -426,15 +476,44 @@ struct LibraryFiles {
 
     // MARK: Writing
 
-    /// Commits a transaction: appends it to the journal, or writes a new snapshot (and an empty journal)
-    /// when the journal has grown past a quarter of the snapshot (and 64 KiB), the snapshot is of an
-    /// earlier schema or layout, or there is no journal of its generation. The append or the
-    /// snapshot's rename is the commit.
-    mutating func commit(_ transaction: Transaction) throws {
+    /// How a transaction will be committed, worked out (every book decoded, every byte encoded) before
+    /// anything is written, so that a store that cannot take it fails the command with no file changed.
+    enum Plan {
+        /// Append these lines to the journal of this committed length.
+        case append(Data, at: Int)
+        /// Write this snapshot of a new generation, and start its journal.
+        case fold(snapshot: Data, generation: String)
+    }
+
+    /// Appends the transaction to the journal, or writes a new snapshot (and an empty journal) when the
+    /// journal has grown past a quarter of the snapshot (and 64 KiB), the snapshot is of an earlier
+    /// schema or layout, or there is no journal of its generation.
+    func plan(_ transaction: Transaction, folding: Bool = false) throws -> Plan {
         let records = try Self.journalLines(transaction)
-        if let length = journalLength, version == LibraryStorage.schemaVersion, snapshotRun != nil,
+        if !folding, let length = journalLength, version == LibraryStorage.schemaVersion, snapshotRun != nil,
             length + records.count <= max(64 * 1024, snapshotSize / 4)
         {
+            return .append(records, at: length)
+        }
+        var next = self
+        next.apply(transaction)
+        let generation = LibraryStorage.newID()
+        let document = Document(
+            books: try next.allLines().map { try JSONCoding.decode(StoredBook.self, from: $0.line, path: path) },
+            clubs: try next.decodedClubs(), generation: generation, previousGeneration: self.generation ?? "",
+            historyLength: next.commit.historyLength,
+            schemaVersion: LibraryStorage.schemaVersion, state: next.commit.state)
+        return .fold(snapshot: try JSONCoding.encoder().encode(document) + Data("\n".utf8), generation: generation)
+    }
+
+    /// Commits a transaction as planned: the append or the snapshot's rename is the commit.
+    mutating func commit(_ transaction: Transaction) throws {
+        try commit(transaction, as: plan(transaction))
+    }
+
+    mutating func commit(_ transaction: Transaction, as plan: Plan) throws {
+        switch plan {
+        case .append(let records, let length):
             do {
                 try fileSystem.append(storage.journalPath, records, length)
             } catch {
@@ -444,28 +523,39 @@ struct LibraryFiles {
             }
             apply(transaction)
             journalLength = length + records.count
-            return
+        case .fold(let snapshot, let generation):
+            let journal = try JSONCoding.encoder(pretty: false).encode(["generation": generation]) + Data("\n".utf8)
+            // A snapshot of a generation never stands without a journal: the first one is written after
+            // its journal (which no snapshot reads until then); a later one replaces a journal that
+            // stays until the new one is renamed over it.
+            if self.generation == nil {
+                let previous = try fileSystem.read(storage.journalPath)
+                func putBack() {
+                    if let previous { try? fileSystem.writeAtomically(storage.journalPath, previous) } else { _ = fileSystem.remove(storage.journalPath) }
+                }
+                do {
+                    try fileSystem.writeAtomically(storage.journalPath, journal)
+                } catch BookClubError.io(let folder, let cause) {
+                    // Renamed, perhaps, but not committed: nothing reads that journal yet.
+                    putBack()
+                    throw BookClubError.io(path: folder, cause: cause.firstRange(of: " after replacing").map { String(cause[..<$0.lowerBound]) } ?? cause)
+                }
+                do {
+                    try fileSystem.writeAtomically(path, snapshot)
+                } catch {
+                    // Not committed, unless only the folder's sync after the rename failed.
+                    if try fileSystem.read(path) != snapshot { putBack() }
+                    throw error
+                }
+            } else {
+                try fileSystem.writeAtomically(path, snapshot)
+            }
+            // Committed. A journal that cannot be replaced is of the old generation: passed over, and
+            // replaced by the next save.
+            let replaced = self.generation == nil || (try? fileSystem.writeAtomically(storage.journalPath, journal)) != nil
+            self = try LibraryFiles(storage: storage, snapshot: snapshot)
+            if replaced { _ = try lay(journal) }
         }
-        try fold(with: transaction)
-    }
-
-    /// Writes a new snapshot holding the transaction, and an empty journal.
-    mutating func fold(with transaction: Transaction) throws {
-        var next = self
-        next.apply(transaction)
-        let generation = LibraryStorage.newID()
-        let document = Document(
-            books: try next.allLines().map { try JSONCoding.decode(StoredBook.self, from: $0.line, path: path) },
-            clubs: try next.decodedClubs(), generation: generation, historyLength: next.commit.historyLength,
-            schemaVersion: LibraryStorage.schemaVersion, state: next.commit.state)
-        let snapshot = try JSONCoding.encoder().encode(document) + Data("\n".utf8)
-        try fileSystem.writeAtomically(path, snapshot)
-        // Committed. A journal that cannot be replaced is of the old generation: passed over, and
-        // replaced by the next save.
-        let journal = try JSONCoding.encoder(pretty: false).encode(["generation": generation]) + Data("\n".utf8)
-        let replaced = (try? fileSystem.writeAtomically(storage.journalPath, journal)) != nil
-        self = try LibraryFiles(storage: storage, snapshot: snapshot)
-        if replaced { _ = try lay(journal) }
     }
 
     private static func journalLines(_ transaction: Transaction) throws -> Data {

@@ -68,34 +68,84 @@ public struct LibraryStorage {
             },
             save: { old, new in
                 guard var current = files else { return }
-                try keepOriginal(of: current)
+                // Everything that can fail comes before the first byte is written: the kind of each
+                // file, the history's length, every byte to write (a new snapshot decodes every book).
+                try checkFiles(committed: current.commit)
                 let lines = try Self.historyLines(adding: new, to: old)
-                // A file's fsync makes its bytes durable, not its name: the folder is synced before the
-                // commit when a file the commit depends on may be new to it. The history is, while no
-                // commit has counted a byte of it (a stopped writer may have created it).
-                var syncsFolder = false
-                if !lines.isEmpty {
-                    try fileSystem.append(historyPath, lines, current.commit.historyLength)
-                    syncsFolder = current.commit.historyLength == 0
-                }
                 let commit = LibraryFiles.Commit(historyLength: current.commit.historyLength + lines.count, state: Self.newID())
                 var (transaction, revert) = try Self.transaction(from: old, to: new, commit: commit, before: current.commit)
-                if let recording {
+                let undo = try recording.map { recording in
                     let change = Change(
                         time: recording.time, command: recording.command,
                         summary: ChangeSummary.describe(from: old, to: new), before: revert, after: commit.state)
-                    let undo = try record(change, committed: current.commit)
-                    transaction.commit.undoLength = undo.length
-                    syncsFolder = syncsFolder || undo.isNewToTheStore
+                    return try record(change, committed: current.commit)
                 }
-                if syncsFolder { try fileSystem.syncFolder(path) }
-                try current.commit(transaction)
+                transaction.commit.undoLength = undo?.length
+                let plan = try current.plan(transaction)
+
+                // A failure from here on undoes what was written, so that a failed command changes no file.
+                var rollback: [() -> Void] = []
+                do {
+                    try keepOriginal(of: current)
+                    // A file's fsync makes its bytes durable, not its name: the folder is synced before
+                    // the commit when a file the commit depends on may be new to it. The history is,
+                    // while no commit has counted a byte of it (a stopped writer may have created it).
+                    var syncsFolder = undo?.isNewToTheStore ?? false
+                    if !lines.isEmpty {
+                        let length = current.commit.historyLength
+                        try fileSystem.append(historyPath, lines, length)
+                        rollback.append { _ = try? fileSystem.append(historyPath, Data(), length) }
+                        syncsFolder = syncsFolder || length == 0
+                    }
+                    if let undo {
+                        try write(undo)
+                        rollback.append { try? self.revert(undo) }
+                    }
+                    if syncsFolder { try fileSystem.syncFolder(path) }
+                    try current.commit(transaction, as: plan)
+                } catch {
+                    // Unless the commit took place and only what follows it failed (the folder's sync
+                    // after a new snapshot's rename): then the change stands, and its files with it.
+                    if (try? LibraryFiles(reading: self).commit.state) != commit.state {
+                        for step in rollback.reversed() { step() }
+                    }
+                    throw error
+                }
                 files = current
             },
             close: {
                 unlock?()
                 unlock = nil
             })
+    }
+
+    /// Refuses a store whose files a save could not change as it should: one that is not a plain file
+    /// (a symbolic link would be replaced by a file, a folder or a pipe cannot be written), or a
+    /// history shorter than the store counts.
+    private func checkFiles(committed: LibraryFiles.Commit) throws {
+        for file in [path, journalPath, historyPath, undoPath] {
+            if let kind = fileSystem.kind(file) {
+                let advice =
+                    kind == "a symbolic link"
+                    ? "bookclub replaces its files by renaming a new one over them, which would replace the link: give the real path with --store or BOOKCLUB_STORE"
+                    : "bookclub keeps a file of its own there: move it away"
+                throw BookClubError.io(path: file, cause: "is \(kind); \(advice). Nothing was changed")
+            }
+        }
+        try checkHistory(committedLength: committed.historyLength)
+    }
+
+    /// Refuses a history shorter than the store counts, or missing.
+    private func checkHistory(committedLength length: Int) throws {
+        guard let size = try fileSystem.size(historyPath) else {
+            guard length == 0 else {
+                throw BookClubError.corruptFile(
+                    path: historyPath,
+                    detail: "is missing: \(path.lastPathComponent) counts \(length) bytes of progress entries in it. Put it back beside \(path.lastPathComponent) (from a backup, or the machine the store came from)")
+            }
+            return
+        }
+        guard size >= length else { throw POSIXFile.tooShort(historyPath, size, length) }
     }
 
     /// Keeps a store of an earlier schema as it was, once, before it is first rewritten.
@@ -117,8 +167,17 @@ public struct LibraryStorage {
         var files = try LibraryFiles(reading: self)
         guard !files.isFolded, try fileSystem.read(path) != nil else { return false }
         try keepOriginal(of: files)
-        try files.fold(with: LibraryFiles.Transaction(commit: files.commit))
+        let transaction = LibraryFiles.Transaction(commit: files.commit)
+        try files.commit(transaction, as: files.plan(transaction, folding: true))
         return true
+    }
+
+    /// Starts an empty journal when the snapshot's is missing, going on from the snapshot alone (the
+    /// changes the journal held are lost with it); `false` when it is not missing. Takes the store lock.
+    public func startMissingJournal(lockTimeout: Double) throws -> Bool {
+        let unlock = try fileSystem.lock(lockPath, lockTimeout)
+        defer { unlock() }
+        return try LibraryFiles.startMissingJournal(of: self)
     }
 
     /// The transaction that turns `old` into `new`, and the one that turns it back.
@@ -166,8 +225,7 @@ public struct LibraryStorage {
     public func history(of bookIDs: Set<Book.ID>?) throws -> [UUID: [ReadingProgress.Entry]] {
         let length = try committedHistoryLength()
         // Before any line is read, so that a history cut short is reported as such, not as bad JSON.
-        let size = try fileSystem.size(historyPath) ?? 0
-        guard size >= length else { throw POSIXFile.tooShort(historyPath, size, length) }
+        try checkHistory(committedLength: length)
         // A few books: only the lines holding their ids are read (a line that merely mentions one is
         // read, then passed over).
         let needles = bookIDs.flatMap { $0.count <= 16 ? $0.map { Array("\"\($0)\"".utf8) } : nil }

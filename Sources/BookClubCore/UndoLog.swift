@@ -109,30 +109,60 @@ extension LibraryStorage {
         return change
     }
 
+    /// A change recorded in the log, ready to be written.
+    struct Record {
+        /// Appended to the log at this size, or (when `nil`) the whole log, trimmed, written anew.
+        var offset: Int?
+        var data: Data
+        /// The whole log before a rewrite, to put back if the change fails.
+        var previous: Data?
+        /// Whether the log may be new to the store: empty, or not as the last commit left it (so a writer
+        /// that never committed may have created it without syncing its folder).
+        var isNewToTheStore: Bool
+        /// The log's length once written.
+        var length: Int { (offset ?? 0) + data.count }
+    }
+
     /// Records a change about to be committed on top of `committed`, trimming the log now and then.
-    /// Returns the log's new length, and whether the log may be new to the store: empty, or not as the
-    /// last commit left it (so a writer that never committed may have created it without syncing its folder).
-    func record(_ change: Change, committed: LibraryFiles.Commit) throws -> (length: Int, isNewToTheStore: Bool) {
+    func record(_ change: Change, committed: LibraryFiles.Commit) throws -> Record {
         let line = Seal.seal(try JSONCoding.encoder(pretty: false).encode(change))
         let size = try fileSystem.size(undoPath) ?? 0
         if size > 2 * Self.undoDepth * max(line.count, 1_000) {
             // Written whole and renamed in place, its folder synced.
-            let length = try writeChanges(Array(try changes(upTo: committed.state).suffix(Self.undoDepth - 1)) + [change])
-            return (length, false)
+            let changes = Array(try changes(upTo: committed.state).suffix(Self.undoDepth - 1)) + [change]
+            return Record(offset: nil, data: try Self.log(changes), previous: try fileSystem.read(undoPath), isNewToTheStore: false)
         }
         // The leading line break ends any line an interrupted write left.
         let record = Data("\n".utf8) + line + Data("\n".utf8)
-        try fileSystem.append(undoPath, record, size)
-        return (size + record.count, size == 0 || committed.undoLength != size)
+        return Record(offset: size, data: record, isNewToTheStore: size == 0 || committed.undoLength != size)
     }
 
-    @discardableResult
-    private func writeChanges(_ changes: [Change]) throws -> Int {
+    func write(_ record: Record) throws {
+        if let offset = record.offset {
+            try fileSystem.append(undoPath, record.data, offset)
+        } else {
+            try fileSystem.writeAtomically(undoPath, record.data)
+        }
+    }
+
+    /// Puts the log back as it was before `record` was written.
+    func revert(_ record: Record) throws {
+        if let offset = record.offset {
+            try fileSystem.append(undoPath, Data(), offset)
+        } else if let previous = record.previous {
+            try fileSystem.writeAtomically(undoPath, previous)
+        }
+    }
+
+    private func writeChanges(_ changes: [Change]) throws {
+        try fileSystem.writeAtomically(undoPath, Self.log(changes))
+    }
+
+    private static func log(_ changes: [Change]) throws -> Data {
         let encoder = JSONCoding.encoder(pretty: false)
         var data = Data()
         for change in changes { data += Seal.seal(try encoder.encode(change)) + Data("\n".utf8) }
-        try fileSystem.writeAtomically(undoPath, data)
-        return data.count
+        return data
     }
 }
 

@@ -78,3 +78,167 @@ import Testing
         #expect(try bookclub.run("notes", "dune", "--output", "dune.md").exitCode == 0)
     }
 }
+
+/// A command that fails changes no file: every check that can fail runs before the first byte is
+/// written, and what was written before a later failure is put back.
+@Suite struct FailedCommandsChangeNothingTests {
+    let bookclub: BookClubRunner
+
+    init() throws {
+        bookclub = try BookClubRunner()
+    }
+
+    var files: [String] {
+        ["", ".journal", ".history", ".undo"].map { bookclub.storePath + $0 }
+    }
+
+    /// Every file of the store, as bytes (or what a link points to), to compare before and after.
+    func contents() -> [String?] {
+        files.map { path in
+            if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: path) { return "link to " + target }
+            return FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) }
+        }
+    }
+
+    func expectRefused(_ arguments: [String], code: Int32, mentioning text: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let before = contents()
+        let result = try bookclub.run(arguments)
+        #expect(result.exitCode == code, "\(result)", sourceLocation: sourceLocation)
+        #expect(result.stderr.hasPrefix("Error: ") && result.stderr.contains(text), "\(result.stderr)", sourceLocation: sourceLocation)
+        #expect(contents() == before, "a file changed", sourceLocation: sourceLocation)
+        let history = try bookclub.run("history")
+        #expect(!history.stdout.contains(arguments.joined(separator: " ")), "\(history.stdout)", sourceLocation: sourceLocation)
+    }
+
+    func prepare() throws {
+        _ = try bookclub.add("Dune", "--pages", "412")
+        _ = try bookclub.add("Emma", "--pages", "474")
+        #expect(try bookclub.run("progress", "dune", "100").exitCode == 0)
+        #expect(try bookclub.run("progress", "emma", "50").exitCode == 0)
+    }
+
+    /// A save that must write a new snapshot (of an earlier schema, here) reads every book first: one that
+    /// cannot be read fails the command before the history or the undo log is touched.
+    @Test func aSaveThatCannotFoldWritesNothing() throws {
+        defer { bookclub.cleanUp() }
+        try prepare()
+        #expect(try bookclub.run("doctor", "--fix").exitCode == 0)
+        let snapshot = try String(contentsOfFile: bookclub.storePath, encoding: .utf8)
+        // An earlier schema is rewritten at the next save; a book no command could write fails it.
+        try snapshot.replacing("\"title\" : \"Emma\"", with: "\"title\" : 12").replacing("\"schemaVersion\" : 3", with: "\"schemaVersion\" : 2")
+            .write(toFile: bookclub.storePath, atomically: true, encoding: .utf8)
+        try expectRefused(["abandon", "dune"], code: 65, mentioning: "store.json")
+    }
+
+    @Test func aMissingHistoryIsNotReplacedByAnEmptyOne() throws {
+        defer { bookclub.cleanUp() }
+        try prepare()
+        try FileManager.default.removeItem(atPath: bookclub.storePath + ".history")
+        try expectRefused(["progress", "dune", "+5"], code: 65, mentioning: "store.json.history")
+        #expect(!FileManager.default.fileExists(atPath: bookclub.storePath + ".history"))
+    }
+
+    @Test func anUndoLogThatIsALinkLoopChangesNothing() throws {
+        defer { bookclub.cleanUp() }
+        try prepare()
+        let undo = bookclub.storePath + ".undo"
+        try FileManager.default.removeItem(atPath: undo)
+        try FileManager.default.createSymbolicLink(atPath: undo, withDestinationPath: undo)
+        try expectRefused(["progress", "emma", "60%"], code: 74, mentioning: "store.json.undo: is a symbolic link; bookclub replaces its files")
+    }
+
+    @Test func aHistoryLinkedToTheJournalChangesNothing() throws {
+        defer { bookclub.cleanUp() }
+        try prepare()
+        let history = bookclub.storePath + ".history"
+        try FileManager.default.removeItem(atPath: history)
+        try FileManager.default.createSymbolicLink(atPath: history, withDestinationPath: bookclub.storePath + ".journal")
+        try expectRefused(["progress", "dune", "+5"], code: 64, mentioning: "store.json.journal")
+    }
+
+    @Test(arguments: ["a folder", "a named pipe"])
+    func aCompanionThatIsNotAFileChangesNothing(_ kind: String) throws {
+        defer { bookclub.cleanUp() }
+        try prepare()
+        let undo = bookclub.storePath + ".undo"
+        try FileManager.default.removeItem(atPath: undo)
+        if kind == "a folder" { try FileManager.default.createDirectory(atPath: undo, withIntermediateDirectories: false) } else { mkfifo(undo, 0o600) }
+        let before = try bookclub.run("show", "dune", "--json").stdout
+        let result = try bookclub.run("progress", "dune", "+5")
+        #expect(result.exitCode == 74 && result.stderr.contains("store.json.undo: is \(kind); bookclub keeps a file of its own there"), "\(result)")
+        #expect(try bookclub.run("show", "dune", "--json").stdout == before)
+    }
+}
+
+/// A store is whole or refused: a snapshot names the journal it goes with, so a journal that went
+/// missing, or one of another store, is found out before anything is counted from the snapshot alone.
+@Suite struct MissingCompanionTests {
+    let bookclub: BookClubRunner
+
+    init() throws {
+        bookclub = try BookClubRunner()
+    }
+
+    func prepare() throws -> [String: Data] {
+        _ = try bookclub.add("Dune", "--pages", "412")
+        #expect(try bookclub.run("progress", "dune", "100", "--note", "the spice").exitCode == 0)
+        #expect(try bookclub.run("progress", "dune", "150").exitCode == 0)
+        return try files()
+    }
+
+    func files() throws -> [String: Data] {
+        let folder = URL(fileURLWithPath: bookclub.storePath).deletingLastPathComponent().path
+        var result: [String: Data] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder) where !name.hasSuffix(".lock") {
+            result[name] = FileManager.default.contents(atPath: folder + "/" + name)
+        }
+        return result
+    }
+
+    @Test func aStoreCopiedWithoutItsJournalIsRefusedNotCountedFromZero() throws {
+        defer { bookclub.cleanUp() }
+        _ = try prepare()
+        try FileManager.default.removeItem(atPath: bookclub.storePath + ".journal")
+        let before = try files()
+        for command in [["list"], ["progress", "dune", "+5"], ["show", "dune"], ["history"]] {
+            let result = try bookclub.run(command)
+            #expect(result.exitCode == 65, "\(command): \(result)")
+            #expect(result.stderr.contains("store.json.journal: is missing") && result.stderr.contains("bookclub doctor --fix"), "\(command): \(result.stderr)")
+        }
+        #expect(try files() == before, "nothing was cut or written")
+        let doctor = try bookclub.run("doctor")
+        #expect(doctor.exitCode == 1 && doctor.stdout.contains("store.json.journal: is missing"), "\(doctor)")
+        let fix = try bookclub.run("doctor", "--fix")
+        #expect(fix.exitCode == 0 && fix.stdout.contains("started an empty"), "\(fix)")
+        let list = try bookclub.run("list")
+        #expect(list.exitCode == 0 && list.stdout.contains("Dune"), "the store goes on from the snapshot: \(list)")
+    }
+
+    @Test func aJournalOfAnotherStoreIsRefused() throws {
+        defer { bookclub.cleanUp() }
+        _ = try prepare()
+        let other = try BookClubRunner()
+        defer { other.cleanUp() }
+        _ = try other.add("Kindred", "--pages", "264")
+        #expect(try other.run("progress", "kindred", "40").exitCode == 0)
+        try FileManager.default.removeItem(atPath: bookclub.storePath + ".journal")
+        try FileManager.default.copyItem(atPath: other.storePath + ".journal", toPath: bookclub.storePath + ".journal")
+        let before = try files()
+        let result = try bookclub.run("progress", "dune", "+5")
+        #expect(result.exitCode == 65 && result.stderr.contains("store.json.journal: belongs to another store"), "\(result)")
+        #expect(try files() == before)
+        let fix = try bookclub.run("doctor", "--fix")
+        #expect(fix.exitCode == 1, "a journal of another store is not replaced by doctor: \(fix)")
+        #expect(try files() == before)
+    }
+
+    @Test func aMissingHistoryIsNamedWithTheWayOut() throws {
+        defer { bookclub.cleanUp() }
+        _ = try prepare()
+        try FileManager.default.removeItem(atPath: bookclub.storePath + ".history")
+        let before = try files()
+        let result = try bookclub.run("show", "dune")
+        #expect(result.exitCode == 65 && result.stderr.contains("store.json.history: is missing"), "\(result)")
+        #expect(try files() == before)
+    }
+}

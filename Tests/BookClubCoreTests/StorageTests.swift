@@ -336,9 +336,8 @@ import Testing
         #expect(throws: BookClubError.io(path: path, cause: "disk full")) {
             try commit(LibraryStorage(path: path, fileSystem: failing), "progress dune 20", log(20))
         }
-        #expect(try storage.changes().count == 2, "the failed command was recorded before it failed, and is not listed")
-        let leftovers = try storage.leftovers()
-        #expect(leftovers.undoRecords == 1 && leftovers.historyBytes > 0 && leftovers.journalBytes == 0, "\(leftovers)")
+        #expect(try storage.changes().count == 2)
+        #expect(try storage.leftovers().isEmpty, "the failed command's history and undo record were taken back")
         #expect(try storage.undo(lockTimeout: 1)?.command == "progress dune 10")
         #expect(try storage.undo(lockTimeout: 1)?.command == "add Dune")
         #expect(try storage.undo(lockTimeout: 1) == nil)
