@@ -2,6 +2,8 @@ import BookClubCore
 import Foundation
 import Testing
 
+@testable import bookclub
+
 /// Input an attacker or a careless user gives: refused in words, never a trap, a hang or a raw
 /// control character on the terminal.
 @Suite struct HostileInputTests {
@@ -240,5 +242,24 @@ import Testing
         let result = try bookclub.run("show", "dune")
         #expect(result.exitCode == 65 && result.stderr.contains("store.json.history: is missing"), "\(result)")
         #expect(try files() == before)
+    }
+}
+
+/// Text from outside that a hint or a JSON document carries stays inert on a terminal, and the same
+/// text when pasted or parsed.
+@Suite struct TerminalSafetyTests {
+    @Test func aShellWordWithControlsIsQuotedAsANSIC() {
+        #expect(Environment.shellWord("dune") == "dune")
+        #expect(Environment.shellWord("the dune") == "'the dune'")
+        #expect(Environment.shellWord("e\u{202E}vil") == "$'e\\u202evil'")
+        #expect(Environment.shellWord("\u{1B}]0;x\u{07}") == "$'\\x1b]0;x\\x07'")
+        #expect(Environment.shellWord("it's\u{9B}") == "$'it\\'s\\u009b'")
+    }
+
+    @Test func jsonOutputEscapesWhatATerminalWouldActOn() throws {
+        let json = try JSONOutput.render(["name": "\u{9B}31m e\u{202E}vil \u{1B}", "plain": "ノルウェイの森"])
+        #expect(!json.unicodeScalars.contains { $0.isTerminalUnsafe && $0 != "\n" })
+        let decoded = try JSONDecoder().decode([String: String].self, from: Data(json.utf8))
+        #expect(decoded == ["name": "\u{9B}31m e\u{202E}vil \u{1B}", "plain": "ノルウェイの森"], "the same document")
     }
 }

@@ -79,7 +79,24 @@ enum JSONOutput {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .iso8601
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
+        return escapingTerminalControls(String(decoding: try encoder.encode(value), as: UTF8.self))
+    }
+
+    /// The document with the characters JSON leaves raw but a terminal acts on (C1 controls such as
+    /// U+009B, bidirectional marks) written as `\u` escapes: the same JSON, read by any parser as
+    /// the same strings, and inert when printed. They occur only inside strings.
+    static func escapingTerminalControls(_ json: String) -> String {
+        guard json.unicodeScalars.contains(where: \.isTerminalUnsafe) else { return json }
+        var result = ""
+        for scalar in json.unicodeScalars {
+            if scalar.isTerminalUnsafe && scalar != "\n" {
+                let hex = String(scalar.value, radix: 16)
+                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
     }
 }
 
