@@ -122,7 +122,7 @@ enum CLI {
             let env = process.environment(for: parsed, arguments: arguments, timeZone: timeZone.zone)
             defer { env.close() }
             // Before any file is opened: one file never plays two roles.
-            if let clash = Self.sameFile(parsed, paths: env.paths) {
+            if let clash = Self.sameFile(parsed, paths: env.paths) ?? Self.wrongKind(paths: env.paths, fileSystem: process.fileSystem) {
                 write(UsageGenerator.errorReport(.message(clash), path: path), false)
                 return usageErrorCode
             }
@@ -155,6 +155,27 @@ enum CLI {
                 return 1
             }
         }
+    }
+
+    /// A file whose content is plainly of another kind than its role's (a store named as the settings
+    /// file, settings named as the store), said as an error; `nil` when each is of its kind, absent, or
+    /// not bookclub's at all (which its own reader then reports).
+    static func wrongKind(paths: Paths, fileSystem: FileSystem) -> String? {
+        let roles: [(role: String, path: String, kinds: Set<DataFileKind>, setBy: String)] = [
+            ("the store", paths.store, [.store], "--store or BOOKCLUB_STORE"),
+            ("the settings file", paths.settings, [.settings], "--settings or BOOKCLUB_SETTINGS"),
+            // A scene that selects nothing looks like settings.
+            ("the scene file", paths.scene, [.scene, .settings], "BOOKCLUB_SCENE"),
+        ]
+        for (role, path, kinds, setBy) in roles {
+            // The opening of a store as bookclub writes it says enough; anything else is read whole.
+            var opening = Data()
+            try? fileSystem.readLines(path, 64) { opening += $0 }
+            guard !opening.isEmpty, DataFileKind.of(opening) != .store || kinds != [.store] else { continue }
+            guard let data = try? fileSystem.read(path), let kind = DataFileKind.of(data), !kinds.contains(kind) else { continue }
+            return "\(role) (\(path.terminalSafe)) holds \(kind.rawValue); give \(setBy) a path of its own"
+        }
+        return nil
     }
 
     /// Two roles given one file (a settings path naming the store, an --output naming the journal),

@@ -263,3 +263,42 @@ import Testing
         #expect(decoded == ["name": "\u{9B}31m e\u{202E}vil \u{1B}", "plain": "ノルウェイの森"], "the same document")
     }
 }
+
+/// A file whose content is plainly another kind than its role's is refused before anything reads or
+/// writes it: a copy of the store named as the settings file (a plausible slip in a dotfile) is
+/// never rewritten as settings, not even by `doctor --fix`.
+@Suite struct OneFileOneKindTests {
+    let bookclub: BookClubRunner
+
+    init() throws {
+        bookclub = try BookClubRunner()
+    }
+
+    @Test func aStoreNamedAsTheSettingsFileIsRefused() throws {
+        defer { bookclub.cleanUp() }
+        _ = try bookclub.add("Dune", "--pages", "412")
+        let copy = bookclub.home + "/copy.json"
+        try FileManager.default.copyItem(atPath: bookclub.storePath, toPath: copy)
+        let before = try Data(contentsOf: URL(fileURLWithPath: copy))
+        for command in [["settings", "set", "yearlyGoal", "10"], ["doctor", "--fix"], ["list"]] {
+            let result = try bookclub.run(command, environment: ["BOOKCLUB_SETTINGS": copy])
+            #expect(result.exitCode == 64, "\(command): \(result)")
+            #expect(result.stderr.hasPrefix("Error: the settings file (\(copy)) holds a bookclub store; give --settings or BOOKCLUB_SETTINGS"), "\(result.stderr)")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: copy)) == before)
+    }
+
+    @Test func settingsOrAHistoryNamedAsTheStoreAreRefused() throws {
+        defer { bookclub.cleanUp() }
+        _ = try bookclub.add("Dune", "--pages", "412")
+        #expect(try bookclub.run("progress", "dune", "50").exitCode == 0)
+        #expect(try bookclub.run("settings", "set", "yearlyGoal", "12").exitCode == 0)
+        let settings = bookclub.home + "/settings-copy.json"
+        try FileManager.default.copyItem(atPath: bookclub.home + "/.config/bookclub/settings.json", toPath: settings)
+        for (path, kind) in [(settings, "bookclub settings"), (bookclub.storePath + ".history", "a store's history")] {
+            let result = try bookclub.run("--store", path, "progress", "dune", "+1")
+            #expect(result.exitCode == 64 && result.stderr.contains("the store (\(path)) holds \(kind)"), "\(result)")
+        }
+        #expect(try bookclub.run("list").exitCode == 0, "the store itself is read as ever")
+    }
+}
