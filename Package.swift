@@ -7,8 +7,10 @@ let strict: [SwiftSetting] = [
 ]
 
 let package = Package(
+    // Linux only, for now: the storage engine calls Glibc directly (flock, mmap with MAP_POPULATE,
+    // st_mtim), all of it in Sources/BookClubCore/Storage/FileSystem.swift, the one file a port to
+    // Darwin would change.
     name: "bookclub",
-    platforms: [.macOS(.v13)],
     products: [
         .executable(name: "bookclub", targets: ["bookclub"]),
         .library(name: "BookClubCore", targets: ["BookClubCore"]),

@@ -107,7 +107,8 @@ extension BookClubError: LocalizedError {
         case .invalidSetting(let key, let value, let expected):
             "'\(value)' is not a valid value for \(key): expected \(expected)."
         case .unknownSetting(let key, let suggestion):
-            "Unknown setting '\(key)'" + (suggestion.map { ". Did you mean '\($0)'?" } ?? ". See `bookclub settings list`.")
+            "Unknown setting '\(key)'"
+                + (suggestion.map { ". Did you mean '\($0)'?" } ?? ". See `bookclub settings list`.")
         case .corruptFile(let path, let detail):
             "\(path): \(detail); the file was left untouched."
         case .invalidBatch(let line, let reason):

@@ -1,4 +1,5 @@
 import BookClubCore
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -19,50 +20,62 @@ enum CLI {
     static let usageErrorCode: Int32 = 64
 
     /// Every runnable command, by its path below `bookclub`.
-    static var commands: [(path: String, type: any Command.Type)] {[
-        ("add", AddCommand.self),
-        ("list", ListCommand.self),
-        ("show", ShowCommand.self),
-        ("progress", ProgressCommand.self),
-        ("finish", FinishCommand.self),
-        ("unfinish", UnfinishCommand.self),
-        ("abandon", AbandonCommand.self),
-        ("reread", RereadCommand.self),
-        ("edit", EditCommand.self),
-        ("remove", RemoveCommand.self),
-        ("notes", NotesCommand.self),
-        ("select", SelectCommand.self),
-        ("undo", UndoCommand.self),
-        ("history", HistoryCommand.self),
-        ("doctor", DoctorCommand.self),
-        ("agenda", AgendaCommand.self),
-        ("export", ExportCommand.self),
-        ("log", LogCommand.self),
-        ("import", ImportCommand.self),
-        ("stats", StatsCommand.self),
-        ("completions", CompletionsCommand.self),
-        ("manual", ManualCommand.self),
-        ("club add", ClubAddCommand.self),
-        ("club list", ClubListCommand.self),
-        ("club show", ClubShowCommand.self),
-        ("club rename", ClubRenameCommand.self),
-        ("club remove", ClubRemoveCommand.self),
-        ("club meeting", ClubMeetingCommand.self),
-        ("club meetings", ClubMeetingsCommand.self),
-        ("club cancel", ClubCancelCommand.self),
-        ("settings list", SettingsListCommand.self),
-        ("settings get", SettingsGetCommand.self),
-        ("settings set", SettingsSetCommand.self),
-        ("settings reset", SettingsResetCommand.self),
-    ]}
+    static var commands: [(path: String, type: any Command.Type)] {
+        [
+            ("add", AddCommand.self),
+            ("list", ListCommand.self),
+            ("show", ShowCommand.self),
+            ("progress", ProgressCommand.self),
+            ("finish", FinishCommand.self),
+            ("unfinish", UnfinishCommand.self),
+            ("abandon", AbandonCommand.self),
+            ("reread", RereadCommand.self),
+            ("edit", EditCommand.self),
+            ("remove", RemoveCommand.self),
+            ("notes", NotesCommand.self),
+            ("select", SelectCommand.self),
+            ("undo", UndoCommand.self),
+            ("history", HistoryCommand.self),
+            ("doctor", DoctorCommand.self),
+            ("agenda", AgendaCommand.self),
+            ("export", ExportCommand.self),
+            ("log", LogCommand.self),
+            ("import", ImportCommand.self),
+            ("stats", StatsCommand.self),
+            ("completions", CompletionsCommand.self),
+            ("manual", ManualCommand.self),
+            ("club add", ClubAddCommand.self),
+            ("club list", ClubListCommand.self),
+            ("club show", ClubShowCommand.self),
+            ("club rename", ClubRenameCommand.self),
+            ("club remove", ClubRemoveCommand.self),
+            ("club meeting", ClubMeetingCommand.self),
+            ("club meetings", ClubMeetingsCommand.self),
+            ("club cancel", ClubCancelCommand.self),
+            ("settings list", SettingsListCommand.self),
+            ("settings get", SettingsGetCommand.self),
+            ("settings set", SettingsSetCommand.self),
+            ("settings reset", SettingsResetCommand.self),
+        ]
+    }
 
     static let globalOptions: [OptionSpec] = [
-        OptionSpec(long: "store", kind: .value("path"), help: "The store file (default: $BOOKCLUB_STORE, else $XDG_DATA_HOME/bookclub/store.json).", isInherited: true),
-        OptionSpec(long: "settings", kind: .value("path"), help: "The settings file (default: $BOOKCLUB_SETTINGS, else $XDG_CONFIG_HOME/bookclub/settings.json).", isInherited: true),
+        OptionSpec(
+            long: "store", kind: .value("path"),
+            help: "The store file (default: $BOOKCLUB_STORE, else $XDG_DATA_HOME/bookclub/store.json).",
+            isInherited: true),
+        OptionSpec(
+            long: "settings", kind: .value("path"),
+            help: "The settings file (default: $BOOKCLUB_SETTINGS, else $XDG_CONFIG_HOME/bookclub/settings.json).",
+            isInherited: true),
         OptionSpec(long: "quiet", short: "q", kind: .flag, help: "Print only data and errors.", isInherited: true),
-        OptionSpec(long: "color", kind: .value("when"), help: "When to colour output.", allowedValues: ColorMode.allCases.map(\.rawValue), defaultValue: "auto", isInherited: true),
+        OptionSpec(
+            long: "color", kind: .value("when"), help: "When to colour output.",
+            allowedValues: ColorMode.allCases.map(\.rawValue), defaultValue: "auto", isInherited: true),
         OptionSpec(long: "no-color", kind: .flag, help: "Never colour output (as --color never).", isInherited: true),
-        OptionSpec(long: "no-hooks", kind: .flag, help: "Run no hooks for this command (as BOOKCLUB_NO_HOOKS=1).", isInherited: true),
+        OptionSpec(
+            long: "no-hooks", kind: .flag, help: "Run no hooks for this command (as BOOKCLUB_NO_HOOKS=1).",
+            isInherited: true),
     ]
 
     static var root: CommandConfiguration {
@@ -78,7 +91,9 @@ enum CLI {
             name: "club",
             abstract: "Book clubs: their meetings, what to read by when.",
             discussion: "Clubs are named like books: an id or id prefix, a name, or words of it.",
-            subcommands: ["add", "list", "show", "rename", "remove", "meeting", "meetings", "cancel"].map { configuration("club " + $0) })
+            subcommands: ["add", "list", "show", "rename", "remove", "meeting", "meetings", "cancel"].map {
+                configuration("club " + $0)
+            })
         var subcommands = commands.filter { !$0.path.contains(" ") }.map { $0.type.configuration }
         subcommands += [club, settings]
         return CommandConfiguration(
@@ -115,14 +130,19 @@ enum CLI {
                 return 0
             }
             for option in ["store", "settings"] where parsed.value(option)?.isEmpty == true {
-                write(UsageGenerator.errorReport(.invalidValue(value: "", label: "--\(option) <path>", reason: "a path cannot be empty"), path: path), false)
+                write(
+                    UsageGenerator.errorReport(
+                        .invalidValue(value: "", label: "--\(option) <path>", reason: "a path cannot be empty"),
+                        path: path), false)
                 return usageErrorCode
             }
             let timeZone = process.timeZone
             let env = process.environment(for: parsed, arguments: arguments, timeZone: timeZone.zone)
             defer { env.close() }
             // Before any file is opened: one file never plays two roles.
-            if let clash = Self.sameFile(parsed, paths: env.paths) ?? Self.wrongKind(paths: env.paths, fileSystem: process.fileSystem) {
+            if let clash = Self.sameFile(parsed, paths: env.paths, workingDirectory: process.workingDirectory)
+                ?? Self.wrongKind(paths: env.paths, fileSystem: process.fileSystem)
+            {
                 write(UsageGenerator.errorReport(.message(clash), path: path), false)
                 return usageErrorCode
             }
@@ -172,7 +192,9 @@ enum CLI {
             var opening = Data()
             try? fileSystem.readLines(path, 64) { opening += $0 }
             guard !opening.isEmpty, DataFileKind.of(opening) != .store || kinds != [.store] else { continue }
-            guard let data = try? fileSystem.read(path), let kind = DataFileKind.of(data), !kinds.contains(kind) else { continue }
+            guard let data = try? fileSystem.read(path), let kind = DataFileKind.of(data), !kinds.contains(kind) else {
+                continue
+            }
             return "\(role) (\(path.terminalSafe)) holds \(kind.rawValue); give \(setBy) a path of its own"
         }
         return nil
@@ -180,8 +202,7 @@ enum CLI {
 
     /// Two roles given one file (a settings path naming the store, an --output naming the journal),
     /// said as an error naming both; `nil` when every file has one role.
-    static func sameFile(_ parsed: ParsedArguments, paths: Paths) -> String? {
-        let cwd = FileManager.default.currentDirectoryPath
+    static func sameFile(_ parsed: ParsedArguments, paths: Paths, workingDirectory cwd: String) -> String? {
         func absolute(_ path: String) -> String {
             let full = path.hasPrefix("/") ? path : cwd + "/" + path
             // Symbolic links and `..` resolved where the file (or its folder) exists.
@@ -189,22 +210,27 @@ enum CLI {
                 defer { free(real) }
                 return String(cString: real)
             }
-            let folder = full.parentPath, name = String(full.split(separator: "/").last ?? "")
+            let folder = full.parentPath
+            let name = String(full.split(separator: "/").last ?? "")
             guard !folder.isEmpty, let real = realpath(folder, nil) else { return full }
             defer { free(real) }
             return String(cString: real) + "/" + name
         }
         let storage = LibraryStorage(path: paths.store, fileSystem: .live)
         var roles: [(String, String)] = [
-            ("the store", paths.store), ("the store's journal", storage.journalPath), ("the store's history", storage.historyPath),
-            ("the store's undo log", storage.undoPath), ("the store's lock", storage.lockPath), ("the settings file", paths.settings),
+            ("the store", paths.store), ("the store's journal", storage.journalPath),
+            ("the store's history", storage.historyPath),
+            ("the store's undo log", storage.undoPath), ("the store's lock", storage.lockPath),
+            ("the settings file", paths.settings),
             ("the scene file", paths.scene),
         ]
         if let output = parsed.value("output"), !output.isEmpty, output != "-" { roles.append(("--output", output)) }
         var seen: [String: String] = [:]
         for (role, path) in roles {
             let key = absolute(path)
-            if let other = seen[key] { return "\(other) and \(role) are the same file (\(key.terminalSafe)); give each its own" }
+            if let other = seen[key] {
+                return "\(other) and \(role) are the same file (\(key.terminalSafe)); give each its own"
+            }
             seen[key] = role
         }
         return nil
@@ -239,7 +265,9 @@ struct ProcessContext {
     var now: () -> Date = { Date() }
     /// The reader's time zone, found from `TZ` as the C library finds it.
     var timeZone: (zone: Zone, problem: String?) {
-        Zone.resolve(tz: variables["TZ"], zoneinfo: variables["TZDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/share/zoneinfo") {
+        Zone.resolve(
+            tz: variables["TZ"], zoneinfo: variables["TZDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/share/zoneinfo"
+        ) {
             path in try? fileSystem.read(path)
         }
     }
@@ -255,6 +283,20 @@ struct ProcessContext {
     var didCommit: () -> Void = {}
     /// Writes raw text to standard output (`true`) or standard error.
     var write: (String, Bool) -> Void
+    var workingDirectory = ProcessContext.systemWorkingDirectory()
+    /// The home folder the system gives the user, for when `HOME` is unset.
+    var userHome = ProcessContext.systemUserHome()
+
+    static func systemWorkingDirectory() -> String {
+        guard let folder = getcwd(nil, 0) else { return "/" }
+        defer { free(folder) }
+        return String(cString: folder)
+    }
+
+    static func systemUserHome() -> String {
+        guard let entry = getpwuid(getuid()), let folder = entry.pointee.pw_dir else { return "/" }
+        return String(cString: folder)
+    }
 
     /// The environment of one command, with the global options applied.
     func environment(for parsed: ParsedArguments, arguments: [String], timeZone: Zone) -> Environment {
@@ -263,8 +305,8 @@ struct ProcessContext {
             variables: variables,
             paths: Paths(
                 environment: variables, store: parsed.value("store"), settings: parsed.value("settings"),
-                workingDirectory: FileManager.default.currentDirectoryPath),
-            workingDirectory: FileManager.default.currentDirectoryPath,
+                workingDirectory: workingDirectory, userHome: userHome),
+            workingDirectory: workingDirectory,
             commandLine: arguments.map(Environment.shellWord).joined(separator: " "),
             fileSystem: fileSystem, now: now, timeZone: timeZone, terminal: terminal, makeID: makeID,
             runEditor: runEditor, readLine: readLine, catchSignals: catchSignals, receivedSignal: receivedSignal,

@@ -1,9 +1,10 @@
+import BookClubCore
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
     import Foundation
 #endif
-import BookClubCore
 
 /// One subcommand: its configuration (which drives both parsing and help), how it reads its parsed
 /// arguments, and what it does.
@@ -16,10 +17,17 @@ protocol Command {
 /// Options many commands share, declared once.
 enum CommonOptions {
     static let json = OptionSpec(long: "json", kind: .flag, help: "Print the result as JSON.")
-    static let book = ArgumentSpec(name: "book", help: "The book: an id or id prefix, a title, or words of it. Omitted: the selected book.", isOptional: true)
-    static let date = OptionSpec(long: "date", kind: .value("when"), help: "When it happened: today, friday, last friday 19:00, 2 days ago, -2d, 20 nov or 2026-11-20T19:00 (a day alone is noon; today is now).")
+    static let book = ArgumentSpec(
+        name: "book", help: "The book: an id or id prefix, a title, or words of it. Omitted: the selected book.",
+        isOptional: true)
+    static let date = OptionSpec(
+        long: "date", kind: .value("when"),
+        help:
+            "When it happened: today, friday, last friday 19:00, 2 days ago, -2d, 20 nov or 2026-11-20T19:00 (a day alone is noon; today is now)."
+    )
     static let note = OptionSpec(long: "note", kind: .value("text"), help: "A note to keep with it.")
-    static let rating = OptionSpec(long: "rating", kind: .value("stars"), help: "Your rating, 0 to 5 in quarters (4.5, 3.75).")
+    static let rating = OptionSpec(
+        long: "rating", kind: .value("stars"), help: "Your rating, 0 to 5 in quarters (4.5, 3.75).")
     static let review = OptionSpec(long: "review", kind: .value("text"), help: "Your review.")
 
     static func output(_ help: String) -> OptionSpec {
@@ -44,7 +52,8 @@ extension ParsedArguments {
     func date(_ name: String, now: Date, timeZone: Zone, allowFuture: Bool = false) throws -> Date? {
         guard let text = value(name) else { return nil }
         guard let date = When.parse(text, now: now, timeZone: timeZone, looking: allowFuture ? .ahead : .back) else {
-            throw ParseError.invalidValue(value: text, label: "--\(name) <when>", reason: "expected a date such as \(When.forms)")
+            throw ParseError.invalidValue(
+                value: text, label: "--\(name) <when>", reason: "expected a date such as \(When.forms)")
         }
         if !allowFuture && date > now.addingTimeInterval(60) {
             throw ParseError.invalidValue(value: text, label: "--\(name) <when>", reason: "that is in the future")
@@ -55,7 +64,9 @@ extension ParsedArguments {
     /// The `--output` file as given, or `nil` when absent; an empty name is refused.
     func outputPath() throws -> String? {
         guard let path = value("output") else { return nil }
-        if path.isEmpty { throw ParseError.invalidValue(value: path, label: "--output <file>", reason: "a file name cannot be empty") }
+        if path.isEmpty {
+            throw ParseError.invalidValue(value: path, label: "--output <file>", reason: "a file name cannot be empty")
+        }
         return path
     }
 
@@ -70,7 +81,8 @@ extension ParsedArguments {
         guard let text = value("rating") else { return nil }
         if text.trimmed.isEmpty { return .some(nil) }
         guard let rating = Rating.parse(text) else {
-            throw ParseError.invalidValue(value: text, label: "--rating <stars>", reason: "expected 0 to 5 in steps of 0.25, such as 4.5")
+            throw ParseError.invalidValue(
+                value: text, label: "--rating <stars>", reason: "expected 0 to 5 in steps of 0.25, such as 4.5")
         }
         return rating
     }
@@ -80,7 +92,8 @@ extension ParsedArguments {
         guard let text = value(name) else { return nil }
         guard let number = Int(text), range.contains(number) else {
             throw ParseError.invalidValue(
-                value: text, label: "--\(name) <\(name)>", reason: "expected a whole number from \(range.lowerBound) to \(range.upperBound)")
+                value: text, label: "--\(name) <\(name)>",
+                reason: "expected a whole number from \(range.lowerBound) to \(range.upperBound)")
         }
         return number
     }

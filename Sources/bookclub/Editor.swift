@@ -20,7 +20,7 @@ enum Editor {
     static func run(_ command: String, path: String) throws {
         let arguments = ["/bin/sh", "-c", command + " \"$@\"", command, path]
         var cArguments = arguments.map { strdup($0) } + [nil]
-        defer { cArguments.forEach { free($0) } }
+        defer { for argument in cArguments { free(argument) } }
         var pid = pid_t()
         let spawned = posix_spawn(&pid, "/bin/sh", nil, nil, &cArguments, environ)
         guard spawned == 0 else {

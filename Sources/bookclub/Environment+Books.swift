@@ -1,4 +1,5 @@
 import BookClubCore
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -32,7 +33,8 @@ extension Environment {
     func resolveClub(_ reference: String?, in library: Library) throws -> Club {
         if let reference { return try library.resolveClub(reference) }
         guard let id = try scene().state.club, let club = library.clubs.first(where: { $0.id == id }) else {
-            throw BookClubError.aborted("No club given and none selected. Name a club, or select one with `bookclub select --club CLUB`.")
+            throw BookClubError.aborted(
+                "No club given and none selected. Name a club, or select one with `bookclub select --club CLUB`.")
         }
         return club
     }
@@ -61,7 +63,9 @@ extension Environment {
                 case _ where scalar.isTerminalUnsafe:
                     let hex = String(scalar.value, radix: 16)
                     let width = scalar.value < 0x80 ? 2 : 4
-                    quoted += (scalar.value < 0x80 ? "\\x" : "\\u") + String(repeating: "0", count: max(0, width - hex.count)) + hex
+                    quoted +=
+                        (scalar.value < 0x80 ? "\\x" : "\\u") + String(repeating: "0", count: max(0, width - hex.count))
+                        + hex
                 default: quoted.unicodeScalars.append(scalar)
                 }
             }

@@ -1,4 +1,5 @@
 import BookClubCore
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -40,7 +41,8 @@ final class Environment {
     let hooksEnabled: Bool
 
     init(
-        variables: [String: String], paths: Paths, workingDirectory: String, commandLine: String, fileSystem: FileSystem, now: @escaping () -> Date,
+        variables: [String: String], paths: Paths, workingDirectory: String, commandLine: String,
+        fileSystem: FileSystem, now: @escaping () -> Date,
         timeZone: Zone, terminal: Terminal, makeID: @escaping () -> String,
         runEditor: @escaping (String, String) throws -> Void, readLine: @escaping () -> String?,
         catchSignals: @escaping (Bool) -> Void, receivedSignal: @escaping () -> Int32, didCommit: @escaping () -> Void,
@@ -78,7 +80,8 @@ final class Environment {
                 environment: variables, isTerminal: isTerminal)
         }
         return Output(
-            sink: { [unowned self] in pending.append(($0, $1)) }, immediate: { [sink] in sink($0, false) }, isQuiet: isQuiet, dataStyle: Style(isEnabled: wants(terminal.standardOutputIsTerminal)),
+            sink: { [unowned self] in pending.append(($0, $1)) }, immediate: { [sink] in sink($0, false) },
+            isQuiet: isQuiet, dataStyle: Style(isEnabled: wants(terminal.standardOutputIsTerminal)),
             messageStyle: Style(isEnabled: wants(terminal.standardErrorIsTerminal)))
     }()
 
@@ -177,11 +180,16 @@ final class Environment {
         for event in libraryEvents {
             switch event {
             case .added(let id): add("on-add", HookPayload(event: "add", command: commandLine, book: book(id)))
-            case .progress(let id, let entry): add("on-progress", HookPayload(event: "progress", command: commandLine, book: book(id), entry: entry))
-            case .finished(let id, let ending): add("on-finish", HookPayload(event: "finish", command: commandLine, book: book(id), ending: ending))
+            case .progress(let id, let entry):
+                add("on-progress", HookPayload(event: "progress", command: commandLine, book: book(id), entry: entry))
+            case .finished(let id, let ending):
+                add("on-finish", HookPayload(event: "finish", command: commandLine, book: book(id), ending: ending))
             }
         }
-        add("on-change", HookPayload(event: "change", command: commandLine, summary: ChangeSummary.describe(from: base, to: library)))
+        add(
+            "on-change",
+            HookPayload(event: "change", command: commandLine, summary: ChangeSummary.describe(from: base, to: library))
+        )
         guard !jobs.isEmpty else { return { [] } }
         let timeout = (try? settings().state.hookTimeout) ?? Settings().hookTimeout
         var environment = variables

@@ -84,8 +84,7 @@ struct Hooks {
         var cArguments = arguments.map { strdup($0) } + [nil]
         var cVariables = variables.map { strdup($0) } + [nil]
         defer {
-            cArguments.forEach { free($0) }
-            cVariables.forEach { free($0) }
+            for argument in cArguments + cVariables { free(argument) }
         }
         var pid = pid_t()
         let spawned = posix_spawn(&pid, path, &actions, &attributes, &cArguments, &cVariables)

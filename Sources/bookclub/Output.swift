@@ -69,7 +69,9 @@ extension String {
         var result = ""
         for scalar in unicodeScalars {
             if scalar.isTerminalUnsafe {
-                result += scalar == "\n" ? "\\n" : scalar == "\t" ? "\\t" : "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+                result +=
+                    scalar == "\n"
+                    ? "\\n" : scalar == "\t" ? "\\t" : "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
             } else {
                 result.unicodeScalars.append(scalar)
             }

@@ -1,4 +1,5 @@
 import BookClubCore
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -55,4 +56,3 @@ struct Terminal {
         }
     }
 }
-

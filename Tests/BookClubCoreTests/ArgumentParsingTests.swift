@@ -1,4 +1,5 @@
 import Testing
+
 @testable import bookclub
 
 // MARK: - Example tree
@@ -19,8 +20,9 @@ private let exampleRoot = CommandConfiguration(
                 OptionSpec(long: "author", short: "a", kind: .value("author"), help: "The book's author."),
                 OptionSpec(long: "tag", kind: .repeatingValue("tag"), help: "A tag; repeat for several."),
                 OptionSpec(long: "pages", kind: .value("pages"), help: "The number of pages."),
-                OptionSpec(long: "color", kind: .value("color"), help: "When to use colour.",
-                           allowedValues: ["auto", "always", "never"], defaultValue: "auto"),
+                OptionSpec(
+                    long: "color", kind: .value("color"), help: "When to use colour.",
+                    allowedValues: ["auto", "always", "never"], defaultValue: "auto"),
                 OptionSpec(long: "debug-dump", kind: .flag, help: "Internal.", isHidden: true),
             ]),
         CommandConfiguration(
@@ -84,11 +86,12 @@ private func path(_ names: String...) -> [CommandConfiguration] {
 
 @Test func splitterClassifiesTokens() {
     let tokens = ArgumentSplitter.split(["--a=1", "--b", "-xyz", "-", "-5", "-2.5", "+20", "45%", "--", "--c", "-d"])
-    #expect(tokens == [
-        .long(name: "a", value: "1"), .long(name: "b", value: nil), .short("xyz"),
-        .positional("-"), .positional("-5"), .positional("-2.5"), .positional("+20"), .positional("45%"),
-        .terminator, .positional("--c"), .positional("-d"),
-    ])
+    #expect(
+        tokens == [
+            .long(name: "a", value: "1"), .long(name: "b", value: nil), .short("xyz"),
+            .positional("-"), .positional("-5"), .positional("-2.5"), .positional("+20"), .positional("45%"),
+            .terminator, .positional("--c"), .positional("-d"),
+        ])
 }
 
 @Test(arguments: [
@@ -219,8 +222,14 @@ func completionRequests(_ line: String, _ environment: [String: String], _ expec
     ("lst", "Unexpected argument 'lst'. Did you mean 'list'?"),
     ("zzzzz", "Unexpected argument 'zzzzz'"),
     ("list --json=yes", "The option '--json' does not take any value, but 'yes' was specified."),
-    ("add a --color ZZZ", "The value 'ZZZ' is invalid for '--color <color>'. Please provide one of 'auto', 'always' or 'never'."),
-    ("--generate-completion-script tcsh", "Can't generate completion scripts for 'tcsh'.\nPlease use --generate-completion-script=<shell> with one of:\n    zsh bash fish"),
+    (
+        "add a --color ZZZ",
+        "The value 'ZZZ' is invalid for '--color <color>'. Please provide one of 'auto', 'always' or 'never'."
+    ),
+    (
+        "--generate-completion-script tcsh",
+        "Can't generate completion scripts for 'tcsh'.\nPlease use --generate-completion-script=<shell> with one of:\n    zsh bash fish"
+    ),
 ])
 func errorMessages(_ line: String, _ expected: String) {
     guard case .failure(let error, _) = parse(line) else {
@@ -231,12 +240,18 @@ func errorMessages(_ line: String, _ expected: String) {
 }
 
 @Test(arguments: [
-    (ParseError.invalidValue(value: "abc", label: "<value>", reason: "not a page number"),
-     "The value 'abc' is invalid for '<value>': not a page number"),
-    (ParseError.invalidValue(value: "abc", label: "--pages <pages>", reason: nil),
-     "The value 'abc' is invalid for '--pages <pages>'"),
-    (ParseError.exclusiveFlags(duplicate: "--finished", previous: "--reading"),
-     "Value to be set with flag '--finished' had already been set with flag '--reading'"),
+    (
+        ParseError.invalidValue(value: "abc", label: "<value>", reason: "not a page number"),
+        "The value 'abc' is invalid for '<value>': not a page number"
+    ),
+    (
+        ParseError.invalidValue(value: "abc", label: "--pages <pages>", reason: nil),
+        "The value 'abc' is invalid for '--pages <pages>'"
+    ),
+    (
+        ParseError.exclusiveFlags(duplicate: "--finished", previous: "--reading"),
+        "Value to be set with flag '--finished' had already been set with flag '--reading'"
+    ),
     (ParseError.message("Something else."), "Something else."),
 ])
 func thrownErrorMessages(_ error: ParseError, _ expected: String) {
@@ -244,35 +259,39 @@ func thrownErrorMessages(_ error: ParseError, _ expected: String) {
 }
 
 @Test func errorReportWithHelpLine() {
-    #expect(errorText("add a --color ZZZ") == """
-        Error: The value 'ZZZ' is invalid for '--color <color>'. Please provide one of 'auto', 'always' or 'never'.
-        Help:  --color <color>  When to use colour.
-        Usage: bookclub add <title> [--author <author>] [--tag <tag> ...] [--pages <pages>] [--color <color>]
-          See 'bookclub add --help' for more information.
+    #expect(
+        errorText("add a --color ZZZ") == """
+            Error: The value 'ZZZ' is invalid for '--color <color>'. Please provide one of 'auto', 'always' or 'never'.
+            Help:  --color <color>  When to use colour.
+            Usage: bookclub add <title> [--author <author>] [--tag <tag> ...] [--pages <pages>] [--color <color>]
+              See 'bookclub add --help' for more information.
 
-        """)
-    #expect(errorText("progress 1 --note") == """
-        Error: Missing value for '--note <note>'
-        Help:  --note <note>  A note to attach.
-        Usage: bookclub progress [<book>] <value> [--note <note>]
-          See 'bookclub progress --help' for more information.
+            """)
+    #expect(
+        errorText("progress 1 --note") == """
+            Error: Missing value for '--note <note>'
+            Help:  --note <note>  A note to attach.
+            Usage: bookclub progress [<book>] <value> [--note <note>]
+              See 'bookclub progress --help' for more information.
 
-        """)
+            """)
 }
 
 @Test func errorReportWithoutHelpLine() {
-    #expect(errorText("settings get a b") == """
-        Error: Unexpected argument 'b'
-        Usage: bookclub settings get <key>
-          See 'bookclub settings get --help' for more information.
+    #expect(
+        errorText("settings get a b") == """
+            Error: Unexpected argument 'b'
+            Usage: bookclub settings get <key>
+              See 'bookclub settings get --help' for more information.
 
-        """)
-    #expect(errorText("settings st") == """
-        Error: Unexpected argument 'st'. Did you mean 'set'?
-        Usage: bookclub settings <subcommand>
-          See 'bookclub settings --help' for more information.
+            """)
+    #expect(
+        errorText("settings st") == """
+            Error: Unexpected argument 'st'. Did you mean 'set'?
+            Usage: bookclub settings <subcommand>
+              See 'bookclub settings --help' for more information.
 
-        """)
+            """)
 }
 
 // MARK: - Usage
@@ -289,82 +308,90 @@ func thrownErrorMessages(_ error: ParseError, _ expected: String) {
 // MARK: - Help layout
 
 @Test func helpForLeafCommand() {
-    #expect(HelpGenerator.render(path: path("progress"), width: 80) == """
-        OVERVIEW: Record reading progress.
+    #expect(
+        HelpGenerator.render(path: path("progress"), width: 80) == """
+            OVERVIEW: Record reading progress.
 
-        USAGE: bookclub progress [<book>] <value> [--note <note>]
+            USAGE: bookclub progress [<book>] <value> [--note <note>]
 
-        ARGUMENTS:
-          <book>                  The book; defaults to the current one.
-          <value>                 A page, a percentage or +pages.
+            ARGUMENTS:
+              <book>                  The book; defaults to the current one.
+              <value>                 A page, a percentage or +pages.
 
-        OPTIONS:
-          -n, --note <note>       A note to attach.
-          --store <path>          The library file to use.
-          -q, --quiet             Print less output.
-          --version               Show the version.
-          -h, --help              Show help information.
+            OPTIONS:
+              -n, --note <note>       A note to attach.
+              --store <path>          The library file to use.
+              -q, --quiet             Print less output.
+              --version               Show the version.
+              -h, --help              Show help information.
 
-        """)
+            """)
 }
 
 @Test func helpForParentCommand() {
-    #expect(HelpGenerator.render(path: [exampleRoot], width: 80) == """
-        OVERVIEW: Keep track of the books you read.
+    #expect(
+        HelpGenerator.render(path: [exampleRoot], width: 80) == """
+            OVERVIEW: Keep track of the books you read.
 
-        USAGE: bookclub [--store <path>] [--quiet] <subcommand>
+            USAGE: bookclub [--store <path>] [--quiet] <subcommand>
 
-        OPTIONS:
-          --store <path>          The library file to use.
-          -q, --quiet             Print less output.
-          --version               Show the version.
-          -h, --help              Show help information.
+            OPTIONS:
+              --store <path>          The library file to use.
+              -q, --quiet             Print less output.
+              --version               Show the version.
+              -h, --help              Show help information.
 
-        SUBCOMMANDS:
-          add, new                Add a book to the library.
-          progress                Record reading progress.
-          list                    List books.
-          settings                Read and change settings.
+            SUBCOMMANDS:
+              add, new                Add a book to the library.
+              progress                Record reading progress.
+              list                    List books.
+              settings                Read and change settings.
 
-          See 'bookclub help <subcommand>' for detailed help.
+              See 'bookclub help <subcommand>' for detailed help.
 
-        """)
-    #expect(HelpGenerator.render(path: path("settings"), width: 80).hasSuffix("""
+            """)
+    #expect(
+        HelpGenerator.render(path: path("settings"), width: 80).hasSuffix(
+            """
 
-          See 'bookclub help settings <subcommand>' for detailed help.
+              See 'bookclub help settings <subcommand>' for detailed help.
 
-        """))
+            """))
 }
 
 @Test func helpWrapsAtNarrowWidth() {
     var command = CommandConfiguration(
         name: "tool", abstract: "Does things.", discussion: "A longer discussion that needs wrapping here.",
-        options: [OptionSpec(long: "a-rather-long-option-name", kind: .value("value"),
-                             help: "An option whose help text is long enough to wrap.")])
+        options: [
+            OptionSpec(
+                long: "a-rather-long-option-name", kind: .value("value"),
+                help: "An option whose help text is long enough to wrap.")
+        ])
     command.arguments = [ArgumentSpec(name: "x", help: "Short.")]
-    #expect(HelpGenerator.render(path: [command], width: 40) == """
-        OVERVIEW: Does things.
+    #expect(
+        HelpGenerator.render(path: [command], width: 40) == """
+            OVERVIEW: Does things.
 
-        A longer discussion that needs wrapping
-        here.
+            A longer discussion that needs wrapping
+            here.
 
-        USAGE: tool <x>
-               [--a-rather-long-option-name <value>]
+            USAGE: tool <x>
+                   [--a-rather-long-option-name <value>]
 
-        ARGUMENTS:
-          <x>                     Short.
+            ARGUMENTS:
+              <x>                     Short.
 
-        OPTIONS:
-          --a-rather-long-option-name <value>
-                                  An option
-                                  whose help
-                                  text is long
-                                  enough to
-                                  wrap.
-          -h, --help              Show help
-                                  information.
+            OPTIONS:
+              --a-rather-long-option-name <value>
+                                      An option
+                                      whose help
+                                      text is long
+                                      enough to
+                                      wrap.
+              -h, --help              Show help
+                                      information.
 
-        """)
+            """)
 }
 
 @Test func hiddenOptionsStayHidden() {

@@ -20,7 +20,8 @@ struct BookClubRunner {
         home = FileManager.default.temporaryDirectory.appendingPathComponent("bookclub-e2e-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
         environment = [
-            "HOME": home, "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "TZ": Self.timeZoneName,
+            "HOME": home, "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
+            "TZ": Self.timeZoneName,
             "COLUMNS": "100", "LANG": "C.UTF-8",
         ]
     }
@@ -31,14 +32,16 @@ struct BookClubRunner {
     /// The runner's zone as Foundation knows it, for computing what bookclub should print.
     static var calendar: Calendar {
         var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: timeZoneName.hasPrefix(":") ? String(timeZoneName.dropFirst()) : timeZoneName)!
+        calendar.timeZone = TimeZone(
+            identifier: timeZoneName.hasPrefix(":") ? String(timeZoneName.dropFirst()) : timeZoneName)!
         return calendar
     }
 
     /// `2026-11-20`: the reader's day `offset` days from today, in the runner's zone.
     static func isoDay(_ offset: Int = 0) -> String {
         let calendar = calendar
-        let day = calendar.dateComponents([.year, .month, .day], from: calendar.date(byAdding: .day, value: offset, to: Date())!)
+        let day = calendar.dateComponents(
+            [.year, .month, .day], from: calendar.date(byAdding: .day, value: offset, to: Date())!)
         return String(format: "%04d-%02d-%02d", day.year!, day.month!, day.day!)
     }
 
@@ -69,7 +72,9 @@ struct BookClubRunner {
             while url.path != "/" {
                 let binary = url.appendingPathComponent("bookclub")
                 var isDirectory: ObjCBool = false
-                if FileManager.default.fileExists(atPath: binary.path, isDirectory: &isDirectory), !isDirectory.boolValue {
+                if FileManager.default.fileExists(atPath: binary.path, isDirectory: &isDirectory),
+                    !isDirectory.boolValue
+                {
                     return binary
                 }
                 url.deleteLastPathComponent()

@@ -15,9 +15,11 @@ import Testing
     @Test func plainFieldsAndTheHeader() throws {
         let table = try table("Title,Author\nDune,Frank Herbert\nKindred,Octavia E. Butler\n")
         #expect(table.header == ["Title", "Author"])
-        #expect(table.rows == [
-            .init(line: 2, fields: ["Dune", "Frank Herbert"]), .init(line: 3, fields: ["Kindred", "Octavia E. Butler"]),
-        ])
+        #expect(
+            table.rows == [
+                .init(line: 2, fields: ["Dune", "Frank Herbert"]),
+                .init(line: 3, fields: ["Kindred", "Octavia E. Butler"]),
+            ])
     }
 
     @Test func quotedFieldsHoldCommasDoubledQuotesAndLineBreaks() throws {
@@ -30,7 +32,9 @@ import Testing
         #expect(table.rows.map(\.line) == [2, 5])
     }
 
-    @Test(arguments: ["a,b\r\n1,2\r\n3,4\r\n", "a,b\n1,2\n3,4\n", "a,b\n1,2\n3,4", "a,b\r\n1,2\r\n3,4", "\u{FEFF}a,b\n1,2\n3,4\n"])
+    @Test(arguments: [
+        "a,b\r\n1,2\r\n3,4\r\n", "a,b\n1,2\n3,4\n", "a,b\n1,2\n3,4", "a,b\r\n1,2\r\n3,4", "\u{FEFF}a,b\n1,2\n3,4\n",
+    ])
     func lineEndingsAByteOrderMarkAndTheLastLine(_ text: String) throws {
         let table = try table(text)
         #expect(table.header == ["a", "b"])
@@ -51,7 +55,8 @@ import Testing
     }
 
     @Test func unicodeIsKept() throws {
-        #expect(try rows("t\nEl guardián invisible\n\"🦄, é\u{301}\"\n") == [["El guardián invisible"], ["🦄, é\u{301}"]])
+        #expect(
+            try rows("t\nEl guardián invisible\n\"🦄, é\u{301}\"\n") == [["El guardián invisible"], ["🦄, é\u{301}"]])
     }
 
     @Test(arguments: [
@@ -69,14 +74,18 @@ import Testing
 
     @Test func textThatIsNotUTF8IsRefusedNamingTheLine() throws {
         let latin1 = Data("a,b\n1,2\nCaf".utf8) + Data([0xE9]) + Data(",x\n".utf8)
-        #expect(throws: BookClubError.badImport(path: "t.csv", line: 3, detail: "not UTF-8 text; export or save it as UTF-8")) {
+        #expect(
+            throws: BookClubError.badImport(
+                path: "t.csv", line: 3, detail: "not UTF-8 text; export or save it as UTF-8")
+        ) {
             try CSVTable(parsing: latin1, path: "t.csv")
         }
     }
 
     @Test func theMessageNamesTheFileTheLineAndThatNothingWasImported() {
         let error = BookClubError.badImport(path: "export.csv", line: 7, detail: "3 fields where the header has 2")
-        #expect(error.localizedDescription == "export.csv: line 7: 3 fields where the header has 2; nothing was imported.")
+        #expect(
+            error.localizedDescription == "export.csv: line 7: 3 fields where the header has 2; nothing was imported.")
         #expect(error.kind == .dataFile)
     }
 

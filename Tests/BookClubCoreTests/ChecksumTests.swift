@@ -29,7 +29,8 @@ import Testing
         let line = Seal.seal(Data(#"{"commit":{"state":"a1"},"length":38}"#.utf8), covering: covered)
         #expect(String(decoding: line, as: UTF8.self).hasPrefix(#"{"commit":{"state":"a1"},"length":38,"crc":""#))
         #expect(Seal.check(line, covering: covered) == true)
-        #expect(Seal.check(Data(#"{"commit":{"state":"a1"}}"#.utf8)) == nil, "a line of an earlier bookclub has no seal")
+        #expect(
+            Seal.check(Data(#"{"commit":{"state":"a1"}}"#.utf8)) == nil, "a line of an earlier bookclub has no seal")
         for index in [0, covered.count / 2, covered.count - 1] {
             var torn = covered
             torn[index] = 0
@@ -42,6 +43,8 @@ import Testing
         }
         var cut = line
         cut.replaceSubrange((cut.count - 12)..<(cut.count - 2), with: Data(count: 10))
-        #expect(Seal.check(cut, covering: covered) == false, "a line whose seal was zeroed is torn, not of an earlier bookclub")
+        #expect(
+            Seal.check(cut, covering: covered) == false,
+            "a line whose seal was zeroed is torn, not of an earlier bookclub")
     }
 }

@@ -18,9 +18,12 @@ import Testing
         #expect(try bookclub.run("club", "add", "Sci-Fi Club", "--description", "Monthly, on Thursdays").exitCode == 0)
         #expect(try bookclub.run("club", "add", "Octavia Readers").exitCode == 0)
         for (club, offset, book, target) in [
-            ("scifi", -7, "dune", "80"), ("scifi", 5, "dune", "250"), ("scifi", 19, "dune", "100%"), ("octavia", 3, "kindred", "50%"),
+            ("scifi", -7, "dune", "80"), ("scifi", 5, "dune", "250"), ("scifi", 19, "dune", "100%"),
+            ("octavia", 3, "kindred", "50%"),
         ] {
-            let planned = try bookclub.run("club", "meeting", club, "--date", "\(day(offset))T19:00", "--book", book, "--target", target, "--where", "Ana's place, 3rd floor")
+            let planned = try bookclub.run(
+                "club", "meeting", club, "--date", "\(day(offset))T19:00", "--book", book, "--target", target,
+                "--where", "Ana's place, 3rd floor")
             #expect(planned.exitCode == 0, "\(planned.stderr)")
             #expect(planned.stdout.range(of: #"^[0-9a-f]{8}\n$"#, options: .regularExpression) != nil)
         }
@@ -46,7 +49,9 @@ import Testing
         // At 60 columns, each line wraps under its text, past the date.
         let narrow = try bookclub.run(["agenda"], environment: ["COLUMNS": "60"]).stdout.split(separator: "\n")
         #expect(narrow.count > 3 && narrow.allSatisfy { $0.count <= 60 }, "\(narrow)")
-        #expect(narrow[1].hasPrefix(String(repeating: " ", count: 23)) && !narrow[1].hasPrefix(String(repeating: " ", count: 24)))
+        #expect(
+            narrow[1].hasPrefix(String(repeating: " ", count: 23))
+                && !narrow[1].hasPrefix(String(repeating: " ", count: 24)))
 
         let json = try #require(try bookclub.json("agenda", "--json") as? [[String: Any]])
         let scifi = try #require(json.first { ($0["meeting"] as? [String: Any])?["club"] as? String == "Sci-Fi Club" })
@@ -56,11 +61,16 @@ import Testing
         #expect(scifi["onTrack"] as? Bool == true)
         let daysLeft = try #require(scifi["daysLeft"] as? Double)
         #expect(daysLeft > 4 && daysLeft < 6, "the meeting is 5 days ahead, at 19:00")
-        #expect((scifi["pagesPerDay"] as? Double).map { abs($0 - 44 / daysLeft) < 0.25 } == true, "44 pages over the days left (both rounded to tenths)")
+        #expect(
+            (scifi["pagesPerDay"] as? Double).map { abs($0 - 44 / daysLeft) < 0.25 } == true,
+            "44 pages over the days left (both rounded to tenths)")
 
         let notes = try bookclub.run("notes", "--club", "sci-fi")
         #expect(notes.exitCode == 0)
-        #expect(notes.stdout.contains("**Dune** by Frank Herbert, to p. 250\nYou are at p. 206 of 412 (50%).\nWhere: Ana's place, 3rd floor\n"))
+        #expect(
+            notes.stdout.contains(
+                "**Dune** by Frank Herbert, to p. 250\nYou are at p. 206 of 412 (50%).\nWhere: Ana's place, 3rd floor\n"
+            ))
         #expect(notes.stdout.contains("- p. 150, "))
         #expect(notes.stdout.contains(": Arrakis at night\n"))
         #expect(!notes.stdout.contains("gom jabbar"), "that note came before the previous meeting")
@@ -75,9 +85,12 @@ import Testing
         #expect(ics.stdout.components(separatedBy: "BEGIN:VEVENT").count == 4)
         #expect(ics.stdout.components(separatedBy: "\r\n").allSatisfy { $0.utf8.count <= 75 })
         #expect(ics.stdout.hasSuffix("\r\nEND:VCALENDAR\r\n"), "the file ends with a whole END:VCALENDAR line")
-        #expect(ics.stdout.replacing("\r\n", with: "").allSatisfy { $0 != "\n" && $0 != "\r" }, "every line ends in CRLF")
+        #expect(
+            ics.stdout.replacing("\r\n", with: "").allSatisfy { $0 != "\n" && $0 != "\r" }, "every line ends in CRLF")
         func uids(_ text: String) -> [Substring] { text.split(separator: "\r\n").filter { $0.hasPrefix("UID:") } }
-        #expect(uids(try bookclub.run("club", "meetings", "scifi", "--ics").stdout) == uids(ics.stdout), "importing twice does not duplicate")
+        #expect(
+            uids(try bookclub.run("club", "meetings", "scifi", "--ics").stdout) == uids(ics.stdout),
+            "importing twice does not duplicate")
         try checkWithICalendarParser(ics.stdout)
     }
 
@@ -117,7 +130,9 @@ import Testing
         let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         if process.terminationStatus == 3 && ProcessInfo.processInfo.environment["CI"] != "true" {
-            print("note: python3's icalendar is not installed (pip install icalendar); the calendar was checked without it")
+            print(
+                "note: python3's icalendar is not installed (pip install icalendar); the calendar was checked without it"
+            )
             return
         }
         #expect(process.terminationStatus == 0, "\(printed)")
@@ -127,7 +142,9 @@ import Testing
     @Test func aSelectedClubSuppliesTheBookAndTheClub() throws {
         defer { bookclub.cleanUp() }
         try setUpTwoClubs()
-        #expect(try bookclub.run("select", "--club", "octavia").stderr == "Selected the club 'Octavia Readers' in scene 'default'.\n")
+        #expect(
+            try bookclub.run("select", "--club", "octavia").stderr
+                == "Selected the club 'Octavia Readers' in scene 'default'.\n")
         #expect(try bookclub.run("progress", "40").stderr == "'Kindred': p. 40 of 264 (15%).\n")
         #expect(try bookclub.run(["agenda"], environment: ["COLUMNS": ""]).stdout.split(separator: "\n").count == 1)
         #expect(try bookclub.run("notes").stdout.hasPrefix("# Octavia Readers: "))
@@ -141,7 +158,9 @@ import Testing
         try setUpTwoClubs()
         #expect(try bookclub.run("club", "rename", "octavia", "Butler Readers").exitCode == 0)
         #expect(try bookclub.run("club", "cancel", "butler", "next").exitCode == 0)
-        #expect(try bookclub.run("club", "meetings", "butler") == .init(stdout: "", stderr: "No upcoming meetings; --past shows the earlier ones.\n", exitCode: 0))
+        #expect(
+            try bookclub.run("club", "meetings", "butler")
+                == .init(stdout: "", stderr: "No upcoming meetings; --past shows the earlier ones.\n", exitCode: 0))
         let clubs = try #require(try bookclub.json("club", "list", "--json") as? [[String: Any]])
         #expect(clubs.map { $0["name"] as? String } == ["Sci-Fi Club", "Butler Readers"])
         #expect(clubs.first?["currentBook"] as? String != nil)
@@ -155,12 +174,24 @@ import Testing
 
     @Test(arguments: [
         (["club", "meeting", "scifi", "--book", "dune"], 64, "Error: Missing value for '--date <when>'"),
-        (["club", "meeting", "scifi", "--date", "someday"], 64, "Error: The value 'someday' is invalid for '--date <when>'"),
-        (["club", "meeting", "scifi", "--date", "friday", "--target", "lots"], 64, "Error: The value 'lots' is invalid for '--target <target>'"),
-        (["club", "meeting", "scifi", "--date", "friday", "--book", "dune", "--target", "500"], 1, "Error: Page 500 is past the end of 'Dune' (412 pages)."),
+        (
+            ["club", "meeting", "scifi", "--date", "someday"], 64,
+            "Error: The value 'someday' is invalid for '--date <when>'"
+        ),
+        (
+            ["club", "meeting", "scifi", "--date", "friday", "--target", "lots"], 64,
+            "Error: The value 'lots' is invalid for '--target <target>'"
+        ),
+        (
+            ["club", "meeting", "scifi", "--date", "friday", "--book", "dune", "--target", "500"], 1,
+            "Error: Page 500 is past the end of 'Dune' (412 pages)."
+        ),
         (["club", "show", "poetry"], 1, "Error: No club matches 'poetry'. See `bookclub club list`."),
         (["club", "add", "Sci-Fi Club"], 1, "Error: A club named 'Sci-Fi Club' is already there."),
-        (["notes", "--club", "scifi", "--meeting", "2001-01-01"], 1, "Error: Sci-Fi Club has no meeting '2001-01-01'."),
+        (
+            ["notes", "--club", "scifi", "--meeting", "2001-01-01"], 1,
+            "Error: Sci-Fi Club has no meeting '2001-01-01'."
+        ),
         (["club", "meetings", "--ics"], 1, "Error: No club given and none selected."),
     ])
     func clubErrors(_ arguments: [String], _ code: Int32, _ message: String) throws {

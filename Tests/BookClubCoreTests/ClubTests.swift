@@ -9,8 +9,10 @@ import Testing
     func date(_ text: String) -> Date { ISO8601DateFormatter().date(from: text)! }
 
     @Test(arguments: [
-        ("thursday", "2026-11-19T12:00:00Z"), ("Thu 19:00", "2026-11-19T19:00:00Z"), ("wednesday", "2026-11-25T12:00:00Z"),
-        ("tomorrow 7:30", "2026-11-19T07:30:00Z"), ("today 21:15", "2026-11-18T21:15:00Z"), ("2026-12-03 19:00", "2026-12-03T19:00:00Z"),
+        ("thursday", "2026-11-19T12:00:00Z"), ("Thu 19:00", "2026-11-19T19:00:00Z"),
+        ("wednesday", "2026-11-25T12:00:00Z"),
+        ("tomorrow 7:30", "2026-11-19T07:30:00Z"), ("today 21:15", "2026-11-18T21:15:00Z"),
+        ("2026-12-03 19:00", "2026-12-03T19:00:00Z"),
     ])
     func namedDaysAndTimes(_ text: String, _ expected: String) {
         #expect(When.parse(text, now: now, timeZone: utc, looking: .ahead) == date(expected))
@@ -22,11 +24,15 @@ import Testing
     }
 
     var club: Club {
-        Club(id: "c1ub0000", name: "Sci-Fi Club", meetings: [
-            Meeting(id: "m2", date: date("2026-12-03T19:00:00Z"), bookID: "aaaa2222"),
-            Meeting(id: "m1", date: date("2026-11-19T19:00:00Z"), bookID: "aaaa1111", target: .init(page: 250, label: "chapters 1-12")),
-            Meeting(id: "m0", date: date("2026-11-05T19:00:00Z"), bookID: "aaaa1111", target: .init(page: 80)),
-        ])
+        Club(
+            id: "c1ub0000", name: "Sci-Fi Club",
+            meetings: [
+                Meeting(id: "m2", date: date("2026-12-03T19:00:00Z"), bookID: "aaaa2222"),
+                Meeting(
+                    id: "m1", date: date("2026-11-19T19:00:00Z"), bookID: "aaaa1111",
+                    target: .init(page: 250, label: "chapters 1-12")),
+                Meeting(id: "m0", date: date("2026-11-05T19:00:00Z"), bookID: "aaaa1111", target: .init(page: 80)),
+            ])
     }
 
     @Test func theCurrentBookIsDerivedFromTheSchedule() throws {
@@ -58,10 +64,17 @@ import Testing
 
     /// Dune, 400 pages: p. 100 ten days ago, p. 200 yesterday: 100 pages in 10 days.
     var library: Library {
-        var library = Library(books: [Fixture.book("Dune", id: "aaaa1111"), Fixture.book("Kindred", id: "aaaa2222", pages: 264)], clubs: [club])
-        _ = try! library.logProgress(.page(100), note: "the gom jabbar", at: now.addingTimeInterval(-20 * 86_400), bookID: "aaaa1111", reference: "dune")
-        _ = try! library.logProgress(.page(150), note: "before the last meeting", at: date("2026-11-04T10:00:00Z"), bookID: "aaaa1111", reference: "dune")
-        _ = try! library.logProgress(.page(200), note: "the spice", at: now.addingTimeInterval(-86_400), bookID: "aaaa1111", reference: "dune")
+        var library = Library(
+            books: [Fixture.book("Dune", id: "aaaa1111"), Fixture.book("Kindred", id: "aaaa2222", pages: 264)],
+            clubs: [club])
+        _ = try! library.logProgress(
+            .page(100), note: "the gom jabbar", at: now.addingTimeInterval(-20 * 86_400), bookID: "aaaa1111",
+            reference: "dune")
+        _ = try! library.logProgress(
+            .page(150), note: "before the last meeting", at: date("2026-11-04T10:00:00Z"), bookID: "aaaa1111",
+            reference: "dune")
+        _ = try! library.logProgress(
+            .page(200), note: "the spice", at: now.addingTimeInterval(-86_400), bookID: "aaaa1111", reference: "dune")
         return library
     }
 
@@ -90,12 +103,14 @@ import Testing
     @Test func oneEntryIsNoPace() throws {
         // Tracking started mid-book: p. 300 yesterday is not 300 pages a day.
         var library = Library(books: [Fixture.book("Dune", id: "aaaa1111")], clubs: [club])
-        _ = try library.logProgress(.page(300), note: nil, at: now.addingTimeInterval(-86_400), bookID: "aaaa1111", reference: "dune")
+        _ = try library.logProgress(
+            .page(300), note: nil, at: now.addingTimeInterval(-86_400), bookID: "aaaa1111", reference: "dune")
         let item = try #require(Agenda.items(in: library, now: now, days: 30).first)
         #expect(item.recentPagesPerDay == nil)
         #expect(item.standing == .reached)
         var behind = Library(books: [Fixture.book("Dune", id: "aaaa1111")], clubs: [club])
-        _ = try behind.logProgress(.page(100), note: nil, at: now.addingTimeInterval(-86_400), bookID: "aaaa1111", reference: "dune")
+        _ = try behind.logProgress(
+            .page(100), note: nil, at: now.addingTimeInterval(-86_400), bookID: "aaaa1111", reference: "dune")
         let unknown = try #require(Agenda.items(in: behind, now: now, days: 30).first)
         #expect(unknown.standing == .unknown)
         #expect(unknown.pagesToGo == 150)
@@ -131,7 +146,8 @@ import Testing
         #expect(lines.count > 1)
         #expect(lines.allSatisfy { $0.utf8.count <= 75 })
         #expect(lines.dropFirst().allSatisfy { $0.hasPrefix(" ") })
-        #expect(lines.enumerated().map { $0.offset == 0 ? $0.element : String($0.element.dropFirst()) }.joined() == line)
+        #expect(
+            lines.enumerated().map { $0.offset == 0 ? $0.element : String($0.element.dropFirst()) }.joined() == line)
     }
 
     @Test func textIsEscapedAndUIDsAreStable() {
@@ -163,7 +179,9 @@ enum ICalendarProbe {
 
 @Suite struct MigrationTests {
     let path = "/data/store.json"
-    let version1 = Data(#"{"schemaVersion": 1, "historyLength": 0, "books": [{"id": "aaaa1111", "title": "Dune", "pages": 412, "tags": [], "added": "2026-11-01T10:00:00Z", "readings": []}]}"#.utf8)
+    let version1 = Data(
+        #"{"schemaVersion": 1, "historyLength": 0, "books": [{"id": "aaaa1111", "title": "Dune", "pages": 412, "tags": [], "added": "2026-11-01T10:00:00Z", "readings": []}]}"#
+            .utf8)
 
     @Test func aVersionOneStoreIsReadAndKeptAsItWasWhenFirstRewritten() throws {
         let storage = LibraryStorage(path: path, fileSystem: .inMemory([path: version1]))
@@ -188,7 +206,8 @@ enum ICalendarProbe {
     ])
     func valuesNoCommandCouldWriteAreRefused(_ field: String, _ detail: String) throws {
         var text = String(decoding: version1, as: UTF8.self)
-        text = text.replacingOccurrences(of: field.hasPrefix("\"pages") ? #""pages": 412"# : #""title": "Dune""#, with: field)
+        text = text.replacingOccurrences(
+            of: field.hasPrefix("\"pages") ? #""pages": 412"# : #""title": "Dune""#, with: field)
         let storage = LibraryStorage(path: path, fileSystem: .inMemory([path: Data(text.utf8)]))
         #expect(throws: BookClubError.corruptFile(path: path, detail: detail)) {
             _ = try Store(persistence: storage.persistence(lockTimeout: nil))

@@ -25,7 +25,8 @@ import Testing
                 for minute in 0..<5_000 {
                     _ = try library.logProgress(
                         .page(minute + 1), note: minute % 10 == 0 ? "seed \(minute)" : nil,
-                        at: Fixture.now.addingTimeInterval(Double(minute - 10_000) * 60), bookID: bookID, reference: "dune")
+                        at: Fixture.now.addingTimeInterval(Double(minute - 10_000) * 60), bookID: bookID,
+                        reference: "dune")
                 }
             }
             try store.save()
@@ -63,7 +64,9 @@ import Testing
 
         // The next write sweeps what killed writers left.
         #expect(try bookclub.run("--store", path, "progress", "dune", "+1").exitCode == 0)
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: bookclub.home).filter { $0.contains(".tmp-") }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: bookclub.home).filter {
+            $0.contains(".tmp-")
+        }
         #expect(leftovers == [])
     }
 }

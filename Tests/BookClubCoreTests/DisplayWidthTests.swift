@@ -13,7 +13,8 @@ import Testing
     @Test(arguments: [
         ("Dune", 4), ("ノルウェイの森", 14), ("三体", 4), ("수학의 정석", 11), ("ＡＢＣ", 6),  // fullwidth Latin
         ("Cafe\u{301}", 4), ("Café", 4), ("e\u{301}\u{302}", 1),  // decomposed and stacked accents
-        ("👍", 2), ("👍🏽", 2), ("👩‍👩‍👧", 2), ("❤️", 2), ("❤", 1), ("1️⃣", 2), ("🇯🇵", 2),  // presentation, skin tone, ZWJ, VS16, keycap, flag
+        // presentation, skin tone, ZWJ, VS16, keycap, flag
+        ("👍", 2), ("👍🏽", 2), ("👩‍👩‍👧", 2), ("❤️", 2), ("❤", 1), ("1️⃣", 2), ("🇯🇵", 2),
         ("a\u{200D}b", 2), ("\u{200B}", 0), ("\u{FE0F}", 0),  // joiners alone
         ("مئة عام من العزلة", 17), ("שָׁלוֹם", 4),  // Arabic; Hebrew with points
         ("한", 2), ("\u{1112}\u{1161}\u{11AB}", 2),  // a precomposed and a decomposed syllable
@@ -36,12 +37,15 @@ import Testing
     @Test func tableColumnsLineUpWithWideTitles() {
         let rows = [
             ["1", "ノルウェイの森", "村上春樹", "30%"], ["2", "Dune", "Frank Herbert", "5%"], ["3", "👩‍👩‍👧 Family", "Zoë", "100%"],
-            ["4", "مئة عام من العزلة", "غابرييل غارسيا ماركيز", "0%"], ["5", "Cafe\u{301} Society", "e\u{301}mile", "0%"],
+            ["4", "مئة عام من العزلة", "غابرييل غارسيا ماركيز", "0%"],
+            ["5", "Cafe\u{301} Society", "e\u{301}mile", "0%"],
         ]
         for width in [nil, 80, 40, 30] as [Int?] {
             let lines = Table(rows: rows, flexibleColumns: [1, 2], rightAligned: [3]).render(width: width)
             let widths = Set(lines.map(\.displayWidth))
-            #expect(widths.count == 1, "every row ends in the same column at width \(width.map(String.init) ?? "none"): \(lines)")
+            #expect(
+                widths.count == 1,
+                "every row ends in the same column at width \(width.map(String.init) ?? "none"): \(lines)")
             if let width { #expect(widths.first! <= width) }
         }
     }
@@ -51,14 +55,22 @@ import Testing
         let japanese = TextWrapping.wrap("ワタナベは直子と再会する。長い会話", width: 10)
         #expect(japanese == "ワタナベは\n直子と再会\nする。長い\n会話")
         #expect(japanese.split(separator: "\n").allSatisfy { String($0).displayWidth <= 10 })
-        #expect(TextWrapping.wrap("see https://example.com/a/very/long/path", width: 12) == "see\nhttps://example.com/a/very/long/path", "a long ASCII word is never broken")
-        #expect(TextWrapping.hanging("one two three four five six seven", width: 30, firstColumn: 10, indent: 4) == "one two three four\n    five six seven")
+        #expect(
+            TextWrapping.wrap("see https://example.com/a/very/long/path", width: 12)
+                == "see\nhttps://example.com/a/very/long/path", "a long ASCII word is never broken")
+        #expect(
+            TextWrapping.hanging("one two three four five six seven", width: 30, firstColumn: 10, indent: 4)
+                == "one two three four\n    five six seven")
         #expect(TextWrapping.hanging("one two three", width: nil, firstColumn: 10, indent: 4) == "one two three")
     }
 
     @Test func aWrappingLastColumnHangsUnderItself() {
-        let table = Table(rows: [["Fri 20 Nov", "a note long enough to wrap under its own column"]], wrapsLastColumn: true)
-        #expect(table.render(width: 34) == ["Fri 20 Nov  a note long enough to", "            wrap under its own", "            column"])
+        let table = Table(
+            rows: [["Fri 20 Nov", "a note long enough to wrap under its own column"]], wrapsLastColumn: true)
+        #expect(
+            table.render(width: 34) == [
+                "Fri 20 Nov  a note long enough to", "            wrap under its own", "            column",
+            ])
         #expect(table.render(width: nil) == ["Fri 20 Nov  a note long enough to wrap under its own column"])
     }
 }

@@ -118,7 +118,9 @@ import Testing
         #expect(try bookclub.run("export", "--format", "json", "--output", path).exitCode == 0)
         let other = bookclub.home + "/other.json"
         #expect(try bookclub.run("--store", other, "import", "json", path).exitCode == 0)
-        #expect(try bookclub.run("--store", other, "export", "--format", "json").stdout == (try String(contentsOfFile: path, encoding: .utf8)))
+        #expect(
+            try bookclub.run("--store", other, "export", "--format", "json").stdout
+                == (try String(contentsOfFile: path, encoding: .utf8)))
     }
 
     @Test func editRatesTheLatestReadingAndAnEmptyValueClears() throws {
@@ -127,7 +129,9 @@ import Testing
         #expect(try bookclub.run("edit", "dune", "--rating", "2.25").exitCode == 0, "an unread book may be rated")
         #expect(try book()["rating"] as? Double == 2.25)
         #expect(try bookclub.run("finish", "dune").exitCode == 0)
-        #expect(try bookclub.run("edit", "dune", "--rating", "4.75", "--review", "Better the second time I thought of it.").exitCode == 0)
+        #expect(
+            try bookclub.run("edit", "dune", "--rating", "4.75", "--review", "Better the second time I thought of it.")
+                .exitCode == 0)
         #expect(try book()["rating"] as? Double == 4.75)
         #expect(try bookclub.run("edit", "dune", "--rating", "", "--review", "").exitCode == 0)
         let cleared = try book()
@@ -141,7 +145,9 @@ import Testing
         _ = try bookclub.add("Dune", "--pages", "412")
         let result = try bookclub.run("finish", "dune", "--rating", value)
         #expect(result.exitCode == 64)
-        #expect(result.stderr.hasPrefix("Error: The value '\(value)' is invalid for '--rating <stars>': expected 0 to 5 in steps of 0.25"))
+        #expect(
+            result.stderr.hasPrefix(
+                "Error: The value '\(value)' is invalid for '--rating <stars>': expected 0 to 5 in steps of 0.25"))
         #expect(try book()["status"] as? String == "unstarted")
     }
 }
@@ -184,15 +190,30 @@ import Testing
         _ = try bookclub.add("Dune", "--pages", "412")
         _ = try bookclub.add("Kindred", "--pages", "264")
         #expect(try bookclub.run("club", "add", "Sci-Fi Club").exitCode == 0)
-        #expect(try bookclub.run("club", "meeting", "sci-fi", "--date", BookClubRunner.isoDay(-3) + "T19:00", "--book", "kindred").exitCode == 0)
-        #expect(try bookclub.run("club", "meeting", "sci-fi", "--date", BookClubRunner.isoDay(5) + "T19:00", "--book", "dune").exitCode == 0)
-        #expect(try bookclub.run("progress", "dune", "100", "--note", "the gom jabbar", "--date", BookClubRunner.isoDay(-10)).exitCode == 0)
-        #expect(try bookclub.run("progress", "dune", "150", "--note", "Arrakis at night", "--date", BookClubRunner.isoDay(-1)).exitCode == 0)
+        #expect(
+            try bookclub.run(
+                "club", "meeting", "sci-fi", "--date", BookClubRunner.isoDay(-3) + "T19:00", "--book", "kindred"
+            ).exitCode == 0)
+        #expect(
+            try bookclub.run(
+                "club", "meeting", "sci-fi", "--date", BookClubRunner.isoDay(5) + "T19:00", "--book", "dune"
+            ).exitCode == 0)
+        #expect(
+            try bookclub.run(
+                "progress", "dune", "100", "--note", "the gom jabbar", "--date", BookClubRunner.isoDay(-10)
+            ).exitCode == 0)
+        #expect(
+            try bookclub.run(
+                "progress", "dune", "150", "--note", "Arrakis at night", "--date", BookClubRunner.isoDay(-1)
+            ).exitCode == 0)
         let notes = try bookclub.run("notes", "--club", "sci-fi").stdout
         #expect(notes.contains("the gom jabbar") && notes.contains("Arrakis at night"), "\(notes)")
 
         // A meeting about Dune in between starts the notes afresh.
-        #expect(try bookclub.run("club", "meeting", "sci-fi", "--date", BookClubRunner.isoDay(-5) + "T19:00", "--book", "dune").exitCode == 0)
+        #expect(
+            try bookclub.run(
+                "club", "meeting", "sci-fi", "--date", BookClubRunner.isoDay(-5) + "T19:00", "--book", "dune"
+            ).exitCode == 0)
         let since = try bookclub.run("notes", "--club", "sci-fi").stdout
         #expect(!since.contains("the gom jabbar") && since.contains("Arrakis at night"), "\(since)")
     }
@@ -209,15 +230,21 @@ import Testing
     @Test func readingsAbandonDatesNotesAndRatingsComeBack() throws {
         defer { bookclub.cleanUp() }
         _ = try bookclub.add("Dune", "--author", "Frank Herbert", "--pages", "412", "--tag", "sf")
-        #expect(try bookclub.run("progress", "dune", "100", "--note", "the gom jabbar", "--date", "2026-01-10").exitCode == 0)
-        #expect(try bookclub.run("finish", "dune", "--date", "2026-02-01", "--rating", "4.5", "--review", "Spice.").exitCode == 0)
+        #expect(
+            try bookclub.run("progress", "dune", "100", "--note", "the gom jabbar", "--date", "2026-01-10").exitCode
+                == 0)
+        #expect(
+            try bookclub.run("finish", "dune", "--date", "2026-02-01", "--rating", "4.5", "--review", "Spice.").exitCode
+                == 0)
         #expect(try bookclub.run("reread", "dune").exitCode == 0)
         #expect(try bookclub.run("progress", "dune", "50%", "--note", "second time").exitCode == 0)
         #expect(try bookclub.run("abandon", "dune", "--note", "life got busy").exitCode == 0)
         _ = try bookclub.add("ノルウェイの森", "--author", "村上春樹")
 
         let csv = try bookclub.run("export", "--format", "csv")
-        #expect(csv.stdout.hasPrefix("Book Id,Title,Author,Author l-f,Additional Authors,ISBN,ISBN13,My Rating,Average Rating,"))
+        #expect(
+            csv.stdout.hasPrefix(
+                "Book Id,Title,Author,Author l-f,Additional Authors,ISBN,ISBN13,My Rating,Average Rating,"))
         #expect(csv.stdout.split(separator: "\n").first?.hasSuffix(",Read Count,Owned Copies,bookclub") == true)
         try csv.stdout.write(toFile: bookclub.home + "/export.csv", atomically: true, encoding: .utf8)
 
@@ -237,10 +264,13 @@ import Testing
 
     @Test func aBookclubColumnThatHoldsNoBookIsRefused() throws {
         defer { bookclub.cleanUp() }
-        let csv = GoodreadsCSV.columns.joined(separator: ",") + "\n1,Dune,Frank Herbert,,,,,0,,,,,,,,2026/01/01,,,to-read,,,,0,0,{\"not\": \"a book\"}\n"
+        let csv =
+            GoodreadsCSV.columns.joined(separator: ",")
+            + "\n1,Dune,Frank Herbert,,,,,0,,,,,,,,2026/01/01,,,to-read,,,,0,0,{\"not\": \"a book\"}\n"
         try csv.write(toFile: bookclub.home + "/bad.csv", atomically: true, encoding: .utf8)
         let result = try bookclub.run("import", "goodreads", "bad.csv")
         #expect(result.exitCode == 65)
-        #expect(result.stderr == "Error: bad.csv: line 2: `bookclub` holds no book bookclub wrote; nothing was imported.\n")
+        #expect(
+            result.stderr == "Error: bad.csv: line 2: `bookclub` holds no book bookclub wrote; nothing was imported.\n")
     }
 }

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import bookclub
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -36,7 +38,8 @@ import Testing
         #expect(store.hasPrefix("{\n  \"books\" : ["))
         #expect(store.contains("\"schemaVersion\" : 3"))
         #expect(store.contains("\"title\" : \"Dune\"") || journal.contains("\"title\":\"Dune\""))
-        let permissions = try FileManager.default.attributesOfItem(atPath: bookclub.storePath)[.posixPermissions] as? Int
+        let permissions =
+            try FileManager.default.attributesOfItem(atPath: bookclub.storePath)[.posixPermissions] as? Int
         #expect(permissions == 0o600)
         let history = try String(contentsOfFile: bookclub.storePath + ".history", encoding: .utf8)
         #expect(history.contains("the spice"))
@@ -48,7 +51,10 @@ import Testing
         try bookclub.run("progress", "dune", "120")
         let before = try Data(contentsOf: URL(fileURLWithPath: bookclub.storePath))
         let again = try bookclub.run("progress", "dune", "120")
-        #expect(again == .init(stdout: "", stderr: "'Dune' is already at p. 120 of 412 (29%); nothing logged.\n", exitCode: 0))
+        #expect(
+            again
+                == .init(stdout: "", stderr: "'Dune' is already at p. 120 of 412 (29%); nothing logged.\n", exitCode: 0)
+        )
         #expect(try Data(contentsOf: URL(fileURLWithPath: bookclub.storePath)) == before)
     }
 
@@ -64,14 +70,15 @@ import Testing
         #expect(show.stdout.contains("Mon 2 Nov 2026 21:30  p. 100  33%"))
         #expect(show.stdout.contains("Tue 3 Nov 2026 12:00          50%  on the ice"))
         let notes = try bookclub.run("notes", "left")
-        #expect(notes.stdout == """
-            # The Left Hand of Darkness
-            p. 152 of 304 (50%)
+        #expect(
+            notes.stdout == """
+                # The Left Hand of Darkness
+                p. 152 of 304 (50%)
 
-            - p. 40, Sun 1 Nov 2026: Genly arrives
-            - 50%, Tue 3 Nov 2026: on the ice
+                - p. 40, Sun 1 Nov 2026: Genly arrives
+                - 50%, Tue 3 Nov 2026: on the ice
 
-            """)
+                """)
         let json = try #require(try bookclub.json("show", "left", "--json") as? [String: Any])
         let readings = try #require(json["readings"] as? [[String: Any]])
         let entries = try #require(readings.first?["entries"] as? [[String: Any]])
@@ -103,7 +110,9 @@ import Testing
     @Test func editAndRemove() throws {
         defer { bookclub.cleanUp() }
         _ = try bookclub.add("Dune", "--pages", "400", "--tag", "sf")
-        let edited = try bookclub.run("edit", "dune", "--pages", "412", "--author", "Frank Herbert", "--add-tag", "classic", "--remove-tag", "SF", "--json")
+        let edited = try bookclub.run(
+            "edit", "dune", "--pages", "412", "--author", "Frank Herbert", "--add-tag", "classic", "--remove-tag", "SF",
+            "--json")
         #expect(edited.exitCode == 0)
         let book = try JSONSerialization.jsonObject(with: Data(edited.stdout.utf8)) as? [String: Any]
         #expect(book?["pages"] as? Int == 412)
@@ -124,7 +133,10 @@ import Testing
         try bookclub.run("progress", "100", environment: ["BOOKCLUB_SCENE": "one"])
         try bookclub.run("progress", "50", environment: ["BOOKCLUB_SCENE": "two"])
         let books = try #require(try bookclub.json("list", "--json") as? [[String: Any]])
-        #expect(Dictionary(uniqueKeysWithValues: books.map { ($0["title"] as! String, $0["page"] as? Int) }) == ["Dune": 100, "Kindred": 50])
+        #expect(
+            Dictionary(uniqueKeysWithValues: books.map { ($0["title"] as! String, $0["page"] as? Int) }) == [
+                "Dune": 100, "Kindred": 50,
+            ])
         let none = try bookclub.run("progress", "10")
         #expect(none.exitCode == 1)
         #expect(none.stderr.contains("select one with `bookclub select BOOK`"))
@@ -139,16 +151,23 @@ import Testing
         let settings = try String(contentsOfFile: bookclub.settingsPath, encoding: .utf8)
         #expect(settings.contains("\"lockTimeout\" : 2"))
         let bad = try bookclub.run("settings", "set", "syncProgress", "maybe")
-        #expect(bad == .init(stdout: "", stderr: """
-            Error: The value 'maybe' is invalid for '<value>': syncProgress takes true or false
-            Usage: bookclub settings set <key> <value>
-              See 'bookclub settings set --help' for more information.
+        #expect(
+            bad
+                == .init(
+                    stdout: "",
+                    stderr: """
+                        Error: The value 'maybe' is invalid for '<value>': syncProgress takes true or false
+                        Usage: bookclub settings set <key> <value>
+                          See 'bookclub settings set --help' for more information.
 
-            """, exitCode: 64))
+                        """, exitCode: 64))
         let unknown = try bookclub.run("settings", "get", "colour")
         #expect(unknown.stderr == "Error: Unknown setting 'colour'. Did you mean 'color'?\n")
         let list = try #require(try bookclub.json("settings", "list", "--json") as? [[String: String]])
-        #expect(list.map { $0["key"] } == ["updateArtwork", "syncProgress", "color", "lockTimeout", "hookTimeout", "yearlyGoal"])
+        #expect(
+            list.map { $0["key"] } == [
+                "updateArtwork", "syncProgress", "color", "lockTimeout", "hookTimeout", "yearlyGoal",
+            ])
         #expect(try bookclub.run("settings", "reset", "--all").exitCode == 0)
         #expect(try bookclub.run("settings", "get", "lockTimeout").stdout == "10\n")
         #expect(!FileManager.default.fileExists(atPath: bookclub.storePath), "settings never touch the store")
@@ -163,7 +182,8 @@ import Testing
         #expect(edited.stderr == "'Dune': p. 200 of 412 (49%).\n")
         let notes = try bookclub.run("notes", "dune", "--json")
         #expect(notes.stdout.contains("the sleeper\\n  must awaken"))
-        let empty = try bookclub.run("progress", "dune", "--edit", environment: ["VISUAL": "cp /dev/null", "EDITOR": write])
+        let empty = try bookclub.run(
+            "progress", "dune", "--edit", environment: ["VISUAL": "cp /dev/null", "EDITOR": write])
         #expect(empty == .init(stdout: "", stderr: "Error: Empty draft; nothing was logged.\n", exitCode: 1))
         let failing = try bookclub.run("progress", "dune", "--edit", environment: ["EDITOR": "false"])
         #expect(failing.exitCode == 1)
@@ -184,7 +204,8 @@ import Testing
         _ = try bookclub.add("Dune", "--pages", "412")
         #expect(try bookclub.run("list", "--color", "always").stdout.contains("\u{1B}["))
         #expect(!(try bookclub.run("list", "--color", "always", "--no-color").stdout.contains("\u{1B}[")))
-        #expect(!(try bookclub.run("list", "--color", "auto", environment: ["NO_COLOR": "1"]).stdout.contains("\u{1B}[")))
+        #expect(
+            !(try bookclub.run("list", "--color", "auto", environment: ["NO_COLOR": "1"]).stdout.contains("\u{1B}[")))
         try bookclub.run("settings", "set", "color", "always")
         #expect(try bookclub.run("list").stdout.contains("\u{1B}["))
         #expect(!(try bookclub.run("list", environment: ["TERM": "dumb"]).stdout.contains("\u{1B}[")))
@@ -227,9 +248,9 @@ import Testing
 
     @Test func helpIsTheSameEverywhereAndFitsEightyColumns() throws {
         defer { bookclub.cleanUp() }
-        let commands = ["add", "list", "show", "progress", "finish", "unfinish", "abandon", "reread", "edit", "remove", "notes", "select", "agenda", "import", "stats", "export", "log"]
-            + ["add", "list", "show", "rename", "remove", "meeting", "meetings", "cancel"].map { "club " + $0 }
-            + ["list", "get", "set", "reset"].map { "settings " + $0 }
+        // Every registered command, so that a new one is checked without being listed here.
+        let commands = CLI.commands.map(\.path)
+        #expect(commands.count >= 33 && commands.contains("undo") && commands.contains("club meeting"))
         for command in commands.map({ $0.split(separator: " ").map(String.init) }) {
             let dash = try bookclub.run(command + ["--help"], environment: ["COLUMNS": "80"])
             #expect(dash.exitCode == 0)
@@ -243,9 +264,10 @@ import Testing
         let root = try bookclub.run(environment: ["COLUMNS": "80"])
         #expect(root.exitCode == 0)
         #expect(root.stdout.contains("SUBCOMMANDS:"))
-        #expect(try bookclub.run("settings") .stdout.contains("See 'bookclub help settings <subcommand>'"))
+        #expect(try bookclub.run("settings").stdout.contains("See 'bookclub help settings <subcommand>'"))
         #expect(try bookclub.run("--version") == .init(stdout: "0.1.0\n", stderr: "", exitCode: 0))
-        #expect(!FileManager.default.fileExists(atPath: bookclub.home + "/.local"), "help and version never open the store")
+        #expect(
+            !FileManager.default.fileExists(atPath: bookclub.home + "/.local"), "help and version never open the store")
     }
 
     @Test func completionScriptsParse() throws {
@@ -267,7 +289,9 @@ import Testing
     /// gains the book and a commit line, and every other book is as it was.
     @Test func aWriteAppendsTheBookItChangedToTheJournal() throws {
         defer { bookclub.cleanUp() }
-        for title in ["Dune", "Kindred", "The Dispossessed", "Piranesi"] { #expect(try bookclub.run("add", title, "--pages", "300").exitCode == 0) }
+        for title in ["Dune", "Kindred", "The Dispossessed", "Piranesi"] {
+            #expect(try bookclub.run("add", title, "--pages", "300").exitCode == 0)
+        }
         // The last `add` of a fresh store may have folded the journal: start from what is there now.
         let snapshot = try Data(contentsOf: URL(fileURLWithPath: bookclub.storePath))
         let journal = try String(contentsOfFile: bookclub.storePath + ".journal", encoding: .utf8)
@@ -278,18 +302,21 @@ import Testing
         #expect(after.hasPrefix(journal))
         let added = after.dropFirst(journal.count).split(separator: "\n")
         #expect(added.count == 2)
-        #expect(added.first?.hasPrefix("{\"book\":{") == true && added.first?.contains("\"title\":\"The Dispossessed\"") == true)
+        #expect(
+            added.first?.hasPrefix("{\"book\":{") == true
+                && added.first?.contains("\"title\":\"The Dispossessed\"") == true)
         #expect(added.last?.hasPrefix("{\"commit\":{\"historyLength\":") == true)
         let list = try bookclub.run("list")
         #expect(list.exitCode == 0)
         // The book being read first; the others, not started, newest first (added within a second or more).
-        let titles = list.stdout.split(separator: "\n").map { String($0.dropFirst(10).prefix(16)).trimmingCharacters(in: .whitespaces) }
+        let titles = list.stdout.split(separator: "\n").map {
+            String($0.dropFirst(10).prefix(16)).trimmingCharacters(in: .whitespaces)
+        }
         #expect(titles.first == "The Dispossessed")
         #expect(Set(titles.dropFirst()) == ["Dune", "Kindred", "Piranesi"])
         #expect(list.stdout.contains("p. 150/300"))
     }
 }
-
 
 /// Every exit code of DESIGN.md section 3, with the exact message a user sees.
 @Suite struct ExitCodeTests {
@@ -356,7 +383,8 @@ import Testing
             stderr: "Error: No book matches 'neuromancer'. See `bookclub list --all`.\n", exitCode: 1),
         ErrorCase(
             id: "ambiguous book", arguments: ["show", "dun"],
-            stderr: "Error: 'dun' matches 2 books: Dune (aaaaaaaa); Dune Messiah (bbbbbbbb). Use more of the title or the id.\n",
+            stderr:
+                "Error: 'dun' matches 2 books: Dune (aaaaaaaa); Dune Messiah (bbbbbbbb). Use more of the title or the id.\n",
             exitCode: 1),
         ErrorCase(
             id: "past the last page", arguments: ["progress", "messiah", "300"],
@@ -400,7 +428,9 @@ import Testing
             #expect(result.stdout == "")
             #expect(result.stderr.hasPrefix("Error: \(path): "))
             #expect(result.stderr.contains(detail))
-            #expect(result.stderr.hasSuffix("the file was left untouched.\n") || result.stderr.hasSuffix("The file was left untouched.\n"))
+            #expect(
+                result.stderr.hasSuffix("the file was left untouched.\n")
+                    || result.stderr.hasSuffix("The file was left untouched.\n"))
             #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data(contents.utf8))
         }
     }
@@ -412,7 +442,13 @@ import Testing
             atPath: (bookclub.settingsPath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         try #"{"syncProgress": "yes"}"#.write(toFile: bookclub.settingsPath, atomically: true, encoding: .utf8)
         let result = try bookclub.run("settings", "list")
-        #expect(result == .init(stdout: "", stderr: "Error: \(bookclub.settingsPath): at `syncProgress`: expected a Bool; the file was left untouched.\n", exitCode: 65))
+        #expect(
+            result
+                == .init(
+                    stdout: "",
+                    stderr:
+                        "Error: \(bookclub.settingsPath): at `syncProgress`: expected a Bool; the file was left untouched.\n",
+                    exitCode: 65))
     }
 
     @Test func anUnwritableStoreExits74() throws {
@@ -440,7 +476,10 @@ import Testing
         #expect(Date().timeIntervalSince(started) < 2)
         close(fd)
         #expect(result.exitCode == 75)
-        #expect(result.stderr == "Error: The store is busy: another bookclub held \(bookclub.storePath).lock for more than 1 s. Try again.\n")
+        #expect(
+            result.stderr
+                == "Error: The store is busy: another bookclub held \(bookclub.storePath).lock for more than 1 s. Try again.\n"
+        )
         #expect(try bookclub.run("list").exitCode == 0, "reading does not wait for the lock")
         #expect(try bookclub.run("progress", "dune", "10").exitCode == 0)
     }

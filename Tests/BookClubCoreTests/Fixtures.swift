@@ -13,7 +13,9 @@ enum Fixture {
     }
 
     static func zone(_ name: String) -> Zone {
-        let (zone, problem) = Zone.resolve(tz: name, zoneinfo: "/usr/share/zoneinfo") { try? Data(contentsOf: URL(fileURLWithPath: $0)) }
+        let (zone, problem) = Zone.resolve(tz: name, zoneinfo: "/usr/share/zoneinfo") {
+            try? Data(contentsOf: URL(fileURLWithPath: $0))
+        }
         precondition(problem == nil, "no zone \(name): install tzdata")
         return zone
     }
@@ -36,7 +38,9 @@ enum Fixture {
     }
 
     /// An export read as the CLI reads it, with ids `b1`, `b2`, ... in row order.
-    static func importFile(_ data: Data, _ format: ImportFormat, path: String = "export.csv", idPrefix: String = "b") throws -> ImportFile {
+    static func importFile(_ data: Data, _ format: ImportFormat, path: String = "export.csv", idPrefix: String = "b")
+        throws -> ImportFile
+    {
         var next = 0
         return try ImportFile(data, format: format, path: path, now: now, timeZone: utc) {
             next += 1

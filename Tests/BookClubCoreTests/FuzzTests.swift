@@ -35,9 +35,12 @@ import Testing
         switch random.next() % 4 {
         case 0: return words.randomElement(using: &random)!
         case 1: return hostile.randomElement(using: &random)!
-        case 2: return "--" + words.randomElement(using: &random)! + (Bool.random(using: &random) ? "=" + hostile.randomElement(using: &random)! : "")
+        case 2:
+            return "--" + words.randomElement(using: &random)!
+                + (Bool.random(using: &random) ? "=" + hostile.randomElement(using: &random)! : "")
         default:
-            let scalars = (0..<Int(random.next() % 12)).compactMap { _ in Unicode.Scalar(UInt32(random.next() % 0x2FF)) }
+            let scalars = (0..<Int(random.next() % 12)).compactMap { _ in Unicode.Scalar(UInt32(random.next() % 0x2FF))
+            }
             return String(String.UnicodeScalarView(scalars))
         }
     }
@@ -45,8 +48,11 @@ import Testing
     @Test func theArgumentParserTakesAnything() throws {
         var random = Generator(state: Self.seed)
         let root = CLI.root
-        let words = CLI.commands.flatMap { $0.path.split(separator: " ").map(String.init) }
-            + CLI.commands.flatMap { $0.type.configuration.options.map(\.long) } + ["help", "settings", "club", "-h", "--version"]
+        let words =
+            CLI.commands.flatMap { $0.path.split(separator: " ").map(String.init) }
+            + CLI.commands.flatMap { $0.type.configuration.options.map(\.long) } + [
+                "help", "settings", "club", "-h", "--version",
+            ]
         var outcomes = [String: Int]()
         for _ in 0..<Self.count {
             let arguments = (0..<Int(random.next() % 8)).map { _ in Self.token(&random, words: words) }
@@ -85,8 +91,10 @@ import Testing
         """
 
     static let snippets = [
-        "null", "-1", "1e999", "-1e999", "0.5", "18446744073709551616", "\"\"", "\"\\u0000\"", "\"\\u001b[2J\"", "[]", "{}", "true",
-        "\"9999-99-99T99:99:99Z\"", "\"0001-01-01T00:00:00Z\"", String(repeating: "[", count: 2_000), "\"\\ud800\"", ",", "}", "\"",
+        "null", "-1", "1e999", "-1e999", "0.5", "18446744073709551616", "\"\"", "\"\\u0000\"", "\"\\u001b[2J\"", "[]",
+        "{}", "true",
+        "\"9999-99-99T99:99:99Z\"", "\"0001-01-01T00:00:00Z\"", String(repeating: "[", count: 2_000), "\"\\ud800\"",
+        ",", "}", "\"",
     ]
 
     /// A valid document, mutated: bytes flipped, cut, or a value replaced by a hostile one.
@@ -102,7 +110,9 @@ import Testing
             case 3:
                 // Replace the value after a colon with a hostile one.
                 if let colon = bytes[at...].firstIndex(of: UInt8(ascii: ":")), colon + 1 < bytes.count {
-                    let end = bytes[(colon + 1)...].firstIndex { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "}") } ?? bytes.count
+                    let end =
+                        bytes[(colon + 1)...].firstIndex { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "}") }
+                        ?? bytes.count
                     bytes.replaceSubrange((colon + 1)..<end, with: Array(snippets.randomElement(using: &random)!.utf8))
                 }
             default: bytes.insert(UInt8(truncatingIfNeeded: random.next()), at: at)
@@ -116,7 +126,8 @@ import Testing
         var accepted = 0
         let path = "/fuzz/store.json"
         for _ in 0..<Self.count {
-            let storage = LibraryStorage(path: path, fileSystem: .inMemory([path: Self.mutate(Self.validStore, &random)]))
+            let storage = LibraryStorage(
+                path: path, fileSystem: .inMemory([path: Self.mutate(Self.validStore, &random)]))
             do {
                 let library = try Store(persistence: storage.persistence(lockTimeout: nil)).state
                 accepted += 1
@@ -159,7 +170,8 @@ import Testing
             let read = try? storage.history(of: nil)
             // An entry out of bounds (a fraction past 1, a negative page) is refused, however it is read.
             let inBounds = { (entry: ReadingProgress.Entry) in
-                entry.progress.isFinite && (0...1).contains(entry.progress) && (entry.page.map { (0...100_000).contains($0) } ?? true)
+                entry.progress.isFinite && (0...1).contains(entry.progress)
+                    && (entry.page.map { (0...100_000).contains($0) } ?? true)
             }
             if let expected = try? decoder.decode(DecodedHistoryLine.self, from: line), inBounds(expected.entry) {
                 #expect(read == [expected.reading: [expected.entry]], "\(String(decoding: line, as: UTF8.self))")
@@ -175,7 +187,8 @@ import Testing
     @Test func theSettingsDecoderRefusesOrAccepts() throws {
         var random = Generator(state: Self.seed &+ 2)
         let path = "/fuzz/settings.json"
-        let valid = #"{"schemaVersion": 1, "color": "never", "lockTimeout": 2.5, "syncProgress": false, "updateArtwork": true}"#
+        let valid =
+            #"{"schemaVersion": 1, "color": "never", "lockTimeout": 2.5, "syncProgress": false, "updateArtwork": true}"#
         var accepted = 0
         for _ in 0..<Self.count {
             let files = FileSystem.inMemory([path: Self.mutate(valid, &random)])
@@ -212,7 +225,9 @@ import Testing
                 Issue.record("only the fast reader read: \(String(decoding: line, as: UTF8.self)) \(Array(line))")
                 continue
             }
-            #expect(decoded.book == record.book && decoded.reading == record.reading, "\(String(decoding: line, as: UTF8.self))")
+            #expect(
+                decoded.book == record.book && decoded.reading == record.reading,
+                "\(String(decoding: line, as: UTF8.self))")
             #expect(decoded.entry == record.entry, "\(String(decoding: line, as: UTF8.self))")
         }
         print("fuzz history lines: \(Self.count) inputs, seed \(Self.seed), \(fast) read by the fast reader")
@@ -233,8 +248,12 @@ import Testing
         for _ in 0..<Self.count {
             let line = Self.mutate(Self.bookLines.randomElement(using: &random)!, &random)
             for key in ["id", "title"] {
-                let read = line.withUnsafeBytes { key == "id" ? JSONLine.string("id", in: $0) : JSONLine.string("title", in: $0) }
-                guard let read, let object = (try? JSONSerialization.jsonObject(with: line)) as? [String: Any] else { continue }
+                let read = line.withUnsafeBytes {
+                    key == "id" ? JSONLine.string("id", in: $0) : JSONLine.string("title", in: $0)
+                }
+                guard let read, let object = (try? JSONSerialization.jsonObject(with: line)) as? [String: Any] else {
+                    continue
+                }
                 fast += 1
                 #expect(object[key] as? String == read, "\(key) of \(String(decoding: line, as: UTF8.self))")
             }
@@ -246,7 +265,8 @@ import Testing
     /// `log --stdin` lines: an event or a problem, never a trap.
     @Test func batchLinesAreEventsOrProblems() {
         var random = Generator(state: Self.seed &+ 4)
-        let valid = #"{"book": "dune", "page": 120, "note": "the spice", "time": "2026-11-17T19:00:00Z", "action": "finish"}"#
+        let valid =
+            #"{"book": "dune", "page": 120, "note": "the spice", "time": "2026-11-17T19:00:00Z", "action": "finish"}"#
         var accepted = 0
         for _ in 0..<Self.count {
             let line = String(decoding: Self.mutate(valid, &random), as: UTF8.self)
@@ -257,7 +277,8 @@ import Testing
     }
 
     static let csvSnippets = [
-        "\"", "\"\"", ",", "\r\n", "\n", "\r", "=\"\"", "=\"0140236666\"", "\u{FEFF}", "\u{0}", "\u{1B}[2J", "2024/02/30", "0000/01/01",
+        "\"", "\"\"", ",", "\r\n", "\n", "\r", "=\"\"", "=\"0140236666\"", "\u{FEFF}", "\u{0}", "\u{1B}[2J",
+        "2024/02/30", "0000/01/01",
         "2024/1/1-", "-", "-1", "99999999999999999999", "nan", "inf", "4.25", "1e308", "read", "dnf", "did-not-finish",
         "currently-reading", "paused", "B07MNWKF2M", "é\u{301}", "🦄", String(repeating: ",", count: 40),
     ]
@@ -293,7 +314,9 @@ import Testing
     }
 
     @Test func hostileValuesThroughTheWholeCommandLine() throws {
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("bookclub-hostile-\(UUID().uuidString)").path
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "bookclub-hostile-\(UUID().uuidString)"
+        ).path
         defer { try? FileManager.default.removeItem(atPath: home) }
         #expect(InProcess.run(["add", "Evil\u{1B}[2J\u{0}Title\u{202E}", "--pages", "412"], home: home).code == 0)
         let hugeNote = String(repeating: "the spice must flow ", count: 500_000)  // 10 MB
@@ -302,7 +325,9 @@ import Testing
         #expect(notes.code == 0)
         #expect(notes.stdout.count > 10_000_000)
         let list = InProcess.run(["list", "--color", "always"], home: home)
-        #expect(!list.stdout.contains("\u{1B}[2J") && !list.stdout.contains("\u{0}"), "control characters are shown escaped")
+        #expect(
+            !list.stdout.contains("\u{1B}[2J") && !list.stdout.contains("\u{0}"), "control characters are shown escaped"
+        )
         #expect(list.stdout.contains("Evil\\u{1B}[2J\\u{0}Title\\u{202E}"))
         for value in ["99999999999999999999", "nan%", "inf%", "-0%", "1e3"] {
             #expect(InProcess.run(["progress", "evil", value], home: home).code == 64, "\(value)")

@@ -16,7 +16,9 @@ import Testing
 /// sequence.
 @Suite struct HostileFuzzTests {
     static var count: Int { ProcessInfo.processInfo.environment["BOOKCLUB_HOSTILE_COUNT"].flatMap(Int.init) ?? 1_500 }
-    static var seed: UInt64 { ProcessInfo.processInfo.environment["BOOKCLUB_HOSTILE_SEED"].flatMap(UInt64.init) ?? 2026 }
+    static var seed: UInt64 {
+        ProcessInfo.processInfo.environment["BOOKCLUB_HOSTILE_SEED"].flatMap(UInt64.init) ?? 2026
+    }
     static let exitCodes: Set<Int32> = [0, 1, 64, 65, 74, 75]
 
     /// One case: what it runs, and how the home and the environment were changed first.
@@ -26,7 +28,9 @@ import Testing
         var environment: [String: String] = [:]
         var unset: [String] = []
         var mutation = "none"
-        var description: String { "\(mutation) | \(environment) \(unset.map { "-" + $0 }) | \(arguments.map { "\"\($0)\"" }.joined(separator: " "))" }
+        var description: String {
+            "\(mutation) | \(environment) \(unset.map { "-" + $0 }) | \(arguments.map { "\"\($0)\"" }.joined(separator: " "))"
+        }
     }
 
     struct Outcome {
@@ -37,17 +41,24 @@ import Testing
     }
 
     static let numbers = [
-        "0", "1", "+1", "-1", "+5", "-5", "100", "412", "100000", "100001", "9223372036854775807", "-9223372036854775808",
-        "99999999999999999999", "1e308", "nan", "inf", "50%", "0%", "100%", "100.5%", "-3%", "1/2", "0.5", "4.75", "5.5",
+        "0", "1", "+1", "-1", "+5", "-5", "100", "412", "100000", "100001", "9223372036854775807",
+        "-9223372036854775808",
+        "99999999999999999999", "1e308", "nan", "inf", "50%", "0%", "100%", "100.5%", "-3%", "1/2", "0.5", "4.75",
+        "5.5",
     ]
-    static let dates = ["yesterday", "today", "friday", "next thursday 19:00", "2 days ago", "0000-01-01", "9999-12-31T23:59", "2026-02-30", "-2d", "+1w"]
+    static let dates = [
+        "yesterday", "today", "friday", "next thursday 19:00", "2 days ago", "0000-01-01", "9999-12-31T23:59",
+        "2026-02-30", "-2d", "+1w",
+    ]
     static let texts = [
         "", " ", "\u{1B}]0;x\u{07}", "\u{9B}31m", "\u{202E}evil", "\u{7F}", "\u{0}", "a\tb", "ノルウェイの森", "مرحبا", "🦄👩‍👩‍👧",
         String(repeating: "x", count: 3_000), "--", "-", "'; rm -rf /", "%n%s", "../../etc", "\n",
     ]
     static let books = ["dune", "Dune", "ノルウェイの森", "كتاب", "emma", "nothing", "d", ""]
 
-    static func element<T>(_ values: [T], _ random: inout SeededGenerator) -> T { values[Int(random.next() % UInt64(values.count))] }
+    static func element<T>(_ values: [T], _ random: inout SeededGenerator) -> T {
+        values[Int(random.next() % UInt64(values.count))]
+    }
 
     /// An argument list for a command, with options of that command and values of every kind.
     static func arguments(_ random: inout SeededGenerator) -> [String] {
@@ -61,7 +72,10 @@ import Testing
             default:
                 guard let option = command.type.configuration.options.randomElement(using: &random) else { continue }
                 arguments.append("--" + option.long)
-                if case .flag = option.kind {} else { arguments.append(element(numbers + dates + texts + books, &random)) }
+                if case .flag = option.kind {
+                } else {
+                    arguments.append(element(numbers + dates + texts + books, &random))
+                }
             }
         }
         // Never the editor, never a prompt that waits.
@@ -82,11 +96,17 @@ import Testing
             let end = min(data.count, at + 1 + Int(random.next() % 64))
             data.replaceSubrange(at..<end, with: Data(count: end - at))
             return (data, "zeroed \(at)..<\(end)")
-        case 3: return (data + Data((0..<Int(random.next() % 200)).map { _ in UInt8(truncatingIfNeeded: random.next()) }), "garbage appended")
+        case 3:
+            return (
+                data + Data((0..<Int(random.next() % 200)).map { _ in UInt8(truncatingIfNeeded: random.next()) }),
+                "garbage appended"
+            )
         case 4:
             // A number made huge or negative, or of the wrong type.
             var text = String(decoding: data, as: UTF8.self)
-            let replacements = ["9223372036854775807", "-1", "1e400", "\"x\"", "null", "[]", "{}", "-9223372036854775808", "0.5"]
+            let replacements = [
+                "9223372036854775807", "-1", "1e400", "\"x\"", "null", "[]", "{}", "-9223372036854775808", "0.5",
+            ]
             let digits = text.indices.filter { text[$0].isNumber }
             guard let index = digits.randomElement(using: &random) else { return (data, "unchanged") }
             let replacement = element(replacements, &random)
@@ -94,7 +114,10 @@ import Testing
             return (Data(text.utf8), "a digit became \(replacement)")
         case 5:
             var text = String(decoding: data, as: UTF8.self)
-            let strings = ["\"title\"", "\"pages\"", "\"page\"", "\"id\"", "\"generation\"", "\"historyLength\"", "\"state\"", "\"date\""]
+            let strings = [
+                "\"title\"", "\"pages\"", "\"page\"", "\"id\"", "\"generation\"", "\"historyLength\"", "\"state\"",
+                "\"date\"",
+            ]
             let key = element(strings, &random)
             text = text.replacing(key, with: element(["\"\"", "\"x\"", key + key, "\"id\""], &random))
             return (Data(text.utf8), "key \(key) replaced")
@@ -109,7 +132,9 @@ import Testing
         let home = runner.home
         try prepare(runner)
         let pristine = PowerCut.Disk.read(home)
-        let exports = RealExports.isPresent ? try ["goodreads-2024-24col.csv", "storygraph.csv"].map { try RealExports.data($0) } : []
+        let exports =
+            RealExports.isPresent
+            ? try ["goodreads-2024-24col.csv", "storygraph.csv"].map { try RealExports.data($0) } : []
         var random = SeededGenerator(state: Self.seed)
         var tally: [Int32: Int] = [:]
         var problems: [String] = []
@@ -142,29 +167,45 @@ import Testing
                     testCase.mutation = "\(name): \(what)"
                 }
                 testCase.arguments = Self.element(
-                    [["list"], ["show", "dune"], ["progress", "dune", "+1"], ["finish", "emma"], ["stats"], ["history"], ["undo"],
-                     ["notes", "dune"], ["export"], ["agenda"], ["doctor"], ["settings", "list"], ["add", "New"], ["club", "list"],
-                     ["progress", "ノルウェイの森", "50%", "--note", "x"], ["edit", "dune", "--pages", "500"]], &random)
+                    [
+                        ["list"], ["show", "dune"], ["progress", "dune", "+1"], ["finish", "emma"], ["stats"],
+                        ["history"], ["undo"],
+                        ["notes", "dune"], ["export"], ["agenda"], ["doctor"], ["settings", "list"], ["add", "New"],
+                        ["club", "list"],
+                        ["progress", "ノルウェイの森", "50%", "--note", "x"], ["edit", "dune", "--pages", "500"],
+                    ], &random)
             case 3:
                 // The environment.
-                let variable = Self.element(["TZ", "COLUMNS", "EDITOR", "HOME", "XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "LANG", "BOOKCLUB_STORE"], &random)
+                let variable = Self.element(
+                    [
+                        "TZ", "COLUMNS", "EDITOR", "HOME", "XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "LANG",
+                        "BOOKCLUB_STORE",
+                    ], &random)
                 if variable == "HOME" && random.next() % 2 == 0 {
                     testCase.unset = ["HOME"]
                 } else {
                     testCase.environment[variable] = Self.element(
-                        ["", "0", "-1", "99999999999999999999", "abc", "/etc/passwd/x", home + "/.local/share/bookclub/store.json/x", "\u{1B}[2J",
-                         "Mars/Olympus", "<+0545>-5:45", "EST5EDT,M3.2.0,M11.1.0", "../../..", "UTC+99"], &random)
+                        [
+                            "", "0", "-1", "99999999999999999999", "abc", "/etc/passwd/x",
+                            home + "/.local/share/bookclub/store.json/x", "\u{1B}[2J",
+                            "Mars/Olympus", "<+0545>-5:45", "EST5EDT,M3.2.0,M11.1.0", "../../..", "UTC+99",
+                        ], &random)
                 }
                 testCase.arguments = Self.arguments(&random)
             case 4:
                 // Batch lines.
                 let lines = (0..<Int(1 + random.next() % 6)).map { _ in
                     Self.element(
-                        [#"{"book": "dune", "page": 120}"#, #"{"book": "emma", "percent": 45, "note": "\u001b]0;x\u0007"}"#,
-                         #"{"book": "dune", "page": 9223372036854775807}"#, #"{"book": "dune", "percent": 1e400}"#,
-                         #"{"book": "dune", "page": -1, "time": "0000-01-01T00:00:00Z"}"#, #"{"book": "", "page": 1}"#,
-                         #"{"book": "dune", "action": "finish"}"#, #"{"book": "dune""#, "[]", "null", String(repeating: "[", count: 600),
-                         #"{"book": "ノルウェイの森", "page": 10, "time": "2026-11-20T19:00:00+05:30"}"#], &random)
+                        [
+                            #"{"book": "dune", "page": 120}"#,
+                            #"{"book": "emma", "percent": 45, "note": "\u001b]0;x\u0007"}"#,
+                            #"{"book": "dune", "page": 9223372036854775807}"#, #"{"book": "dune", "percent": 1e400}"#,
+                            #"{"book": "dune", "page": -1, "time": "0000-01-01T00:00:00Z"}"#,
+                            #"{"book": "", "page": 1}"#,
+                            #"{"book": "dune", "action": "finish"}"#, #"{"book": "dune""#, "[]", "null",
+                            String(repeating: "[", count: 600),
+                            #"{"book": "ノルウェイの森", "page": 10, "time": "2026-11-20T19:00:00+05:30"}"#,
+                        ], &random)
                 }
                 testCase.input = lines.joined(separator: "\n") + "\n"
                 testCase.arguments = ["log", "--stdin"] + (random.next() % 3 == 0 ? ["--skip-invalid"] : [])
@@ -174,31 +215,46 @@ import Testing
                 guard let export = exports.isEmpty ? nil : Self.element(exports, &random) else { continue }
                 let (data, what) = Self.mutate(export, &random)
                 try data.write(to: URL(fileURLWithPath: home + "/export.csv"))
-                testCase.arguments = ["import", random.next() % 2 == 0 ? "goodreads" : "storygraph", "export.csv"] + (random.next() % 2 == 0 ? ["--dry-run"] : [])
+                testCase.arguments =
+                    ["import", random.next() % 2 == 0 ? "goodreads" : "storygraph", "export.csv"]
+                    + (random.next() % 2 == 0 ? ["--dry-run"] : [])
                 testCase.mutation = "export: \(what)"
             }
             let before = PowerCut.Disk.read(home)
             let outcome = try run(runner, testCase)
             tally[outcome.code, default: 0] += 1
             // Files, not folders: a command may make the store's folder and lock file before it fails.
-            let failures = check(outcome, testCase, changed: outcome.code != 0 && PowerCut.Disk.read(home).files != before.files)
+            let failures = check(
+                outcome, testCase, changed: outcome.code != 0 && PowerCut.Disk.read(home).files != before.files)
             problems += failures.map { "case \(number) [\(testCase)]: \($0)" }
         }
         print("hostile fuzz: \(Self.count) cases, seed \(Self.seed), exit codes \(tally.sorted { $0.key < $1.key })")
         #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
-        #expect(tally[0, default: 0] > 0 && tally[64, default: 0] > 0 && tally[65, default: 0] > 0, "the cases reach past the parser")
+        #expect(
+            tally[0, default: 0] > 0 && tally[64, default: 0] > 0 && tally[65, default: 0] > 0,
+            "the cases reach past the parser")
     }
 
     /// What is wrong with an outcome.
     func check(_ outcome: Outcome, _ testCase: Case, changed: Bool) -> [String] {
         var problems: [String] = []
-        if outcome.signalled { problems.append("stopped by a signal (a crash or a trap) or by the 20-second limit: \(outcome.stderr)") }
-        if !Self.exitCodes.contains(outcome.code) { problems.append("undocumented exit code \(outcome.code): \(outcome.stderr)") }
-        if outcome.code != 0 && outcome.stderr.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { problems.append("exit \(outcome.code) in silence") }
-        if Self.hasRawControl(outcome.stderr.unicodeScalars, allowing: ["\n"]) { problems.append("a raw control character on standard error: \(outcome.stderr.debugDescription)") }
+        if outcome.signalled {
+            problems.append("stopped by a signal (a crash or a trap) or by the 20-second limit: \(outcome.stderr)")
+        }
+        if !Self.exitCodes.contains(outcome.code) {
+            problems.append("undocumented exit code \(outcome.code): \(outcome.stderr)")
+        }
+        if outcome.code != 0 && outcome.stderr.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            problems.append("exit \(outcome.code) in silence")
+        }
+        if Self.hasRawControl(outcome.stderr.unicodeScalars, allowing: ["\n"]) {
+            problems.append("a raw control character on standard error: \(outcome.stderr.debugDescription)")
+        }
         // The iCalendar file ends its lines in CR LF; roff and completion scripts hold none.
         let stdout = String(decoding: outcome.stdout, as: UTF8.self)
-        if Self.hasRawControl(stdout.unicodeScalars, allowing: ["\n", "\t", "\r"]) { problems.append("a raw control character on standard output") }
+        if Self.hasRawControl(stdout.unicodeScalars, allowing: ["\n", "\t", "\r"]) {
+            problems.append("a raw control character on standard output")
+        }
         let repairs = testCase.arguments.starts(with: ["doctor"]) && testCase.arguments.contains("--fix")
         if changed && !repairs { problems.append("failed with \(outcome.code) and changed a file: \(outcome.stderr)") }
         return problems
@@ -206,17 +262,22 @@ import Testing
 
     static func hasRawControl(_ scalars: String.UnicodeScalarView, allowing: Set<Unicode.Scalar>) -> Bool {
         scalars.contains { scalar in
-            !allowing.contains(scalar) && (scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || (0x202A...0x202E).contains(scalar.value))
+            !allowing.contains(scalar)
+                && (scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+                    || (0x202A...0x202E).contains(scalar.value))
         }
     }
 
     /// A home as a reader keeps it: books in three scripts, entries with notes, a club, settings, a scene.
     func prepare(_ runner: BookClubRunner) throws {
         for arguments in [
-            ["add", "Dune", "--author", "Frank Herbert", "--pages", "412"], ["add", "ノルウェイの森", "--author", "村上春樹", "--pages", "296"],
-            ["add", "كتاب الرمل", "--pages", "180"], ["add", "Emma", "--pages", "474"], ["progress", "dune", "100", "--note", "the spice 🌶"],
+            ["add", "Dune", "--author", "Frank Herbert", "--pages", "412"],
+            ["add", "ノルウェイの森", "--author", "村上春樹", "--pages", "296"],
+            ["add", "كتاب الرمل", "--pages", "180"], ["add", "Emma", "--pages", "474"],
+            ["progress", "dune", "100", "--note", "the spice 🌶"],
             ["progress", "dune", "150"], ["progress", "ノルウェイの森", "40%"], ["finish", "emma"], ["club", "add", "読書会"],
-            ["club", "meeting", "読書会", "--date", "2030-01-10 19:00", "--book", "dune", "--target", "200"], ["select", "dune"],
+            ["club", "meeting", "読書会", "--date", "2030-01-10 19:00", "--book", "dune", "--target", "200"],
+            ["select", "dune"],
             ["settings", "set", "yearlyGoal", "30"],
         ] {
             let result = try runner.run(arguments)
@@ -249,7 +310,11 @@ import Testing
         let output = stdout.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         while !reader.isFinished { usleep(1_000) }
-        let signalled = process.terminationReason == .uncaughtSignal || process.terminationStatus == 137 || process.terminationStatus == 124
-        return Outcome(code: process.terminationStatus, signalled: signalled, stdout: output, stderr: String(decoding: errors, as: UTF8.self))
+        let signalled =
+            process.terminationReason == .uncaughtSignal || process.terminationStatus == 137
+            || process.terminationStatus == 124
+        return Outcome(
+            code: process.terminationStatus, signalled: signalled, stdout: output,
+            stderr: String(decoding: errors, as: UTF8.self))
     }
 }

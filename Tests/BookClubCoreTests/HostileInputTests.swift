@@ -19,7 +19,9 @@ import Testing
         let result = try bookclub.run("list", argument)
         #expect(result.exitCode == 64)
         #expect(result.stderr.hasPrefix("Error: "))
-        #expect(!result.stderr.unicodeScalars.contains { $0.properties.generalCategory == .control && $0 != "\n" }, "\(result.stderr)")
+        #expect(
+            !result.stderr.unicodeScalars.contains { $0.properties.generalCategory == .control && $0 != "\n" },
+            "\(result.stderr)")
         #expect(!result.stderr.unicodeScalars.contains { (0x202A...0x202E).contains($0.value) })
     }
 
@@ -32,7 +34,9 @@ import Testing
         try document.write(toFile: bookclub.home + "/huge.json", atomically: true, encoding: .utf8)
         let result = try bookclub.run("import", "json", "huge.json")
         #expect(result.exitCode == 65)
-        #expect(result.stderr.contains("huge.json") && result.stderr.contains("'Dune'") && result.stderr.contains("pages"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains("huge.json") && result.stderr.contains("'Dune'") && result.stderr.contains("pages"),
+            "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: bookclub.storePath))
     }
 
@@ -42,7 +46,8 @@ import Testing
         #expect(try bookclub.run("progress", "dune", "100").exitCode == 0)
         let history = bookclub.storePath + ".history"
         let text = try String(contentsOfFile: history, encoding: .utf8)
-        try text.replacing("\"page\":100", with: "\"page\":9223372036854775807").write(toFile: history, atomically: true, encoding: .utf8)
+        try text.replacing("\"page\":100", with: "\"page\":9223372036854775807").write(
+            toFile: history, atomically: true, encoding: .utf8)
         for command in [["show", "dune"], ["stats"], ["export"]] {
             let result = try bookclub.run(command)
             #expect(result.exitCode == 65, "\(command): \(result)")
@@ -56,7 +61,8 @@ import Testing
         defer { bookclub.cleanUp() }
         _ = try bookclub.add("Dune", "--pages", "10000")
         let lines = (1...5_000).map { page in
-            #"{"book": "dune", "page": \#(page)"# + (page == 2_500 ? #", "note": "\#(String(repeating: "spice ", count: 34_000))""# : "") + "}"
+            #"{"book": "dune", "page": \#(page)"#
+                + (page == 2_500 ? #", "note": "\#(String(repeating: "spice ", count: 34_000))""# : "") + "}"
         }
         #expect(try bookclub.run(["log", "--stdin"], input: lines.joined(separator: "\n") + "\n").exitCode == 0)
         let started = Date()
@@ -72,8 +78,11 @@ import Testing
         let store = try Data(contentsOf: URL(fileURLWithPath: bookclub.storePath))
         let settings = try bookclub.run(["doctor", "--fix"], environment: ["BOOKCLUB_SETTINGS": bookclub.storePath])
         #expect(settings.exitCode == 64)
-        #expect(settings.stderr.hasPrefix("Error: the store and the settings file are the same file ("), "\(settings.stderr)")
-        let output = try bookclub.run("notes", "dune", "--output", ".local/share/bookclub/../bookclub/store.json.journal")
+        #expect(
+            settings.stderr.hasPrefix("Error: the store and the settings file are the same file ("),
+            "\(settings.stderr)")
+        let output = try bookclub.run(
+            "notes", "dune", "--output", ".local/share/bookclub/../bookclub/store.json.journal")
         #expect(output.exitCode == 64)
         #expect(output.stderr.hasPrefix("Error: the store's journal and --output are the same file ("))
         #expect(try Data(contentsOf: URL(fileURLWithPath: bookclub.storePath)) == store, "nothing was written")
@@ -97,19 +106,27 @@ import Testing
     /// Every file of the store, as bytes (or what a link points to), to compare before and after.
     func contents() -> [String?] {
         files.map { path in
-            if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: path) { return "link to " + target }
+            if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: path) {
+                return "link to " + target
+            }
             return FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) }
         }
     }
 
-    func expectRefused(_ arguments: [String], code: Int32, mentioning text: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    func expectRefused(
+        _ arguments: [String], code: Int32, mentioning text: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         let before = contents()
         let result = try bookclub.run(arguments)
         #expect(result.exitCode == code, "\(result)", sourceLocation: sourceLocation)
-        #expect(result.stderr.hasPrefix("Error: ") && result.stderr.contains(text), "\(result.stderr)", sourceLocation: sourceLocation)
+        #expect(
+            result.stderr.hasPrefix("Error: ") && result.stderr.contains(text), "\(result.stderr)",
+            sourceLocation: sourceLocation)
         #expect(contents() == before, "a file changed", sourceLocation: sourceLocation)
         let history = try bookclub.run("history")
-        #expect(!history.stdout.contains(arguments.joined(separator: " ")), "\(history.stdout)", sourceLocation: sourceLocation)
+        #expect(
+            !history.stdout.contains(arguments.joined(separator: " ")), "\(history.stdout)",
+            sourceLocation: sourceLocation)
     }
 
     func prepare() throws {
@@ -127,8 +144,10 @@ import Testing
         #expect(try bookclub.run("doctor", "--fix").exitCode == 0)
         let snapshot = try String(contentsOfFile: bookclub.storePath, encoding: .utf8)
         // An earlier schema is rewritten at the next save; a book no command could write fails it.
-        try snapshot.replacing("\"title\" : \"Emma\"", with: "\"title\" : 12").replacing("\"schemaVersion\" : 3", with: "\"schemaVersion\" : 2")
-            .write(toFile: bookclub.storePath, atomically: true, encoding: .utf8)
+        try snapshot.replacing("\"title\" : \"Emma\"", with: "\"title\" : 12").replacing(
+            "\"schemaVersion\" : 3", with: "\"schemaVersion\" : 2"
+        )
+        .write(toFile: bookclub.storePath, atomically: true, encoding: .utf8)
         try expectRefused(["abandon", "dune"], code: 65, mentioning: "store.json")
     }
 
@@ -146,7 +165,9 @@ import Testing
         let undo = bookclub.storePath + ".undo"
         try FileManager.default.removeItem(atPath: undo)
         try FileManager.default.createSymbolicLink(atPath: undo, withDestinationPath: undo)
-        try expectRefused(["progress", "emma", "60%"], code: 74, mentioning: "store.json.undo: is a symbolic link; bookclub replaces its files")
+        try expectRefused(
+            ["progress", "emma", "60%"], code: 74,
+            mentioning: "store.json.undo: is a symbolic link; bookclub replaces its files")
     }
 
     @Test func aHistoryLinkedToTheJournalChangesNothing() throws {
@@ -154,7 +175,8 @@ import Testing
         try prepare()
         let history = bookclub.storePath + ".history"
         try FileManager.default.removeItem(atPath: history)
-        try FileManager.default.createSymbolicLink(atPath: history, withDestinationPath: bookclub.storePath + ".journal")
+        try FileManager.default.createSymbolicLink(
+            atPath: history, withDestinationPath: bookclub.storePath + ".journal")
         try expectRefused(["progress", "dune", "+5"], code: 64, mentioning: "store.json.journal")
     }
 
@@ -164,10 +186,17 @@ import Testing
         try prepare()
         let undo = bookclub.storePath + ".undo"
         try FileManager.default.removeItem(atPath: undo)
-        if kind == "a folder" { try FileManager.default.createDirectory(atPath: undo, withIntermediateDirectories: false) } else { mkfifo(undo, 0o600) }
+        if kind == "a folder" {
+            try FileManager.default.createDirectory(atPath: undo, withIntermediateDirectories: false)
+        } else {
+            mkfifo(undo, 0o600)
+        }
         let before = try bookclub.run("show", "dune", "--json").stdout
         let result = try bookclub.run("progress", "dune", "+5")
-        #expect(result.exitCode == 74 && result.stderr.contains("store.json.undo: is \(kind); bookclub keeps a file of its own there"), "\(result)")
+        #expect(
+            result.exitCode == 74
+                && result.stderr.contains("store.json.undo: is \(kind); bookclub keeps a file of its own there"),
+            "\(result)")
         #expect(try bookclub.run("show", "dune", "--json").stdout == before)
     }
 }
@@ -205,7 +234,9 @@ import Testing
         for command in [["list"], ["progress", "dune", "+5"], ["show", "dune"], ["history"]] {
             let result = try bookclub.run(command)
             #expect(result.exitCode == 65, "\(command): \(result)")
-            #expect(result.stderr.contains("store.json.journal: is missing") && result.stderr.contains("bookclub doctor --fix"), "\(command): \(result.stderr)")
+            #expect(
+                result.stderr.contains("store.json.journal: is missing")
+                    && result.stderr.contains("bookclub doctor --fix"), "\(command): \(result.stderr)")
         }
         #expect(try files() == before, "nothing was cut or written")
         let doctor = try bookclub.run("doctor")
@@ -227,7 +258,9 @@ import Testing
         try FileManager.default.copyItem(atPath: other.storePath + ".journal", toPath: bookclub.storePath + ".journal")
         let before = try files()
         let result = try bookclub.run("progress", "dune", "+5")
-        #expect(result.exitCode == 65 && result.stderr.contains("store.json.journal: belongs to another store"), "\(result)")
+        #expect(
+            result.exitCode == 65 && result.stderr.contains("store.json.journal: belongs to another store"), "\(result)"
+        )
         #expect(try files() == before)
         let fix = try bookclub.run("doctor", "--fix")
         #expect(fix.exitCode == 1, "a journal of another store is not replaced by doctor: \(fix)")
@@ -283,7 +316,10 @@ import Testing
         for command in [["settings", "set", "yearlyGoal", "10"], ["doctor", "--fix"], ["list"]] {
             let result = try bookclub.run(command, environment: ["BOOKCLUB_SETTINGS": copy])
             #expect(result.exitCode == 64, "\(command): \(result)")
-            #expect(result.stderr.hasPrefix("Error: the settings file (\(copy)) holds a bookclub store; give --settings or BOOKCLUB_SETTINGS"), "\(result.stderr)")
+            #expect(
+                result.stderr.hasPrefix(
+                    "Error: the settings file (\(copy)) holds a bookclub store; give --settings or BOOKCLUB_SETTINGS"),
+                "\(result.stderr)")
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: copy)) == before)
     }

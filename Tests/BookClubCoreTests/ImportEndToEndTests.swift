@@ -28,17 +28,25 @@ import Testing
         defer { bookclub.cleanUp() }
         try place("goodreads-24.csv")
         let imported = try bookclub.run("import", "goodreads", "goodreads-24.csv")
-        #expect(imported == .init(
-            stdout: "", stderr: "Imported 5 books: 1 reading, 1 finished, 2 abandoned, 1 not started; 0 already in the store.\n",
-            exitCode: 0))
-        #expect(try statuses() == [
-            "The Silk Roads: A New History of the World": "abandoned", "The Design of Everyday Things": "abandoned",
-            "Capital in the Twenty First Century": "unstarted", "Piranesi": "finished", "The Hunger Games": "reading",
-        ])
+        #expect(
+            imported
+                == .init(
+                    stdout: "",
+                    stderr:
+                        "Imported 5 books: 1 reading, 1 finished, 2 abandoned, 1 not started; 0 already in the store.\n",
+                    exitCode: 0))
+        #expect(
+            try statuses() == [
+                "The Silk Roads: A New History of the World": "abandoned", "The Design of Everyday Things": "abandoned",
+                "Capital in the Twenty First Century": "unstarted", "Piranesi": "finished",
+                "The Hunger Games": "reading",
+            ])
         let piranesi = try #require(try bookclub.json("show", "piranesi", "--json") as? [String: Any])
         #expect(piranesi["rating"] as? Double == 3)
         #expect(piranesi["isbn"] as? String == "9781635575637")
-        #expect((piranesi["readings"] as? [[String: Any]])?.first?["ended"] as? String == BookClubRunner.noon("2024-01-31"), "noon of that day where the reader is")
+        #expect(
+            (piranesi["readings"] as? [[String: Any]])?.first?["ended"] as? String == BookClubRunner.noon("2024-01-31"),
+            "noon of that day where the reader is")
 
         let before = try #require(storeBytes())
         let again = try bookclub.run("import", "goodreads", "goodreads-24.csv")
@@ -56,31 +64,37 @@ import Testing
         try place("goodreads-31.csv")
         let dry = try bookclub.run("import", "goodreads", "goodreads-31.csv", "--dry-run")
         #expect(dry.exitCode == 0)
-        #expect(dry.stdout == """
-            add   'The Left Hand of Darkness' by Ursula K. Le Guin (line 2): finished
-            add   'Dune' by Frank Herbert (line 4): finished
-            add   'Kindred' by Octavia E. Butler (line 5): finished
-            add   'How to Be an Antiracist' by Ibram X. Kendi (line 6): reading
-            add   'It Walks by Night' by John Dickson Carr (line 7): not started
-            add   'Children of the Mind' by Orson Scott Card (line 8): abandoned
-            add   'How to Read a Novel' by John Sutherland (line 9): not started
-            add   'The Silmarillion' by J.R.R. Tolkien (line 10): abandoned
-            merge 'the left hand of darkness' by Ursula K. Le Guin (line 11): the same title and author as line 2; 1 new reading; kept in details the differing title, pages, goodreads:Binding, goodreads:Book Id, goodreads:Year Published, added
+        #expect(
+            dry.stdout == """
+                add   'The Left Hand of Darkness' by Ursula K. Le Guin (line 2): finished
+                add   'Dune' by Frank Herbert (line 4): finished
+                add   'Kindred' by Octavia E. Butler (line 5): finished
+                add   'How to Be an Antiracist' by Ibram X. Kendi (line 6): reading
+                add   'It Walks by Night' by John Dickson Carr (line 7): not started
+                add   'Children of the Mind' by Orson Scott Card (line 8): abandoned
+                add   'How to Read a Novel' by John Sutherland (line 9): not started
+                add   'The Silmarillion' by J.R.R. Tolkien (line 10): abandoned
+                merge 'the left hand of darkness' by Ursula K. Le Guin (line 11): the same title and author as line 2; 1 new reading; kept in details the differing title, pages, goodreads:Binding, goodreads:Book Id, goodreads:Year Published, added
 
-            """)
-        #expect(dry.stderr == "Would import 8 books: 1 reading, 3 finished, 2 abandoned, 2 not started; 0 already in the store, 1 repeated in the file; merged into them: 1 new reading, 0 fields filled, 6 differing values kept in details.\n")
+                """)
+        #expect(
+            dry.stderr
+                == "Would import 8 books: 1 reading, 3 finished, 2 abandoned, 2 not started; 0 already in the store, 1 repeated in the file; merged into them: 1 new reading, 0 fields filled, 6 differing values kept in details.\n"
+        )
         #expect(!FileManager.default.fileExists(atPath: bookclub.home + "/.local"), "no store, no lock file")
 
         let imported = try bookclub.run("import", "goodreads", "goodreads-31.csv")
-        #expect(imported.stderr == """
-            Merged 'the left hand of darkness' by Ursula K. Le Guin (line 11): the same title and author as line 2; 1 new reading; kept in details the differing title, pages, goodreads:Binding, goodreads:Book Id, goodreads:Year Published, added.
-            Imported 8 books: 1 reading, 3 finished, 2 abandoned, 2 not started; 0 already in the store, 1 repeated in the file; merged into them: 1 new reading, 0 fields filled, 6 differing values kept in details.
+        #expect(
+            imported.stderr == """
+                Merged 'the left hand of darkness' by Ursula K. Le Guin (line 11): the same title and author as line 2; 1 new reading; kept in details the differing title, pages, goodreads:Binding, goodreads:Book Id, goodreads:Year Published, added.
+                Imported 8 books: 1 reading, 3 finished, 2 abandoned, 2 not started; 0 already in the store, 1 repeated in the file; merged into them: 1 new reading, 0 fields filled, 6 differing values kept in details.
 
-            """)
+                """)
         let before = try #require(storeBytes())
         try place("goodreads-23.csv")
         let second = try bookclub.run("import", "goodreads", "goodreads-23.csv", "-n")
-        #expect(second.stderr == "Would import 3 books: 1 finished, 1 abandoned, 1 not started; 0 already in the store.\n")
+        #expect(
+            second.stderr == "Would import 3 books: 1 finished, 1 abandoned, 1 not started; 0 already in the store.\n")
         #expect(storeBytes() == before)
         #expect(try statuses().count == 8)
     }
@@ -92,18 +106,22 @@ import Testing
         let show = try bookclub.run("show", "the left hand of darkness")
         #expect(show.exitCode == 0)
         let lines = show.stdout.split(separator: "\n", omittingEmptySubsequences: false)
-        #expect(lines[1] == "by Ursula K. Le Guin · 304 pages · ISBN 9780441478125 · rated ★★★★★ 5/5 · tags: fiction, sci-fi")
-        #expect(show.stdout.hasSuffix("""
-            Reading 2, finished Mon 30 Dec 2019
-              no progress logged
+        #expect(
+            lines[1]
+                == "by Ursula K. Le Guin · 304 pages · ISBN 9780441478125 · rated ★★★★★ 5/5 · tags: fiction, sci-fi")
+        #expect(
+            show.stdout.hasSuffix(
+                """
+                Reading 2, finished Mon 30 Dec 2019
+                  no progress logged
 
-            Review
-              Genly Ai on Gethen.
+                Review
+                  Genly Ai on Gethen.
 
-              "The only thing that makes life possible is permanent, intolerable uncertainty."
-              A line break the review kept.
+                  "The only thing that makes life possible is permanent, intolerable uncertainty."
+                  A line break the review kept.
 
-            """))
+                """))
         #expect(try bookclub.run("show", "dune").stdout.hasSuffix("Private notes\n  Lent to Sam\n"))
     }
 
@@ -112,7 +130,9 @@ import Testing
         let input = String(decoding: try Fixture.export("storygraph.csv"), as: UTF8.self)
         let result = try bookclub.run(["import", "storygraph", "-", "--json"], input: input)
         #expect(result.exitCode == 0)
-        #expect(result.stderr == "Imported 9 books: 1 reading, 5 finished, 1 abandoned, 2 not started; 0 already in the store.\n")
+        #expect(
+            result.stderr
+                == "Imported 9 books: 1 reading, 5 finished, 1 abandoned, 2 not started; 0 already in the store.\n")
         let summary = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         #expect(summary["source"] as? String == "storygraph")
         #expect(summary["file"] as? String == "standard input")
@@ -137,17 +157,22 @@ import Testing
 
     @Test func aJSONExportKeepsEveryReadingEntryAndClub() throws {
         defer { bookclub.cleanUp() }
-        try LibraryExport(ImportMergeTests.exportedLibrary).encoded().write(to: URL(fileURLWithPath: bookclub.home + "/export.json"))
+        try LibraryExport(ImportMergeTests.exportedLibrary).encoded().write(
+            to: URL(fileURLWithPath: bookclub.home + "/export.json"))
         let imported = try bookclub.run("import", "json", "export.json")
-        #expect(imported.stderr == "Imported 2 books: 1 finished, 1 not started; 0 already in the store. Imported 1 club; 0 already in the store.\n")
+        #expect(
+            imported.stderr
+                == "Imported 2 books: 1 finished, 1 not started; 0 already in the store. Imported 1 club; 0 already in the store.\n"
+        )
         let dune = try #require(try bookclub.json("show", "dune", "--json") as? [String: Any])
         let readings = try #require(dune["readings"] as? [[String: Any]])
         #expect(readings.count == 2)
         #expect((readings.last?["entries"] as? [[String: Any]])?.compactMap { $0["page"] as? Int } == [103, 206])
         #expect(dune["privateNotes"] as? String == "lent")
         #expect(try bookclub.run("club", "show", "sci-fi").stdout.contains("Dune"))
-        #expect(try bookclub.run("import", "json", "export.json").stderr
-            == "Imported 0 books; 2 already in the store. Imported 0 clubs; 1 already in the store.\n")
+        #expect(
+            try bookclub.run("import", "json", "export.json").stderr
+                == "Imported 0 books; 2 already in the store. Imported 0 clubs; 1 already in the store.\n")
     }
 
     @Test func aMalformedFileExits65NamingTheLineAndLeavesTheStoreAlone() throws {
@@ -157,22 +182,33 @@ import Testing
         try "Title,Author,Exclusive Shelf\nKindred,Octavia E. Butler,read\nPiranesi,Susanna Clarke\n"
             .write(toFile: bookclub.home + "/bad.csv", atomically: true, encoding: .utf8)
         let bad = try bookclub.run("import", "goodreads", "bad.csv")
-        #expect(bad == .init(
-            stdout: "", stderr: "Error: bad.csv: line 3: 2 fields where the header has 3; nothing was imported.\n", exitCode: 65))
-        try "Title,Author,Exclusive Shelf\n\"Kindred,Octavia E. Butler,read\n".write(toFile: bookclub.home + "/open.csv", atomically: true, encoding: .utf8)
-        #expect(try bookclub.run("import", "goodreads", "open.csv").stderr
-            == "Error: open.csv: line 2: a quoted field is never closed; nothing was imported.\n")
+        #expect(
+            bad
+                == .init(
+                    stdout: "",
+                    stderr: "Error: bad.csv: line 3: 2 fields where the header has 3; nothing was imported.\n",
+                    exitCode: 65))
+        try "Title,Author,Exclusive Shelf\n\"Kindred,Octavia E. Butler,read\n".write(
+            toFile: bookclub.home + "/open.csv", atomically: true, encoding: .utf8)
+        #expect(
+            try bookclub.run("import", "goodreads", "open.csv").stderr
+                == "Error: open.csv: line 2: a quoted field is never closed; nothing was imported.\n")
         try place("storygraph.csv")
         let wrong = try bookclub.run("import", "goodreads", "storygraph.csv")
         #expect(wrong.exitCode == 65)
-        #expect(wrong.stderr == "Error: storygraph.csv: line 1: not a Goodreads export (no `Author` column); it looks like a StoryGraph export: try `bookclub import storygraph FILE`; nothing was imported.\n")
+        #expect(
+            wrong.stderr
+                == "Error: storygraph.csv: line 1: not a Goodreads export (no `Author` column); it looks like a StoryGraph export: try `bookclub import storygraph FILE`; nothing was imported.\n"
+        )
         #expect(storeBytes() == before)
         #expect(try statuses() == ["Dune": "unstarted"])
     }
 
     @Test func aMissingOrUnreadableFileExits74() throws {
         defer { bookclub.cleanUp() }
-        #expect(try bookclub.run("import", "goodreads", "nope.csv") == .init(stdout: "", stderr: "Error: nope.csv: no such file\n", exitCode: 74))
+        #expect(
+            try bookclub.run("import", "goodreads", "nope.csv")
+                == .init(stdout: "", stderr: "Error: nope.csv: no such file\n", exitCode: 74))
         let folder = try bookclub.run("import", "storygraph", bookclub.home)
         #expect(folder.exitCode == 74)
         #expect(folder.stderr.hasPrefix("Error: \(bookclub.home): cannot read"))
@@ -181,18 +217,29 @@ import Testing
 
     @Test func theSourceIsOneOfTheFormats() throws {
         defer { bookclub.cleanUp() }
-        #expect(try bookclub.run("import", "kindle", "x.csv") == .init(stdout: "", stderr: """
-            Error: The value 'kindle' is invalid for '<source>'. Please provide one of 'goodreads', 'storygraph' or 'json'.
-            Help:  <source>  What made the file.
-            Usage: bookclub import <source> <file> [--dry-run] [--json]
-              See 'bookclub import --help' for more information.
+        #expect(
+            try bookclub.run("import", "kindle", "x.csv")
+                == .init(
+                    stdout: "",
+                    stderr: """
+                        Error: The value 'kindle' is invalid for '<source>'. Please provide one of 'goodreads', 'storygraph' or 'json'.
+                        Help:  <source>  What made the file.
+                        Usage: bookclub import <source> <file> [--dry-run] [--json]
+                          See 'bookclub import --help' for more information.
 
-            """, exitCode: 64))
+                        """, exitCode: 64))
         let help = try bookclub.run("import", "--help", environment: ["COLUMNS": "80"])
-        #expect(help.stdout.contains("  <source>                What made the file. (values: goodreads, storygraph,\n                          json)\n"))
+        #expect(
+            help.stdout.contains(
+                "  <source>                What made the file. (values: goodreads, storygraph,\n                          json)\n"
+            ))
         for shell in ["bash", "zsh", "fish"] {
-            #expect(try bookclub.run("--generate-completion-script", shell).stdout.contains("goodreads storygraph json") || shell == "zsh")
+            #expect(
+                try bookclub.run("--generate-completion-script", shell).stdout.contains("goodreads storygraph json")
+                    || shell == "zsh")
         }
-        #expect(try bookclub.run("--generate-completion-script", "zsh").stdout.contains("values=('goodreads' 'storygraph' 'json')"))
+        #expect(
+            try bookclub.run("--generate-completion-script", "zsh").stdout.contains(
+                "values=('goodreads' 'storygraph' 'json')"))
     }
 }

@@ -40,7 +40,9 @@ struct ImportRuleTests {
         var readings: [[String: Any]] { object["readings"] as? [[String: Any]] ?? [] }
 
         var ratings: [Double] {
-            ([object["rating"]] + readings.map { ($0["ending"] as? [String: Any])?["rating"] }).compactMap { $0 as? Double }
+            ([object["rating"]] + readings.map { ($0["ending"] as? [String: Any])?["rating"] }).compactMap {
+                $0 as? Double
+            }
         }
     }
 
@@ -49,7 +51,9 @@ struct ImportRuleTests {
         var missing: [String] = []
         for (column, raw) in fields {
             var value = raw.trimmed
-            if value.hasPrefix("=\""), value.hasSuffix("\""), value.count >= 3 { value = String(value.dropFirst(2).dropLast()) }
+            if value.hasPrefix("=\""), value.hasSuffix("\""), value.count >= 3 {
+                value = String(value.dropFirst(2).dropLast())
+            }
             guard !value.isEmpty else { continue }
             let found: Bool
             switch column {
@@ -58,20 +62,29 @@ struct ImportRuleTests {
                 found = rating == 0 || exported.ratings.contains(rating) || exported.contains(value)
             case "Read Count":
                 let details = exported.object["details"] as? [String: [String]] ?? [:]
-                found = exported.readings.count >= Int(value) ?? 0 || details.contains { $0.key.hasSuffix(":Read Count") && $0.value.contains(value) }
+                found =
+                    exported.readings.count >= Int(value) ?? 0
+                    || details.contains { $0.key.hasSuffix(":Read Count") && $0.value.contains(value) }
             case "Date Read", "Date Added", "Last Date Read":
                 found = exported.contains(value.replacing("/", with: "-"))
             case "Dates Read":
-                found = exported.contains(value)
-                    || value.split(whereSeparator: { $0 == "," || $0 == "-" }).allSatisfy { exported.contains(String($0).trimmed.replacing("/", with: "-")) }
+                found =
+                    exported.contains(value)
+                    || value.split(whereSeparator: { $0 == "," || $0 == "-" }).allSatisfy {
+                        exported.contains(String($0).trimmed.replacing("/", with: "-"))
+                    }
             case "Bookshelves", "Tags", "Moods", "Additional Authors", "Contributors":
                 found = value.split(separator: ",").allSatisfy { item in
-                    String(item).replacing("(", with: ",").replacing(")", with: ",").split(separator: ",").map { String($0).trimmed }
-                        .filter { !$0.isEmpty }.allSatisfy { exported.contains($0) }
+                    String(item).replacing("(", with: ",").replacing(")", with: ",").split(separator: ",").map {
+                        String($0).trimmed
+                    }
+                    .filter { !$0.isEmpty }.allSatisfy { exported.contains($0) }
                 }
             case "Exclusive Shelf", "Read Status":
                 // The status shelves are the status; any other is a tag.
-                found = ["to-read", "read", "currently-reading", "did-not-finish", "paused"].contains(value.lowercased()) || exported.contains(value)
+                found =
+                    ["to-read", "read", "currently-reading", "did-not-finish", "paused"].contains(value.lowercased())
+                    || exported.contains(value)
             case _ where column.lowercased().hasPrefix("isbn"):
                 found = exported.contains(ISBN.cleaned(value) ?? value)
             default:
@@ -100,7 +113,8 @@ struct ImportRuleTests {
             for item in result.added { bookOfLine[item.line!] = item.book.id }
             for merged in result.merged { bookOfLine[merged.item.line!] = merged.match.id }
             for row in table.rows {
-                let fields = Dictionary(zip(table.header.map(\.trimmed), row.fields), uniquingKeysWith: { first, _ in first })
+                let fields = Dictionary(
+                    zip(table.header.map(\.trimmed), row.fields), uniquingKeysWith: { first, _ in first })
                 rows.append((name, row.line, fields, try #require(bookOfLine[row.line]), format))
             }
         }
@@ -113,7 +127,9 @@ struct ImportRuleTests {
             }
             let export = try exported[row.bookID] ?? Exported(book)
             exported[row.bookID] = export
-            for missing in Self.missing(row.fields, format: row.format, in: export) { problems.append("\(row.name):\(row.line): \(missing)") }
+            for missing in Self.missing(row.fields, format: row.format, in: export) {
+                problems.append("\(row.name):\(row.line): \(missing)")
+            }
         }
         #expect(problems.isEmpty, "\(problems.count) values not found, first: \(problems.prefix(8))")
         #expect(rows.count > 0)
@@ -130,7 +146,10 @@ struct ImportRuleTests {
     }
 
     @Test func allThreeLoseNothing() throws {
-        try check([("goodreads-legacy-31col.csv", .goodreads), ("goodreads-2024-24col.csv", .goodreads), ("storygraph.csv", .storygraph)])
+        try check([
+            ("goodreads-legacy-31col.csv", .goodreads), ("goodreads-2024-24col.csv", .goodreads),
+            ("storygraph.csv", .storygraph),
+        ])
     }
 }
 
@@ -140,7 +159,8 @@ struct ImportMergeRowsTests {
     func library(_ files: [(String, ImportFormat)]) throws -> Library {
         var library = Library()
         for (index, (name, format)) in files.enumerated() {
-            _ = library.merge(try Fixture.importFile(try RealExports.data(name), format, path: name, idPrefix: "f\(index)-"))
+            _ = library.merge(
+                try Fixture.importFile(try RealExports.data(name), format, path: name, idPrefix: "f\(index)-"))
         }
         return library
     }
@@ -179,6 +199,8 @@ struct ImportMergeRowsTests {
         let narrated = library.books.flatMap { $0.contributors ?? [] }
         #expect(narrated.contains(Contributor(name: "Shvorne Marks", role: "Narrator")))
         let goodreads = try self.library([("goodreads-2024-24col.csv", .goodreads)])
-        #expect(goodreads.books.contains { $0.contributors?.contains(Contributor(name: "Amy Wallace")) == true }, "runs of spaces made one")
+        #expect(
+            goodreads.books.contains { $0.contributors?.contains(Contributor(name: "Amy Wallace")) == true },
+            "runs of spaces made one")
     }
 }

@@ -34,22 +34,27 @@ extension ImportFile {
         #expect(left.currentRating == 5)
         #expect(left.tags == ["fiction", "sci-fi"], "custom shelves become tags; the read shelf does not")
         #expect(left.added == Fixture.day("2019-11-02"))
-        #expect(left.currentReview == """
-            Genly Ai on Gethen.<br/><br/>"The only thing that makes life possible is permanent, intolerable uncertainty."
-            A line break the review kept.
-            """)
+        #expect(
+            left.currentReview == """
+                Genly Ai on Gethen.<br/><br/>"The only thing that makes life possible is permanent, intolerable uncertainty."
+                A line break the review kept.
+                """)
         #expect(history(left) == ["finished ?–2019-12-30"])
 
         let dune = try #require(file.book("Dune"))
         #expect(dune.pages == nil, "an empty page count is unknown")
         #expect(dune.privateNotes == "Lent to Sam")
         #expect(dune.tags == ["re-read", "sci-fi"])
-        #expect(history(dune) == ["finished ?–?", "finished ?–?"], "read twice, Date Read empty: both dates unknown, never today")
+        #expect(
+            history(dune) == ["finished ?–?", "finished ?–?"],
+            "read twice, Date Read empty: both dates unknown, never today")
 
         let kindred = try #require(file.book("Kindred"))
         #expect(kindred.currentRating == nil, "My Rating 0 is unrated")
         #expect(kindred.author == "Octavia E. Butler", "runs of spaces in names are made one")
-        #expect(history(kindred) == ["finished ?–?", "finished ?–?", "finished ?–2020-03-01"], "Date Read is the last reading's")
+        #expect(
+            history(kindred) == ["finished ?–?", "finished ?–?", "finished ?–2020-03-01"],
+            "Date Read is the last reading's")
 
         let antiracist = try #require(file.book("How to Be an Antiracist"))
         #expect(history(antiracist) == ["reading ?–?"])
@@ -72,7 +77,9 @@ extension ImportFile {
         #expect(history(silmarillion) == ["abandoned ?–?"])
         #expect(silmarillion.currentRating == 2)
 
-        #expect(file.book("the left hand of darkness")?.isbn == nil, "titles are trimmed; the duplicate is left to the merge")
+        #expect(
+            file.book("the left hand of darkness")?.isbn == nil,
+            "titles are trimmed; the duplicate is left to the merge")
     }
 
     @Test func theTwentyFourColumnExportWithCRLFAndAByteOrderMark() throws {
@@ -106,7 +113,8 @@ extension ImportFile {
     }
 
     @Test(arguments: [
-        ("dnf", Book.Status.abandoned), ("DNF 2020", .abandoned), ("did-not-finish", .abandoned), ("wont-finish", .abandoned),
+        ("dnf", Book.Status.abandoned), ("DNF 2020", .abandoned), ("did-not-finish", .abandoned),
+        ("wont-finish", .abandoned),
         ("won't finish", .abandoned), ("abandoned", .abandoned), ("gave-up", .abandoned), ("read", .finished),
         ("currently-reading", .reading), ("to-read", .unstarted), ("want-to-finish-eventually", .unstarted),
         ("to-read-non-fiction", .unstarted), ("favourites", .unstarted),
@@ -142,17 +150,24 @@ extension ImportFile {
         #expect(history(secret) == ["abandoned ?–2021-07-11"])
         #expect(secret.tags == ["almost-finished"])
         #expect(history(file.book("El guardián invisible")) == ["finished ?–?", "finished 2025-05-26–2025-06-11"])
-        #expect(history(file.book("Dream Count")) == ["finished ?–2025-04-04"], "a range that ends before it starts keeps its end")
+        #expect(
+            history(file.book("Dream Count")) == ["finished ?–2025-04-04"],
+            "a range that ends before it starts keeps its end")
         let dawn = try #require(file.book("The Dawn of Everything"))
         #expect(dawn.isbn == nil, "an ASIN is not an ISBN")
         #expect(dawn.author == "David Graeber, David Wengrow")
-        #expect(history(file.book("Middlemarch")) == ["reading 2025-07-06–?"], "a single day of a book being read is its start")
-        #expect(history(file.book("Persuasion")) == ["finished 2022-01-03–2022-01-08", "finished 2024-03-10–2024-03-15"])
+        #expect(
+            history(file.book("Middlemarch")) == ["reading 2025-07-06–?"],
+            "a single day of a book being read is its start")
+        #expect(
+            history(file.book("Persuasion")) == ["finished 2022-01-03–2022-01-08", "finished 2024-03-10–2024-03-15"])
         #expect(file.book("Persuasion")?.currentRating == 3.5)
         #expect(history(file.book("Stoner")) == ["finished ?–2022-09-17"], "Last Date Read when Dates Read is empty")
     }
 
-    @Test(arguments: [("paused", Book.Status.reading, [String]()), ("dnf", .abandoned, []), ("owned", .unstarted, ["owned"])])
+    @Test(arguments: [
+        ("paused", Book.Status.reading, [String]()), ("dnf", .abandoned, []), ("owned", .unstarted, ["owned"]),
+    ])
     func otherStatuses(_ readStatus: String, _ status: Book.Status, _ tags: [String]) throws {
         let csv = "Title,Authors,Read Status\nDune,Frank Herbert,\(readStatus)\n"
         let book = try #require(try Fixture.importFile(Data(csv.utf8), .storygraph).items.first?.book)
@@ -164,29 +179,56 @@ extension ImportFile {
 /// Files that are not what they claim to be, and values that cannot be read, are refused whole.
 @Suite struct ImportRefusalTests {
     @Test(arguments: [
-        ("Title,Author\nDune,Frank Herbert\n", ImportFormat.goodreads,
-         "export.csv: line 1: not a Goodreads export (no `Exclusive Shelf` column); nothing was imported."),
-        ("Title,Authors,Read Status\nDune,Frank Herbert,read\n", .goodreads,
-         "export.csv: line 1: not a Goodreads export (no `Author` column); it looks like a StoryGraph export: try `bookclub import storygraph FILE`; nothing was imported."),
-        ("Title,Author,Exclusive Shelf\nDune,Frank Herbert,read\n", .storygraph,
-         "export.csv: line 1: not a StoryGraph export (no `Authors` column); it looks like a Goodreads export: try `bookclub import goodreads FILE`; nothing was imported."),
-        ("{\"format\": \"bookclub-export\"}\n", .goodreads,
-         "export.csv: line 1: not a Goodreads export (no `Title` column); nothing was imported."),
-        ("Title,Author,Exclusive Shelf,Number of Pages\nDune,Frank Herbert,read,many\n", .goodreads,
-         "export.csv: line 2: `Number of Pages` is 'many', not a whole number from 0 to 100000; nothing was imported."),
-        ("Title,Author,Exclusive Shelf,Date Read\nDune,Frank Herbert,read,2024/02/30\n", .goodreads,
-         "export.csv: line 2: `Date Read` is '2024/02/30', not a date (YYYY/MM/DD); nothing was imported."),
-        ("Title,Author,Exclusive Shelf,My Rating\nDune,Frank Herbert,read,7\n", .goodreads,
-         "export.csv: line 2: `My Rating` is '7', not a whole number from 0 to 5; nothing was imported."),
-        ("Title,Author,Exclusive Shelf\n  ,Frank Herbert,read\n", .goodreads, "export.csv: line 2: no `Title`; nothing was imported."),
-        ("Title,Author,Exclusive Shelf,Read Count\nDune,Frank Herbert,read,1000000\n", .goodreads,
-         "export.csv: line 2: `Read Count` is '1000000', not a whole number from 0 to 100; nothing was imported."),
-        ("Title,Author,Exclusive Shelf,Date Added\nDune,Frank Herbert,read,\(String(repeating: "9", count: 60))\n", .goodreads,
-         "export.csv: line 2: `Date Added` is '\(String(repeating: "9", count: 40))…', not a date (YYYY/MM/DD); nothing was imported."),
-        ("Title,Authors,Read Status,Star Rating\nDune,Frank Herbert,read,nan\n", .storygraph,
-         "export.csv: line 2: `Star Rating` is 'nan', not a number from 0.0 to 5.0; nothing was imported."),
-        ("Title,Authors,Read Status,Dates Read\nDune,Frank Herbert,read,2024/01/01-2024/01/02-2024/01/03\n", .storygraph,
-         "export.csv: line 2: `Dates Read` holds '2024/01/01-2024/01/02-2024/01/03', not a day or a range of days; nothing was imported."),
+        (
+            "Title,Author\nDune,Frank Herbert\n", ImportFormat.goodreads,
+            "export.csv: line 1: not a Goodreads export (no `Exclusive Shelf` column); nothing was imported."
+        ),
+        (
+            "Title,Authors,Read Status\nDune,Frank Herbert,read\n", .goodreads,
+            "export.csv: line 1: not a Goodreads export (no `Author` column); it looks like a StoryGraph export: try `bookclub import storygraph FILE`; nothing was imported."
+        ),
+        (
+            "Title,Author,Exclusive Shelf\nDune,Frank Herbert,read\n", .storygraph,
+            "export.csv: line 1: not a StoryGraph export (no `Authors` column); it looks like a Goodreads export: try `bookclub import goodreads FILE`; nothing was imported."
+        ),
+        (
+            "{\"format\": \"bookclub-export\"}\n", .goodreads,
+            "export.csv: line 1: not a Goodreads export (no `Title` column); nothing was imported."
+        ),
+        (
+            "Title,Author,Exclusive Shelf,Number of Pages\nDune,Frank Herbert,read,many\n", .goodreads,
+            "export.csv: line 2: `Number of Pages` is 'many', not a whole number from 0 to 100000; nothing was imported."
+        ),
+        (
+            "Title,Author,Exclusive Shelf,Date Read\nDune,Frank Herbert,read,2024/02/30\n", .goodreads,
+            "export.csv: line 2: `Date Read` is '2024/02/30', not a date (YYYY/MM/DD); nothing was imported."
+        ),
+        (
+            "Title,Author,Exclusive Shelf,My Rating\nDune,Frank Herbert,read,7\n", .goodreads,
+            "export.csv: line 2: `My Rating` is '7', not a whole number from 0 to 5; nothing was imported."
+        ),
+        (
+            "Title,Author,Exclusive Shelf\n  ,Frank Herbert,read\n", .goodreads,
+            "export.csv: line 2: no `Title`; nothing was imported."
+        ),
+        (
+            "Title,Author,Exclusive Shelf,Read Count\nDune,Frank Herbert,read,1000000\n", .goodreads,
+            "export.csv: line 2: `Read Count` is '1000000', not a whole number from 0 to 100; nothing was imported."
+        ),
+        (
+            "Title,Author,Exclusive Shelf,Date Added\nDune,Frank Herbert,read,\(String(repeating: "9", count: 60))\n",
+            .goodreads,
+            "export.csv: line 2: `Date Added` is '\(String(repeating: "9", count: 40))…', not a date (YYYY/MM/DD); nothing was imported."
+        ),
+        (
+            "Title,Authors,Read Status,Star Rating\nDune,Frank Herbert,read,nan\n", .storygraph,
+            "export.csv: line 2: `Star Rating` is 'nan', not a number from 0.0 to 5.0; nothing was imported."
+        ),
+        (
+            "Title,Authors,Read Status,Dates Read\nDune,Frank Herbert,read,2024/01/01-2024/01/02-2024/01/03\n",
+            .storygraph,
+            "export.csv: line 2: `Dates Read` holds '2024/01/01-2024/01/02-2024/01/03', not a day or a range of days; nothing was imported."
+        ),
     ])
     func refused(_ csv: String, _ format: ImportFormat, _ message: String) throws {
         let error = try #require(throws: BookClubError.self) { try Fixture.importFile(Data(csv.utf8), format) }
@@ -204,11 +246,12 @@ extension ImportFile {
 }
 
 @Suite struct ISBNTests {
-    @Test(arguments: [
-        ("=\"0140236666\"", "0140236666"), ("=\"\"", nil), ("", nil), ("9780140236668", "9780140236668"),
-        ("978-0-14-023666-8", "9780140236668"), ("067443000x", "067443000X"), ("B07MNWKF2M", nil), ("123", nil),
-        ("140143505", "0140143505"), ("38549081", nil),
-    ] as [(String, String?)])
+    @Test(
+        arguments: [
+            ("=\"0140236666\"", "0140236666"), ("=\"\"", nil), ("", nil), ("9780140236668", "9780140236668"),
+            ("978-0-14-023666-8", "9780140236668"), ("067443000x", "067443000X"), ("B07MNWKF2M", nil), ("123", nil),
+            ("140143505", "0140143505"), ("38549081", nil),
+        ] as [(String, String?)])
     func cellsAreUnwrappedAndOnlyISBNsKept(_ cell: String, _ isbn: String?) {
         #expect(ISBN.cleaned(cell) == isbn)
     }
@@ -249,7 +292,8 @@ extension ImportFile {
         #expect(second.merged.count == first.added.count + first.merged.count)
         #expect(second.merged.allSatisfy { $0.matchIsInStore })
         for skipped in second.merged {
-            let expected: Set<ImportResult.MatchReason> = skipped.item.book.isbn == nil ? [.titleAndAuthor, .externalID] : [.isbn]
+            let expected: Set<ImportResult.MatchReason> =
+                skipped.item.book.isbn == nil ? [.titleAndAuthor, .externalID] : [.isbn]
             #expect(expected.contains(skipped.reason), "\(skipped.item.book.title)")
             #expect(!skipped.changedTheBook, "a second import changes nothing")
         }
@@ -257,16 +301,25 @@ extension ImportFile {
 
     @Test func matchingGoesByISBNElseByTitleAndAuthor() throws {
         var library = Library(books: [
-            Book(id: "s1", title: "Dune (Dune Chronicles #1)", author: "Frank Herbert", isbn: "0-441-17271-7", added: Fixture.now),
+            Book(
+                id: "s1", title: "Dune (Dune Chronicles #1)", author: "Frank Herbert", isbn: "0-441-17271-7",
+                added: Fixture.now),
             Book(id: "s2", title: "KINDRED", author: " octavia e. butler", added: Fixture.now),
-            Book(id: "s3", title: "The Left Hand of Darkness", author: "Ursula K. Le Guin", isbn: "9999999999999", added: Fixture.now),
+            Book(
+                id: "s3", title: "The Left Hand of Darkness", author: "Ursula K. Le Guin", isbn: "9999999999999",
+                added: Fixture.now),
         ])
         let result = library.merge(try Fixture.importFile(try Fixture.export("goodreads-31.csv"), .goodreads))
-        let matches = Dictionary(uniqueKeysWithValues: result.merged.map { ($0.item.book.title, "\($0.match.id) \($0.reason)") })
+        let matches = Dictionary(
+            uniqueKeysWithValues: result.merged.map { ($0.item.book.title, "\($0.match.id) \($0.reason)") })
         #expect(matches["Dune"] == "s1 isbn", "an ISBN-10 matches its ISBN-13, whatever the titles")
-        #expect(matches["Kindred"] == "s2 titleAndAuthor", "no ISBN in the store: title and author, ignoring case and spaces")
+        #expect(
+            matches["Kindred"] == "s2 titleAndAuthor",
+            "no ISBN in the store: title and author, ignoring case and spaces")
         #expect(matches["The Left Hand of Darkness"] == nil, "two ISBNs that differ are two books")
-        #expect(matches["the left hand of darkness"] == "s3 titleAndAuthor", "a row without an ISBN matches on title and author")
+        #expect(
+            matches["the left hand of darkness"] == "s3 titleAndAuthor",
+            "a row without an ISBN matches on title and author")
         #expect(result.added.contains { $0.book.title == "The Left Hand of Darkness" })
     }
 
@@ -288,7 +341,9 @@ extension ImportFile {
 
     @Test func aClubOfAJSONExportFollowsItsBookToTheOneAlreadyInTheStore() throws {
         let document = try LibraryExport(Self.exportedLibrary).encoded()
-        var library = Library(books: [Book(id: "mine", title: "Dune", author: "Frank Herbert", isbn: "9780441172719", added: Fixture.now)])
+        var library = Library(books: [
+            Book(id: "mine", title: "Dune", author: "Frank Herbert", isbn: "9780441172719", added: Fixture.now)
+        ])
         let result = library.merge(try Fixture.importFile(document, .json, path: "export.json"))
         #expect(result.merged.map { "\($0.item.book.id) \($0.match.id) \($0.reason)" } == ["d1 mine isbn"])
         #expect(library.books.map(\.id) == ["mine", "d2"])
@@ -306,13 +361,16 @@ extension ImportFile {
         return Library(
             books: [
                 Book(
-                    id: "d1", title: "Dune", author: "Frank Herbert", pages: 412, isbn: "9780441172719", tags: ["sf"], rating: 4.5,
+                    id: "d1", title: "Dune", author: "Frank Herbert", pages: 412, isbn: "9780441172719", tags: ["sf"],
+                    rating: 4.5,
                     review: "<b>Yes</b>", privateNotes: "lent", added: Fixture.day("2026-09-01"),
                     readings: [Reading(started: nil, ending: Ending(outcome: .finished, date: nil)), reading]),
                 Book(id: "d2", title: "Kindred", added: Fixture.day("2026-09-02")),
             ],
             clubs: [
-                Club(id: "c1", name: "Sci-Fi", meetings: [Meeting(id: "m1", date: Fixture.day("2026-12-03"), bookID: "d1")])
+                Club(
+                    id: "c1", name: "Sci-Fi",
+                    meetings: [Meeting(id: "m1", date: Fixture.day("2026-12-03"), bookID: "d1")])
             ])
     }
 }

@@ -16,7 +16,9 @@ enum InProcess {
         var input = stdin[...]
         var context = ProcessContext(
             variables: ["HOME": home, "TZ": BookClubRunner.timeZoneName],
-            terminal: Terminal(width: 80, lineWidth: nil, standardOutputIsTerminal: false, standardErrorIsTerminal: false, standardInputIsTerminal: false),
+            terminal: Terminal(
+                width: 80, lineWidth: nil, standardOutputIsTerminal: false, standardErrorIsTerminal: false,
+                standardInputIsTerminal: false),
             fileSystem: fileSystem,
             write: { text, toStandardOutput in
                 if toStandardOutput { result.stdout += text } else { result.stderr += text }

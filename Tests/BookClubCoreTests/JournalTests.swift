@@ -25,9 +25,11 @@ import Testing
     }
 
     func logProgress(_ storage: LibraryStorage, book: String, page: Int, scope: LibraryScope = .everything) throws {
-        let store = try Store(persistence: storage.persistence(lockTimeout: 1, recording: ("progress", Fixture.now), scope: scope))
+        let store = try Store(
+            persistence: storage.persistence(lockTimeout: 1, recording: ("progress", Fixture.now), scope: scope))
         try store.update {
-            _ = try $0.logProgress(.page(page), note: nil, at: Fixture.now.addingTimeInterval(Double(page)), bookID: book, reference: book)
+            _ = try $0.logProgress(
+                .page(page), note: nil, at: Fixture.now.addingTimeInterval(Double(page)), bookID: book, reference: book)
         }
         try store.save()
     }
@@ -38,9 +40,13 @@ import Testing
         #expect(snapshot.hasPrefix("{\n  \"books\" : [\n    {\n      \"added\" : "))
         #expect(snapshot.contains("\n      \"id\" : \"b0001\",\n"))
         #expect(snapshot.contains("\n  \"clubs\" : [\n\n  ],\n  \"generation\" : \""))
-        #expect(snapshot.hasSuffix("\n  \"schemaVersion\" : 3,\n  \"state\" : \"\(try #require(snapshot.split(separator: "\"").dropLast().last))\"\n}\n"))
+        #expect(
+            snapshot.hasSuffix(
+                "\n  \"schemaVersion\" : 3,\n  \"state\" : \"\(try #require(snapshot.split(separator: "\"").dropLast().last))\"\n}\n"
+            ))
         let document = try #require(try JSONSerialization.jsonObject(with: Data(snapshot.utf8)) as? [String: Any])
-        #expect((document["books"] as? [[String: Any]])?.map { $0["title"] as? String } == ["Book 0", "Book 1", "Book 2"])
+        #expect(
+            (document["books"] as? [[String: Any]])?.map { $0["title"] as? String } == ["Book 0", "Book 1", "Book 2"])
         #expect(try text(storage, storage.journalPath).split(separator: "\n").count == 1, "the journal starts empty")
     }
 
@@ -64,7 +70,8 @@ import Testing
         let storage = try shelf(20)
         let store = try Store(persistence: storage.persistence(lockTimeout: nil, scope: .book(named: "book 12")))
         #expect(store.state.books.map(\.id) == ["b0012"])
-        let byID = try Store(persistence: storage.persistence(lockTimeout: nil, scope: .books(["b0003", "b0004", "nope"])))
+        let byID = try Store(
+            persistence: storage.persistence(lockTimeout: nil, scope: .books(["b0003", "b0004", "nope"])))
         #expect(byID.state.books.map(\.id) == ["b0003", "b0004"])
         #expect(throws: BookClubError.bookNotFound("nothing like it")) {
             _ = try Store(persistence: storage.persistence(lockTimeout: nil, scope: .book(named: "nothing like it")))
@@ -106,7 +113,8 @@ import Testing
         try library.loadHistory(of: ["b0001"], from: storage)
         #expect(library.state[id: "b0001"]?.currentReading?.progress.entries.count == page)
         #expect(try storage.undo(lockTimeout: 1)?.command == "progress", "undo reaches past the fold")
-        #expect(try Store(persistence: storage.persistence(lockTimeout: nil)).state[id: "b0001"]?.currentPage == page - 1)
+        #expect(
+            try Store(persistence: storage.persistence(lockTimeout: nil)).state[id: "b0001"]?.currentPage == page - 1)
     }
 
     @Test func whatFollowsTheLastCommitIsPassedOverAndCutAway() throws {
@@ -114,8 +122,10 @@ import Testing
         try logProgress(storage, book: "b0001", page: 10)
         let journal = try #require(try storage.fileSystem.read(storage.journalPath))
         // A writer stopped after the book line, before its commit line; and one stopped mid-line.
-        let book = #"{"book":{"added":"2026-11-18T11:06:40Z","id":"b0001","pages":400,"readings":[],"tags":[],"title":"Gone"}}"#
-        try storage.fileSystem.append(storage.journalPath, Data((book + "\n" + #"{"commit":{"hist"#).utf8), journal.count)
+        let book =
+            #"{"book":{"added":"2026-11-18T11:06:40Z","id":"b0001","pages":400,"readings":[],"tags":[],"title":"Gone"}}"#
+        try storage.fileSystem.append(
+            storage.journalPath, Data((book + "\n" + #"{"commit":{"hist"#).utf8), journal.count)
         let store = try Store(persistence: storage.persistence(lockTimeout: nil))
         #expect(store.state[id: "b0001"]?.title == "Book 1")
         #expect(store.state[id: "b0001"]?.currentPage == 10)
@@ -129,8 +139,12 @@ import Testing
         let storage = try shelf(1)
         let journal = try #require(try storage.fileSystem.read(storage.journalPath))
         try storage.fileSystem.append(
-            storage.journalPath, Data("{\"what\":1}\n{\"commit\":{\"historyLength\":0,\"state\":\"x\"}}\n".utf8), journal.count)
-        #expect(throws: BookClubError.corruptFile(path: storage.journalPath, detail: "line 2: expected a book, a removal, clubs or a commit")) {
+            storage.journalPath, Data("{\"what\":1}\n{\"commit\":{\"historyLength\":0,\"state\":\"x\"}}\n".utf8),
+            journal.count)
+        #expect(
+            throws: BookClubError.corruptFile(
+                path: storage.journalPath, detail: "line 2: expected a book, a removal, clubs or a commit")
+        ) {
             _ = try Store(persistence: storage.persistence(lockTimeout: nil))
         }
     }
@@ -163,7 +177,9 @@ import Testing
         let scoped = try Store(persistence: storage.persistence(lockTimeout: nil, scope: .book(named: "book 2")))
         #expect(scoped.state.books.map(\.currentPage) == [30])
         try logProgress(storage, book: "b0001", page: 7, scope: .book(named: "b0001"))
-        #expect(try text(storage, path).hasPrefix("{\n  \"books\" : [\n"), "the save wrote the snapshot in its layout again")
+        #expect(
+            try text(storage, path).hasPrefix("{\n  \"books\" : [\n"), "the save wrote the snapshot in its layout again"
+        )
         let library = try Store(persistence: storage.persistence(lockTimeout: nil)).state
         #expect(library.books.map(\.currentPage) == [nil, 7, 30])
     }
@@ -180,11 +196,20 @@ import Testing
         let end = try #require(snapshot.range(of: "\n  ],\n  \"clubs\""))
         snapshot.insert(contentsOf: ",\n" + handWritten, at: end.lowerBound)
         try storage.fileSystem.writeAtomically(path, Data(snapshot.utf8))
-        #expect(try Store(persistence: storage.persistence(lockTimeout: nil)).state.books.map(\.id) == ["b0000", "b0001", "hand1"])
-        #expect(try Store(persistence: storage.persistence(lockTimeout: nil, scope: .book(named: "hand1"))).state.books.map(\.title) == ["Hand Added"])
-        #expect(try Store(persistence: storage.persistence(lockTimeout: nil, scope: .books(["hand1"]))).state.books.map(\.title) == ["Hand Added"])
+        #expect(
+            try Store(persistence: storage.persistence(lockTimeout: nil)).state.books.map(\.id) == [
+                "b0000", "b0001", "hand1",
+            ])
+        #expect(
+            try Store(persistence: storage.persistence(lockTimeout: nil, scope: .book(named: "hand1"))).state.books.map(
+                \.title) == ["Hand Added"])
+        #expect(
+            try Store(persistence: storage.persistence(lockTimeout: nil, scope: .books(["hand1"]))).state.books.map(
+                \.title) == ["Hand Added"])
         try logProgress(storage, book: "b0001", page: 12, scope: .book(named: "b0001"))
-        #expect(try text(storage, path).hasPrefix("{\n  \"books\" : [\n"), "the save folded the journal into a new snapshot")
+        #expect(
+            try text(storage, path).hasPrefix("{\n  \"books\" : [\n"), "the save folded the journal into a new snapshot"
+        )
         let library = try Store(persistence: storage.persistence(lockTimeout: nil)).state
         #expect(library.books.map(\.id) == ["b0000", "b0001", "hand1"])
         #expect(library[id: "b0001"]?.currentPage == 12)
@@ -196,7 +221,9 @@ import Testing
         let store = try Store(persistence: storage.persistence(lockTimeout: 1))
         store.update { $0.addBook(Fixture.book("Odd", id: "odd\"id")) }
         try store.save()
-        #expect(try Store(persistence: storage.persistence(lockTimeout: nil, scope: .books(["odd\"id"]))).state.books.map(\.title) == ["Odd"])
+        #expect(
+            try Store(persistence: storage.persistence(lockTimeout: nil, scope: .books(["odd\"id"]))).state.books.map(
+                \.title) == ["Odd"])
     }
 
     @Test func undoPutsBackRemovedBooksAndTakesAwayAddedOnes() throws {
@@ -208,9 +235,15 @@ import Testing
         }
         try commit("remove") { $0.removeBook(id: "b0001") }
         try commit("add") { $0.addBook(Fixture.book("New", id: "n0001")) }
-        #expect(try Store(persistence: storage.persistence(lockTimeout: nil)).state.books.map(\.id) == ["b0000", "b0002", "n0001"])
+        #expect(
+            try Store(persistence: storage.persistence(lockTimeout: nil)).state.books.map(\.id) == [
+                "b0000", "b0002", "n0001",
+            ])
         #expect(try storage.undo(lockTimeout: 1)?.command == "add")
         #expect(try storage.undo(lockTimeout: 1)?.command == "remove")
-        #expect(try Store(persistence: storage.persistence(lockTimeout: nil)).state.books.map(\.id) == ["b0000", "b0001", "b0002"])
+        #expect(
+            try Store(persistence: storage.persistence(lockTimeout: nil)).state.books.map(\.id) == [
+                "b0000", "b0001", "b0002",
+            ])
     }
 }

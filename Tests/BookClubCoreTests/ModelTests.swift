@@ -60,7 +60,8 @@ import Testing
     }
 
     @Test func currentProgressIsOneWhenFinishedAsInTheTalk() {
-        var reading = Reading(started: Fixture.now, progress: ReadingProgress(entries: [.init(progress: 0.3, time: Fixture.now)]))
+        var reading = Reading(
+            started: Fixture.now, progress: ReadingProgress(entries: [.init(progress: 0.3, time: Fixture.now)]))
         #expect(reading.currentProgress == 0.3)
         reading.ending = Ending(outcome: .finished, date: nil)
         #expect(reading.currentProgress == 1)
@@ -102,8 +103,12 @@ import Testing
     }
 
     @Test mutating func pagesBecomeFractionsAndKeepThePage() throws {
-        let outcome = try library.logProgress(.page(100), note: "the spice", at: Fixture.now, bookID: dune, reference: "dune")
-        guard case .logged(let entry) = outcome else { Issue.record("nothing logged"); return }
+        let outcome = try library.logProgress(
+            .page(100), note: "the spice", at: Fixture.now, bookID: dune, reference: "dune")
+        guard case .logged(let entry) = outcome else {
+            Issue.record("nothing logged")
+            return
+        }
         #expect(entry.progress == 0.25)
         #expect(entry.page == 100)
         #expect(entry.note == "the spice")
@@ -112,9 +117,11 @@ import Testing
 
     @Test mutating func theSameValueWithoutANoteAddsNothing() throws {
         _ = try library.logProgress(.page(100), note: nil, at: Fixture.now, bookID: dune, reference: "dune")
-        let again = try library.logProgress(.page(100), note: nil, at: Fixture.now.addingTimeInterval(60), bookID: dune, reference: "dune")
+        let again = try library.logProgress(
+            .page(100), note: nil, at: Fixture.now.addingTimeInterval(60), bookID: dune, reference: "dune")
         #expect(again == .unchanged)
-        let withNote = try library.logProgress(.page(100), note: "still here", at: Fixture.now, bookID: dune, reference: "dune")
+        let withNote = try library.logProgress(
+            .page(100), note: "still here", at: Fixture.now, bookID: dune, reference: "dune")
         #expect(withNote != .unchanged)
         #expect(library[id: dune]?.currentReading?.progress.entries.count == 2)
     }
@@ -142,7 +149,9 @@ import Testing
         #expect(throws: BookClubError.finished(title: "Dune", reference: "dune")) {
             try library.logProgress(.page(3), note: nil, at: Fixture.now, bookID: dune, reference: "dune")
         }
-        #expect(BookClubError.finished(title: "Dune", reference: "dune").localizedDescription.contains("bookclub unfinish dune"))
+        #expect(
+            BookClubError.finished(title: "Dune", reference: "dune").localizedDescription.contains(
+                "bookclub unfinish dune"))
     }
 
     @Test mutating func finishTwiceChangesNothingAndUnfinishResumes() throws {
@@ -174,7 +183,8 @@ import Testing
 
     @Test(arguments: [
         ("aaaa1111", "Dune"), ("AAAA22", "Dune Messiah"), ("dune", "Dune"), ("DUNE MESS", "Dune Messiah"),
-        ("left hand", "The Left Hand of Darkness"), ("the disp", "The Dispossessed"), ("hand of dark", "The Left Hand of Darkness"),
+        ("left hand", "The Left Hand of Darkness"), ("the disp", "The Dispossessed"),
+        ("hand of dark", "The Left Hand of Darkness"),
     ])
     func resolves(_ reference: String, _ title: String) throws {
         #expect(try library.resolve(reference).title == title)
@@ -184,7 +194,10 @@ import Testing
         #expect(throws: BookClubError.ambiguousBook("du", candidates: ["Dune (aaaa1111)", "Dune Messiah (aaaa2222)"])) {
             try library.resolve("du")
         }
-        #expect(throws: BookClubError.ambiguousBook("the", candidates: ["The Left Hand of Darkness (bbbb1111)", "The Dispossessed (cccc1111)"])) {
+        #expect(
+            throws: BookClubError.ambiguousBook(
+                "the", candidates: ["The Left Hand of Darkness (bbbb1111)", "The Dispossessed (cccc1111)"])
+        ) {
             try library.resolve("the")
         }
     }
@@ -200,7 +213,9 @@ import Testing
 
     @Test func namedDays() {
         #expect(When.parse("today", now: now, timeZone: Fixture.utc) == now)
-        #expect(When.parse("Yesterday", now: now, timeZone: Fixture.utc) == ISO8601DateFormatter().date(from: "2026-11-17T12:00:00Z"))
+        #expect(
+            When.parse("Yesterday", now: now, timeZone: Fixture.utc)
+                == ISO8601DateFormatter().date(from: "2026-11-17T12:00:00Z"))
     }
 
     @Test(arguments: [

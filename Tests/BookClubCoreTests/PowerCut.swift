@@ -154,7 +154,9 @@ enum PowerCut {
             sys.ftruncate = { fd, length in
                 if self.isKilled { return self.fail() }
                 let result = real.ftruncate(fd, length)
-                if result == 0, let inode = self.descriptors[fd]?.inode { self.record(.truncate(inode: inode, length: Int(length))) }
+                if result == 0, let inode = self.descriptors[fd]?.inode {
+                    self.record(.truncate(inode: inode, length: Int(length)))
+                }
                 return result
             }
             sys.rename = { from, to in
@@ -273,16 +275,24 @@ enum PowerCut {
                     if let inode = names.removeValue(forKey: from) { names[to] = inode }
                 case .truncate(let inode, let length):
                     var data = contents[inode] ?? Data()
-                    if data.count > length { data = data.prefix(length) } else { data.append(Data(count: length - data.count)) }
+                    if data.count > length {
+                        data = data.prefix(length)
+                    } else {
+                        data.append(Data(count: length - data.count))
+                    }
                     contents[inode] = data
                 case .write(let inode, let offset, let bytes):
                     var data = contents[inode] ?? Data()
                     let pieces = Self.pieces(offset: offset, count: bytes.count)
-                    let kinds: [Piece] = if case .pieces(let kinds) = fate { kinds } else { Array(repeating: .persisted, count: pieces.count) }
+                    let kinds: [Piece] =
+                        if case .pieces(let kinds) = fate { kinds } else {
+                            Array(repeating: .persisted, count: pieces.count)
+                        }
                     for (range, kind) in zip(pieces, kinds) where kind != .lost {
                         let piece: Data =
                             switch kind {
-                            case .persisted: bytes[bytes.startIndex + range.lowerBound..<bytes.startIndex + range.upperBound]
+                            case .persisted:
+                                bytes[bytes.startIndex + range.lowerBound..<bytes.startIndex + range.upperBound]
                             case .zeroed: Data(count: range.count)
                             default: Data((0..<range.count).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ 0x5A) })
                             }

@@ -49,11 +49,14 @@ import Testing
     // MARK: The commands
 
     @Test func addOnAFreshStore() throws {
-        try explore("add on a fresh store", steps: [Step(arguments: ["add", "ノルウェイの森", "--author", "村上春樹", "--pages", "296"])])
+        try explore(
+            "add on a fresh store", steps: [Step(arguments: ["add", "ノルウェイの森", "--author", "村上春樹", "--pages", "296"])])
     }
 
     @Test func progress() throws {
-        try explore("progress", setup: ["add Dune --pages 412", "progress dune 100"], steps: [Step(arguments: ["progress", "dune", "120", "--note", "the spice 🌶 مرحبا"])])
+        try explore(
+            "progress", setup: ["add Dune --pages 412", "progress dune 100"],
+            steps: [Step(arguments: ["progress", "dune", "120", "--note", "the spice 🌶 مرحبا"])])
     }
 
     @Test func progressThatFolds() throws {
@@ -74,38 +77,59 @@ import Testing
         }
         let before = try FileManager.default.contentsOfDirectory(atPath: home + "/.local/share/bookclub")
         try explore(
-            "progress that folds", home: home, steps: [Step(arguments: ["progress", "dune", "\(page)", "--note", note])],
-            after: { #expect((try? Data(contentsOf: URL(fileURLWithPath: journal)).count) ?? 0 < 1_000, "the save folded the journal: \(before)") })
+            "progress that folds", home: home,
+            steps: [Step(arguments: ["progress", "dune", "\(page)", "--note", note])],
+            after: {
+                #expect(
+                    (try? Data(contentsOf: URL(fileURLWithPath: journal)).count) ?? 0 < 1_000,
+                    "the save folded the journal: \(before)")
+            })
     }
 
     @Test func finish() throws {
-        try explore("finish", setup: ["add Dune --pages 412", "progress dune 100"], steps: [Step(arguments: ["finish", "dune"])])
+        try explore(
+            "finish", setup: ["add Dune --pages 412", "progress dune 100"],
+            steps: [Step(arguments: ["finish", "dune"])])
     }
 
     @Test func undo() throws {
-        try explore("undo", setup: ["add Dune --pages 412", "progress dune 100", "progress dune 150"], steps: [Step(arguments: ["undo"])])
+        try explore(
+            "undo", setup: ["add Dune --pages 412", "progress dune 100", "progress dune 150"],
+            steps: [Step(arguments: ["undo"])])
     }
 
     @Test func abandon() throws {
-        try explore("abandon", setup: ["add Dune --pages 412", "progress dune 100"], steps: [Step(arguments: ["abandon", "dune"])])
+        try explore(
+            "abandon", setup: ["add Dune --pages 412", "progress dune 100"],
+            steps: [Step(arguments: ["abandon", "dune"])])
     }
 
     @Test func edit() throws {
-        try explore("edit", setup: ["add Dune --pages 412", "progress dune 100"], steps: [Step(arguments: ["edit", "dune", "--title", "כתיבה ✍️ Dune"])])
+        try explore(
+            "edit", setup: ["add Dune --pages 412", "progress dune 100"],
+            steps: [Step(arguments: ["edit", "dune", "--title", "כתיבה ✍️ Dune"])])
     }
 
     @Test func remove() throws {
-        try explore("remove", setup: ["add Dune --pages 412", "progress dune 100", "add Kindred"], steps: [Step(arguments: ["remove", "dune", "--yes"])])
+        try explore(
+            "remove", setup: ["add Dune --pages 412", "progress dune 100", "add Kindred"],
+            steps: [Step(arguments: ["remove", "dune", "--yes"])])
     }
 
     @Test func reread() throws {
-        try explore("reread", setup: ["add Dune --pages 412", "progress dune 100", "finish dune"], steps: [Step(arguments: ["reread", "dune"])])
+        try explore(
+            "reread", setup: ["add Dune --pages 412", "progress dune 100", "finish dune"],
+            steps: [Step(arguments: ["reread", "dune"])])
     }
 
     @Test func clubMeeting() throws {
         try explore(
             "club meeting", setup: ["add Dune --pages 412", "club add Dunecon"],
-            steps: [Step(arguments: ["club", "meeting", "dunecon", "--date", "2030-01-10 19:00", "--book", "dune", "--target", "200"])])
+            steps: [
+                Step(arguments: [
+                    "club", "meeting", "dunecon", "--date", "2030-01-10 19:00", "--book", "dune", "--target", "200",
+                ])
+            ])
     }
 
     @Test func clubAdd() throws {
@@ -118,8 +142,13 @@ import Testing
     }
 
     @Test func logFromStandardInput() throws {
-        let lines = [#"{"book": "dune", "page": 40}"#, #"{"book": "kindred", "percent": 30, "note": "ノート"}"#, #"{"book": "dune", "page": 80}"#]
-        try explore("log --stdin", setup: ["add Dune --pages 412", "add Kindred --pages 264"], steps: [Step(arguments: ["log", "--stdin"], stdin: lines)])
+        let lines = [
+            #"{"book": "dune", "page": 40}"#, #"{"book": "kindred", "percent": 30, "note": "ノート"}"#,
+            #"{"book": "dune", "page": 80}"#,
+        ]
+        try explore(
+            "log --stdin", setup: ["add Dune --pages 412", "add Kindred --pages 264"],
+            steps: [Step(arguments: ["log", "--stdin"], stdin: lines)])
     }
 
     @Test func migrationOfAnEarlierSchema() throws {
@@ -128,7 +157,9 @@ import Testing
         let folder = home + "/.local/share/bookclub"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         for suffix in ["", ".history"] {
-            try FileManager.default.copyItem(atPath: Fixture.folder.appendingPathComponent("store-v2.json" + suffix).path, toPath: folder + "/store.json" + suffix)
+            try FileManager.default.copyItem(
+                atPath: Fixture.folder.appendingPathComponent("store-v2.json" + suffix).path,
+                toPath: folder + "/store.json" + suffix)
         }
         try explore(
             "migration", home: home, steps: [Step(arguments: ["progress", "dune", "+5"])],
@@ -140,7 +171,10 @@ import Testing
     @Test func aWriterKilledAfterCreatingTheHistoryThenAWriter() throws {
         try explore(
             "killed writer, then a writer (history)", setup: ["add Dune --pages 412"],
-            steps: [Step(arguments: ["progress", "dune", "50"], killed: (1, Self.isSync)), Step(arguments: ["progress", "dune", "60"])])
+            steps: [
+                Step(arguments: ["progress", "dune", "50"], killed: (1, Self.isSync)),
+                Step(arguments: ["progress", "dune", "60"]),
+            ])
     }
 
     /// The same with the undo log: the store is of a bookclub that kept none, the killed writer creates it.
@@ -152,7 +186,10 @@ import Testing
         try FileManager.default.removeItem(atPath: home + "/.local/share/bookclub/store.json.undo")
         try explore(
             "killed writer, then a writer (undo log)", home: home,
-            steps: [Step(arguments: ["progress", "dune", "50"], killed: (2, Self.isSync)), Step(arguments: ["progress", "dune", "60"])])
+            steps: [
+                Step(arguments: ["progress", "dune", "50"], killed: (2, Self.isSync)),
+                Step(arguments: ["progress", "dune", "60"]),
+            ])
     }
 
     // MARK: The problems the explorer found, one by one
@@ -166,7 +203,8 @@ import Testing
         try Self.run(["progress", "dune", "100"], home: home)
         let journal = home + "/.local/share/bookclub/store.json.journal"
         let committed = try Data(contentsOf: URL(fileURLWithPath: journal))
-        try Self.run(["progress", "dune", "120", "--note", "a long note about the spice and the worms of Arrakis"], home: home)
+        try Self.run(
+            ["progress", "dune", "120", "--note", "a long note about the spice and the worms of Arrakis"], home: home)
         var torn = try Data(contentsOf: URL(fileURLWithPath: journal))
         let line = torn[committed.count...].firstRange(of: Data("\"note\":\"a long".utf8))!
         torn.replaceSubrange(line.lowerBound..<(line.lowerBound + 24), with: Data(count: 24))
@@ -174,13 +212,20 @@ import Testing
 
         let show = InProcess.run(["show", "dune", "--json"], home: home)
         #expect(show.code == 0, "\(show.stderr)")
-        #expect(show.stdout.contains("\"page\" : 100") && !show.stdout.contains("\"page\" : 120"), "the torn change never committed")
+        #expect(
+            show.stdout.contains("\"page\" : 100") && !show.stdout.contains("\"page\" : 120"),
+            "the torn change never committed")
         let doctor = InProcess.run(["doctor"], home: home)
         #expect(doctor.code == 1)
-        #expect(doctor.stdout.contains("store.json.journal ends in \(torn.count - committed.count) bytes of a change that never committed"), "\(doctor.stdout)")
+        #expect(
+            doctor.stdout.contains(
+                "store.json.journal ends in \(torn.count - committed.count) bytes of a change that never committed"),
+            "\(doctor.stdout)")
         let fix = InProcess.run(["doctor", "--fix"], home: home)
         #expect(fix.code == 0, "\(fix.stdout)\(fix.stderr)")
-        #expect(fix.stdout.contains("cut \(torn.count - committed.count) bytes of a change that never committed"), "\(fix.stdout)")
+        #expect(
+            fix.stdout.contains("cut \(torn.count - committed.count) bytes of a change that never committed"),
+            "\(fix.stdout)")
         #expect(InProcess.run(["doctor"], home: home).code == 0)
         try Self.run(["progress", "dune", "130"], home: home)
         #expect(InProcess.run(["history"], home: home).stdout.contains("progress dune 130"))
@@ -232,7 +277,9 @@ import Testing
     // MARK: The explorer
 
     static func newHome() -> String {
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("bookclub-powercut-\(UUID().uuidString)").path
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "bookclub-powercut-\(UUID().uuidString)"
+        ).path
         try? FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
         return home
     }
@@ -285,7 +332,8 @@ import Testing
                 crashes.append(space.crash(prefix: prefix, number: 0))
                 if count > 1 { crashes.append(space.crash(prefix: prefix, number: count - 1)) }
             }
-            var generator = SeededGenerator(state: UInt64(truncatingIfNeeded: name.utf8.reduce(5381) { ($0 &* 33) &+ Int($1) }))
+            var generator = SeededGenerator(
+                state: UInt64(truncatingIfNeeded: name.utf8.reduce(5381) { ($0 &* 33) &+ Int($1) }))
             for _ in 0..<(budget * 20) where crashes.count < budget * 5 {
                 var number = Int.random(in: 0..<total, using: &generator)
                 var prefix = 0
@@ -313,33 +361,44 @@ import Testing
                 name: "\(name), crash after \(crash.prefix) of \(space.operations.count) operations")
         }
         let sampled = Self.budget.map { total > $0 } ?? false
-        print("\(name): \(space.operations.count) operations, \(total) crash states, \(checked) distinct disks checked\(sampled ? " (a seeded sample)" : "")")
+        print(
+            "\(name): \(space.operations.count) operations, \(total) crash states, \(checked) distinct disks checked\(sampled ? " (a seeded sample)" : "")"
+        )
         #expect(checked >= min(Self.budget ?? 1, 30), "\(name): too few distinct states to be a test")
     }
 
-    private func check(_ disk: PowerCut.Disk, home: String, store: String, before: Observed, after: Observed, acknowledged: Bool, name: String) throws {
+    private func check(
+        _ disk: PowerCut.Disk, home: String, store: String, before: Observed, after: Observed, acknowledged: Bool,
+        name: String
+    ) throws {
         // The next writer on the disk as the power cut left it.
         try disk.write(to: home)
         let opened = try? Self.observe(store)
         if let opened {
             let storage = LibraryStorage(path: store, fileSystem: .live)
             do {
-                let next = try Store(persistence: storage.persistence(lockTimeout: 5, recording: ("add Probe", Fixture.now)))
+                let next = try Store(
+                    persistence: storage.persistence(lockTimeout: 5, recording: ("add Probe", Fixture.now)))
                 next.update { _ = $0.addBook(Fixture.book("Probe", id: "probe0001")) }
                 try next.save()
             }
             let probed = try Self.observe(store)
-            #expect(probed.library.books.filter { $0.id != "probe0001" } == opened.library.books, "\(name): the next writer kept the books")
+            #expect(
+                probed.library.books.filter { $0.id != "probe0001" } == opened.library.books,
+                "\(name): the next writer kept the books")
             #expect(probed.changes == opened.changes + ["add Probe"], "\(name): the next writer's history")
         }
         // Mended by doctor --fix, which then finds nothing more.
         try disk.write(to: home)
         let storage = LibraryStorage(path: store, fileSystem: .live)
-        let fixes = Doctor.examine(storage: storage, settingsPath: home + "/none.json", sceneFolder: home + "/none", lockTimeout: 5, fix: true)
+        let fixes = Doctor.examine(
+            storage: storage, settingsPath: home + "/none.json", sceneFolder: home + "/none", lockTimeout: 5, fix: true)
         let mended = try #require(try? Self.observe(store), "\(name): doctor --fix did not mend the store: \(fixes)")
         if let opened { #expect(mended == opened, "\(name): doctor --fix changed what the store held") }
-        let problems = Doctor.examine(storage: storage, settingsPath: home + "/none.json", sceneFolder: home + "/none", lockTimeout: 5, fix: false)
-            .filter { $0.kind == .problem }
+        let problems = Doctor.examine(
+            storage: storage, settingsPath: home + "/none.json", sceneFolder: home + "/none", lockTimeout: 5, fix: false
+        )
+        .filter { $0.kind == .problem }
         #expect(problems.isEmpty, "\(name): after doctor --fix: \(problems)")
         if acknowledged {
             #expect(mended == after, "\(name): the command said it was done, yet its change is not all there")

@@ -7,9 +7,12 @@ import Testing
     let now = Fixture.now
     let utc = Fixture.utc
 
-    func date(_ text: String) -> Date { ISO8601DateFormatter().date(from: text.count == 10 ? text + "T12:00:00Z" : text)! }
+    func date(_ text: String) -> Date {
+        ISO8601DateFormatter().date(from: text.count == 10 ? text + "T12:00:00Z" : text)!
+    }
 
-    func entry(_ when: String, page: Int? = nil, percent: Double? = nil, of pages: Int? = 400) -> ReadingProgress.Entry {
+    func entry(_ when: String, page: Int? = nil, percent: Double? = nil, of pages: Int? = 400) -> ReadingProgress.Entry
+    {
         let fraction = percent.map { $0 / 100 } ?? Double(page!) / Double(pages!)
         return ReadingProgress.Entry(progress: fraction, page: page, time: date(when))
     }
@@ -24,7 +27,8 @@ import Testing
     }
 
     func stats(_ books: [Book], zone: Zone? = nil, year: Int? = nil, goal: Int = 0, now: Date? = nil) -> ReadingStats {
-        ReadingStats(library: Library(books: books), now: now ?? self.now, timeZone: zone ?? utc, year: year, goal: goal)
+        ReadingStats(
+            library: Library(books: books), now: now ?? self.now, timeZone: zone ?? utc, year: year, goal: goal)
     }
 
     func pagesByDay(_ stats: ReadingStats) -> [String: Int] {
@@ -46,13 +50,15 @@ import Testing
     }
 
     @Test func pagesGoForwardFromPageZeroAndACorrectionIsNotReadTwice() {
-        let dune = book("Dune", [
-            entry("2026-11-01", page: 40),
-            entry("2026-11-02", page: 100),
-            entry("2026-11-03", page: 80),  // a correction backwards: no reading
-            entry("2026-11-04", page: 90),  // forward again, but over pages read already: a reading day of 0 pages
-            entry("2026-11-05", page: 130),  // 30 pages past the furthest, 100
-        ])
+        let dune = book(
+            "Dune",
+            [
+                entry("2026-11-01", page: 40),
+                entry("2026-11-02", page: 100),
+                entry("2026-11-03", page: 80),  // a correction backwards: no reading
+                entry("2026-11-04", page: 90),  // forward again, but over pages read already: a reading day of 0 pages
+                entry("2026-11-05", page: 130),  // 30 pages past the furthest, 100
+            ])
         let stats = stats([dune])
         #expect(pagesByDay(stats) == ["2026-11-01": 40, "2026-11-02": 60, "2026-11-04": 0, "2026-11-05": 30])
         #expect(stats.pages == 130)
@@ -64,7 +70,9 @@ import Testing
 
     @Test func percentEntriesGoThroughThePageCountAndABookWithoutOneReadsNoPages() {
         let kindred = book("Kindred", pages: 200, [entry("2026-11-10", percent: 25), entry("2026-11-11", percent: 40)])
-        let poems = book("Poems", pages: nil, [entry("2026-11-11", percent: 10), entry("2026-11-12", percent: 30), entry("2026-11-13", percent: 30)])
+        let poems = book(
+            "Poems", pages: nil,
+            [entry("2026-11-11", percent: 10), entry("2026-11-12", percent: 30), entry("2026-11-13", percent: 30)])
         let stats = stats([kindred, poems])
         #expect(pagesByDay(stats) == ["2026-11-10": 50, "2026-11-11": 30, "2026-11-12": 0])
         #expect(stats.readingDays == 3)
@@ -79,8 +87,11 @@ import Testing
         let imported = book("Imported", [], finished: .some(nil))
         let abandoned = Book(
             id: "abandoned", title: "Abandoned", pages: 100, added: now,
-            readings: [Reading(started: nil, progress: ReadingProgress(entries: [entry("2026-04-01", page: 20, of: 100)]),
-                               ending: Ending(outcome: .abandoned, date: date("2026-04-02")))])
+            readings: [
+                Reading(
+                    started: nil, progress: ReadingProgress(entries: [entry("2026-04-01", page: 20, of: 100)]),
+                    ending: Ending(outcome: .abandoned, date: date("2026-04-02")))
+            ])
         let stats = stats([dune, imported, abandoned])
         #expect(pagesByDay(stats) == ["2026-03-01": 100, "2026-03-10": 200, "2026-04-01": 20, "2026-11-10": 50])
         #expect(stats.months[2].books == 1)
@@ -91,12 +102,15 @@ import Testing
 
     @Test func streaksFollowTheReadersDaysAcrossMidnight() throws {
         let tokyo = Fixture.zone("Asia/Tokyo")
-        let dune = book("Dune", [
-            entry("2026-10-01", page: 10), entry("2026-10-02", page: 20), entry("2026-10-03", page: 30), entry("2026-10-04", page: 40),
-            entry("2026-11-16T14:30:00Z", page: 50),  // 23:30 on the 16th in Tokyo
-            entry("2026-11-16T15:30:00Z", page: 60),  // 00:30 on the 17th in Tokyo
-            entry("2026-11-18T01:00:00Z", page: 70),  // 10:00 on the 18th; now is 20:06 there
-        ])
+        let dune = book(
+            "Dune",
+            [
+                entry("2026-10-01", page: 10), entry("2026-10-02", page: 20), entry("2026-10-03", page: 30),
+                entry("2026-10-04", page: 40),
+                entry("2026-11-16T14:30:00Z", page: 50),  // 23:30 on the 16th in Tokyo
+                entry("2026-11-16T15:30:00Z", page: 60),  // 00:30 on the 17th in Tokyo
+                entry("2026-11-18T01:00:00Z", page: 70),  // 10:00 on the 18th; now is 20:06 there
+            ])
         let inTokyo = stats([dune], zone: tokyo)
         #expect(inTokyo.today.description == "2026-11-18")
         #expect(streak(inTokyo.currentStreak) == "3 to 2026-11-18")
@@ -134,14 +148,18 @@ import Testing
     }
 
     @Test func timeToFinishAtThePace() {
-        let dune = book("Dune", [entry("2026-11-16", page: 60), entry("2026-11-17", page: 130)])  // 65 pages a reading day
+        // 65 pages a reading day
+        let dune = book("Dune", [entry("2026-11-16", page: 60), entry("2026-11-17", page: 130)])
         let kindred = book("Kindred", pages: 264, [entry("2026-11-17", page: 250, of: 264)])  // 250 pages that day
         let stats = stats([dune, kindred])
         #expect(stats.pagesPerDay == 190)  // 380 pages over 2 reading days
-        #expect(stats.timeToFinish.map { "\($0.bookID) \($0.title) \($0.pagesLeft) \($0.days ?? -1) \($0.date?.description ?? "-")" } == [
-            "kindred Kindred 14 1 2026-11-19",
-            "dune Dune 270 2 2026-11-20",
-        ])
+        #expect(
+            stats.timeToFinish.map {
+                "\($0.bookID) \($0.title) \($0.pagesLeft) \($0.days ?? -1) \($0.date?.description ?? "-")"
+            } == [
+                "kindred Kindred 14 1 2026-11-19",
+                "dune Dune 270 2 2026-11-20",
+            ])
     }
 
     @Test func anEmptyLibraryAndAYearWithNothingAreZerosNotNaN() {
@@ -166,7 +184,8 @@ import Testing
     }
 
     @Test func weeksCountOnlyTheYearsDays() {
-        let dune = book("Dune", [entry("2025-12-30", page: 30), entry("2026-01-02", page: 50), entry("2026-01-05", page: 60)])
+        let dune = book(
+            "Dune", [entry("2025-12-30", page: 30), entry("2026-01-02", page: 50), entry("2026-01-05", page: 60)])
         let stats = stats([dune])
         #expect(stats.weeks.prefix(2).map { "\($0.start) \($0.pages)" } == ["2025-12-29 20", "2026-01-05 10"])
         #expect(stats.pages == 30)

@@ -15,7 +15,8 @@ import Testing
     @Test func aSaveThatFailsPrintsNoSuccess() throws {
         defer { bookclub.cleanUp() }
         _ = try bookclub.add("Dune", "--pages", "412")
-        try FileManager.default.createDirectory(atPath: bookclub.storePath + ".history", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: bookclub.storePath + ".history", withIntermediateDirectories: true)
         let store = bytes(bookclub.storePath)
         let result = try bookclub.run("progress", "dune", "120", "--json")
         #expect(result.exitCode == 74)
@@ -64,7 +65,9 @@ import Testing
         #expect(again.stderr.contains("nothing logged"))
         let future = try bookclub.run("progress", "dune", "300", "--date", "2999-01-01")
         #expect(future.exitCode == 64)
-        #expect(future.stderr.hasPrefix("Error: The value '2999-01-01' is invalid for '--date <when>': that is in the future\n"))
+        #expect(
+            future.stderr.hasPrefix(
+                "Error: The value '2999-01-01' is invalid for '--date <when>': that is in the future\n"))
     }
 
     @Test func editKeepsBooksDistinctAndPagesConsistent() throws {
@@ -73,7 +76,11 @@ import Testing
         _ = try bookclub.add("Dune Messiah", "--author", "Frank Herbert", "--pages", "256")
         try bookclub.run("progress", "messiah", "250")
         let duplicate = try bookclub.run("edit", "dune", "--title", "Dune Messiah")
-        #expect(duplicate == .init(stdout: "", stderr: "Error: A book titled 'Dune Messiah' by the same author is already there.\n", exitCode: 1))
+        #expect(
+            duplicate
+                == .init(
+                    stdout: "", stderr: "Error: A book titled 'Dune Messiah' by the same author is already there.\n",
+                    exitCode: 1))
         let pages = try bookclub.run("edit", "messiah", "--pages", "100")
         #expect(pages.exitCode == 1)
         #expect(pages.stderr.contains("has an entry at p. 250"))
@@ -88,7 +95,10 @@ import Testing
         _ = try bookclub.add("Dune Messiah", "--pages", "256")
         #expect(try bookclub.run("remove", "dune", "--yes").exitCode == 0)
         let again = try bookclub.run("remove", "dune", "--yes")
-        #expect(again == .init(stdout: "", stderr: "Error: No book matches 'dune'. See `bookclub list --all`.\n", exitCode: 1))
+        #expect(
+            again
+                == .init(stdout: "", stderr: "Error: No book matches 'dune'. See `bookclub list --all`.\n", exitCode: 1)
+        )
         #expect(try bookclub.json("list", "--all", "--json") as? [[String: Any]] != nil)
         #expect((try bookclub.json("list", "--all", "--json") as? [Any])?.count == 1)
     }
@@ -96,14 +106,16 @@ import Testing
     @Test func noColorAlwaysWins() throws {
         defer { bookclub.cleanUp() }
         _ = try bookclub.add("Dune", "--pages", "412")
-        #expect(!(try bookclub.run("list", "--color", "always", environment: ["NO_COLOR": "1"]).stdout.contains("\u{1B}")))
+        #expect(
+            !(try bookclub.run("list", "--color", "always", environment: ["NO_COLOR": "1"]).stdout.contains("\u{1B}")))
     }
 
     @Test func emptyPathsAreUsageErrors() throws {
         defer { bookclub.cleanUp() }
         let result = try bookclub.run("--store", "", "list")
         #expect(result.exitCode == 64)
-        #expect(result.stderr.hasPrefix("Error: The value '' is invalid for '--store <path>': a path cannot be empty\n"))
+        #expect(
+            result.stderr.hasPrefix("Error: The value '' is invalid for '--store <path>': a path cannot be empty\n"))
     }
 
     @Test func aCorruptSettingsFileCanBeReset() throws {
@@ -119,10 +131,17 @@ import Testing
     @Test func aStoreNoCommandCouldHaveWrittenIsRefused() throws {
         defer { bookclub.cleanUp() }
         let path = bookclub.home + "/store.json"
-        let text = #"{"schemaVersion": 2, "historyLength": 0, "books": [{"id": "a1", "title": "Dune", "pages": -304, "tags": [], "added": "2026-11-01T10:00:00Z", "readings": []}]}"#
+        let text =
+            #"{"schemaVersion": 2, "historyLength": 0, "books": [{"id": "a1", "title": "Dune", "pages": -304, "tags": [], "added": "2026-11-01T10:00:00Z", "readings": []}]}"#
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         let result = try bookclub.run("--store", path, "list")
-        #expect(result == .init(stdout: "", stderr: "Error: \(path): at `books[0].pages` ('Dune'): expected a page count from 1 to 100000; the file was left untouched.\n", exitCode: 65))
+        #expect(
+            result
+                == .init(
+                    stdout: "",
+                    stderr:
+                        "Error: \(path): at `books[0].pages` ('Dune'): expected a page count from 1 to 100000; the file was left untouched.\n",
+                    exitCode: 65))
     }
 
     @Test func scenesWithLookAlikeNamesKeepTheirOwnFiles() throws {
@@ -142,9 +161,17 @@ import Testing
         try bookclub.run("progress", "dune", "+30")
         try bookclub.run("finish", "dune")
         let history = try #require(try bookclub.json("history", "--json") as? [[String: Any]])
-        #expect(history.map { $0["command"] as? String } == ["finish dune", "progress dune +30", "progress dune 120 --note 'the spice'", "add Dune --pages 412"])
-        #expect(history.map { $0["summary"] as? String } == ["'Dune': finished", "'Dune': p. 150", "'Dune': p. 120", "added 'Dune'"])
-        #expect(try bookclub.run("undo") == .init(stdout: "", stderr: "Undid `finish dune`: 'Dune': finished.\n", exitCode: 0))
+        #expect(
+            history.map { $0["command"] as? String } == [
+                "finish dune", "progress dune +30", "progress dune 120 --note 'the spice'", "add Dune --pages 412",
+            ])
+        #expect(
+            history.map { $0["summary"] as? String } == [
+                "'Dune': finished", "'Dune': p. 150", "'Dune': p. 120", "added 'Dune'",
+            ])
+        #expect(
+            try bookclub.run("undo")
+                == .init(stdout: "", stderr: "Undid `finish dune`: 'Dune': finished.\n", exitCode: 0))
         #expect(try bookclub.run("undo").stderr == "Undid `progress dune +30`: 'Dune': p. 150.\n")
         let book = try #require(try bookclub.json("show", "dune", "--json") as? [String: Any])
         #expect(book["page"] as? Int == 120)
@@ -170,25 +197,39 @@ import Testing
         #expect(check.exitCode == 1)
         #expect(check.stdout.contains("ok       store: 1 books, 2 entries, 0 clubs\n"))
         #expect(check.stdout.contains("note     'Dune' has entries logged out of time order"))
-        #expect(check.stdout.contains("problem  the scene 'other' selects a book that is no longer there (--fix clears it)\n"))
+        #expect(
+            check.stdout.contains(
+                "problem  the scene 'other' selects a book that is no longer there (--fix clears it)\n"))
         #expect(check.stdout.contains("problem  \(leftover) was left by an interrupted write (--fix removes it)\n"))
-        #expect(check.stderr == "Error: doctor found 2 problems; see above, and `bookclub doctor --fix`.\n", "a failure is never silent")
+        #expect(
+            check.stderr == "Error: doctor found 2 problems; see above, and `bookclub doctor --fix`.\n",
+            "a failure is never silent")
 
         let fixed = try bookclub.run("doctor", "--fix")
         #expect(fixed.exitCode == 0, "\(fixed.stdout)")
-        #expect(fixed.stdout.contains("fixed    the scene 'other' selects a book that is no longer there; the selection was cleared\n"))
+        #expect(
+            fixed.stdout.contains(
+                "fixed    the scene 'other' selects a book that is no longer there; the selection was cleared\n"))
         #expect(fixed.stdout.contains("fixed    removed \(leftover)"))
         #expect(!FileManager.default.fileExists(atPath: leftover))
         // The journal is folded into store.json, which then holds every change (to edit it by hand).
-        #expect(fixed.stdout.contains("fixed    folded \(bookclub.storePath).journal into \(bookclub.storePath), which now holds every change\n"))
-        #expect(try String(contentsOfFile: bookclub.storePath + ".journal", encoding: .utf8).split(separator: "\n").count == 1)
+        #expect(
+            fixed.stdout.contains(
+                "fixed    folded \(bookclub.storePath).journal into \(bookclub.storePath), which now holds every change\n"
+            ))
+        #expect(
+            try String(contentsOfFile: bookclub.storePath + ".journal", encoding: .utf8).split(separator: "\n").count
+                == 1)
         #expect(try String(contentsOfFile: bookclub.storePath, encoding: .utf8).contains("\"page\" : 100"))
         #expect(try bookclub.run("doctor", "--fix").stdout.contains("folded") == false, "nothing more to fold")
-        #expect(try bookclub.run("undo").stderr == "Undid `remove Kindred --yes`: removed 'Kindred'.\n", "undo reaches past the fold")
+        #expect(
+            try bookclub.run("undo").stderr == "Undid `remove Kindred --yes`: removed 'Kindred'.\n",
+            "undo reaches past the fold")
         try bookclub.run("progress", "kindred", "10")
         let again = try #require(try bookclub.json("doctor", "--json") as? [[String: String]])
         #expect(!again.contains { $0["kind"] == "problem" })
-        #expect((try bookclub.json("show", "dune", "--json") as? [String: Any])?["page"] as? Int == 100, "nothing was lost")
+        #expect(
+            (try bookclub.json("show", "dune", "--json") as? [String: Any])?["page"] as? Int == 100, "nothing was lost")
         #expect((try bookclub.json("show", "kindred", "--json") as? [String: Any])?["page"] as? Int == 10)
     }
 
@@ -200,15 +241,19 @@ import Testing
         let original = try Data(contentsOf: fixtures.appendingPathComponent("store-v\(version).json"))
         let path = bookclub.home + "/store.json"
         try original.write(to: URL(fileURLWithPath: path))
-        try FileManager.default.copyItem(atPath: fixtures.appendingPathComponent("store-v\(version).json.history").path, toPath: path + ".history")
+        try FileManager.default.copyItem(
+            atPath: fixtures.appendingPathComponent("store-v\(version).json.history").path, toPath: path + ".history")
         let show = try #require(try bookclub.json("--store", path, "show", "dune", "--json") as? [String: Any])
         let entries = (show["readings"] as? [[String: Any]])?.first?["entries"] as? [[String: Any]]
         #expect(entries?.map { $0["page"] as? Int } == [120, 150])
         #expect(FileManager.default.contents(atPath: path) == original, "reading does not migrate")
         #expect(try bookclub.run("--store", path, "progress", "dune", "+10").exitCode == 0)
-        #expect(FileManager.default.contents(atPath: path + ".v\(version)") == original, "the original is kept beside the store")
+        #expect(
+            FileManager.default.contents(atPath: path + ".v\(version)") == original,
+            "the original is kept beside the store")
         #expect(try String(contentsOfFile: path, encoding: .utf8).contains("\"schemaVersion\" : 3"))
-        #expect((try bookclub.json("--store", path, "show", "dune", "--json") as? [String: Any])?["page"] as? Int == 160)
+        #expect(
+            (try bookclub.json("--store", path, "show", "dune", "--json") as? [String: Any])?["page"] as? Int == 160)
         if version >= 2 { #expect(try bookclub.run("--store", path, "club", "list").stdout.contains("Sci-Fi")) }
     }
 }

@@ -18,7 +18,8 @@ import Testing
 
     @Test func readsPagesPercentsNotesTimesAndActions() throws {
         #expect(try event(#"{"book": "dune", "page": 120}"#).value == .page(120))
-        let full = try event(#"{"book":"dune","percent":45.5,"note":" the spice ","time":"2026-11-17T19:00:00Z","action":"finish"}"#)
+        let full = try event(
+            #"{"book":"dune","percent":45.5,"note":" the spice ","time":"2026-11-17T19:00:00Z","action":"finish"}"#)
         #expect(full.value == .percent(45.5))
         #expect(full.note == "the spice")
         #expect(full.time == Date(timeIntervalSince1970: 1_794_942_000))
@@ -54,7 +55,8 @@ import Testing
         let logged = try library.apply(event(#"{"book":"dune","page":100,"note":"worms"}"#), now: Fixture.now)
         #expect(logged.entry?.page == 100)
         #expect(logged.ending == nil)
-        let ended = try library.apply(event(#"{"book":"dune","page":400,"action":"finish","note":"what a ride"}"#), now: Fixture.now)
+        let ended = try library.apply(
+            event(#"{"book":"dune","page":400,"action":"finish","note":"what a ride"}"#), now: Fixture.now)
         #expect(ended.entry?.note == "what a ride")
         #expect(ended.ending == .finished)
         let dune = try #require(library[id: "aaaa1111"])
@@ -64,7 +66,8 @@ import Testing
             try library.apply(event(#"{"book":"dune","page":10}"#), now: Fixture.now)
         }
         // An action alone keeps its note with the ending.
-        let abandoned = try library.apply(event(#"{"book":"dispossessed","action":"abandon","note":"later"}"#), now: Fixture.now)
+        let abandoned = try library.apply(
+            event(#"{"book":"dispossessed","action":"abandon","note":"later"}"#), now: Fixture.now)
         #expect(abandoned.ending == .abandoned)
         #expect(library[id: "cccc1111"]?.currentReading?.ending?.note == "later")
     }
@@ -99,25 +102,35 @@ import Testing
     var library: Library {
         var library = Library(books: [
             Book(
-                id: "aaaa1111", title: "Dune", author: "Frank Herbert", pages: 412, isbn: "978-0441013593", tags: ["sf"],
+                id: "aaaa1111", title: "Dune", author: "Frank Herbert", pages: 412, isbn: "978-0441013593",
+                tags: ["sf"],
                 rating: 4, review: "Spice, \"worms\",\nand politics.", added: Fixture.now),
             Book(id: "bbbb1111", title: "Emma", author: "Jane Austen", added: Fixture.now),
             Book(id: "cccc1111", title: "Ulysses", isbn: "0141182806", added: Fixture.now),
         ])
-        _ = try? library.logProgress(.page(100), note: "the spice", at: Fixture.now, bookID: "aaaa1111", reference: "dune")
+        _ = try? library.logProgress(
+            .page(100), note: "the spice", at: Fixture.now, bookID: "aaaa1111", reference: "dune")
         _ = try? library.end(.finished, date: Fixture.now, note: "lovely", bookID: "bbbb1111", reference: "emma")
         return library
     }
 
     @Test func goodreadsCSVQuotesAndGuardsLikeGoodreads() {
-        let lines = GoodreadsCSV.render(library, timeZone: Fixture.utc).split(separator: "\n", omittingEmptySubsequences: false)
+        let lines = GoodreadsCSV.render(library, timeZone: Fixture.utc).split(
+            separator: "\n", omittingEmptySubsequences: false)
         #expect(lines[0] == Substring(GoodreadsCSV.columns.joined(separator: ",")))
         #expect(
             lines[1]
-                == #"aaaa1111,Dune,Frank Herbert,"Herbert, Frank",,"=""""","=""9780441013593""",4,,,,412,,,,2026/11/18,"currently-reading, sf","currently-reading (#1), sf (#1)",currently-reading,"Spice, ""worms"","#)
+                == #"aaaa1111,Dune,Frank Herbert,"Herbert, Frank",,"=""""","=""9780441013593""",4,,,,412,,,,2026/11/18,"currently-reading, sf","currently-reading (#1), sf (#1)",currently-reading,"Spice, ""worms"","#
+        )
         // Goodreads' 24 columns, then the book as bookclub keeps it.
-        #expect(lines[2].hasPrefix(#"and politics.",,,0,0,"{""added"":""2026-11-18T11:06:40Z"",""author"":""Frank Herbert"",""id"":""aaaa1111"","#))
-        #expect(lines[3].hasPrefix(#"bbbb1111,Emma,Jane Austen,"Austen, Jane",,"=""""","=""""",0,,,,,,,2026/11/18,2026/11/18,read,read (#1),read,,,,1,0,"{"#))
+        #expect(
+            lines[2].hasPrefix(
+                #"and politics.",,,0,0,"{""added"":""2026-11-18T11:06:40Z"",""author"":""Frank Herbert"",""id"":""aaaa1111"","#
+            ))
+        #expect(
+            lines[3].hasPrefix(
+                #"bbbb1111,Emma,Jane Austen,"Austen, Jane",,"=""""","=""""",0,,,,,,,2026/11/18,2026/11/18,read,read (#1),read,,,,1,0,"{"#
+            ))
         #expect(lines[4].hasPrefix(#"cccc1111,Ulysses,,,,"=""0141182806""","=""""",0,"#))
         #expect(lines.last == "")
     }
@@ -161,14 +174,21 @@ import Testing
         library.books[2].readings = [
             Reading(
                 started: Date(timeIntervalSince1970: -14_831_769_600),  // 1500: Foundation is Julian there
-                progress: ReadingProgress(entries: [.init(progress: 1e-7, page: 0, time: Date(timeIntervalSince1970: -1), note: "")]),
+                progress: ReadingProgress(entries: [
+                    .init(progress: 1e-7, page: 0, time: Date(timeIntervalSince1970: -1), note: "")
+                ]),
                 ending: Ending(outcome: .abandoned, date: nil, note: "🙃")),
-            Reading(started: nil, ending: Ending(outcome: .finished, date: Date(timeIntervalSince1970: 951_782_400))),  // 29 Feb 2000
+            // 29 Feb 2000
+            Reading(started: nil, ending: Ending(outcome: .finished, date: Date(timeIntervalSince1970: 951_782_400))),
         ]
         library.clubs = [
-            Club(id: "c1", name: "Sci-fi \"club\"", description: "line\nbreak", meetings: [
-                Meeting(id: "m1", date: Fixture.now, bookID: "aaaa1111", target: .init(page: 200, label: "part one"), place: "Library")
-            ]),
+            Club(
+                id: "c1", name: "Sci-fi \"club\"", description: "line\nbreak",
+                meetings: [
+                    Meeting(
+                        id: "m1", date: Fixture.now, bookID: "aaaa1111", target: .init(page: 200, label: "part one"),
+                        place: "Library")
+                ]),
             Club(id: "c2", name: "Empty"),
         ]
         let document = LibraryExport(library)
@@ -188,12 +208,18 @@ import Testing
         #expect(text.contains(#""time" : "1969-12-31T23:59:59Z""#))
         #expect(text.contains(#""date" : "2000-02-29T00:00:00Z""#))
         #expect(text.hasSuffix("  \"format\" : \"bookclub-export\",\n  \"version\" : 1\n}\n"))
-        #expect(try LibraryExport(Library()).encoded() == Data("{\n  \"books\" : [],\n  \"clubs\" : [],\n  \"format\" : \"bookclub-export\",\n  \"version\" : 1\n}\n".utf8))
+        #expect(
+            try LibraryExport(Library()).encoded()
+                == Data(
+                    "{\n  \"books\" : [],\n  \"clubs\" : [],\n  \"format\" : \"bookclub-export\",\n  \"version\" : 1\n}\n"
+                        .utf8))
         #expect(throws: BookClubError.self) {
-            try LibraryExport.decode(Data(#"{"format":"other","version":1,"books":[],"clubs":[]}"#.utf8), path: "x.json")
+            try LibraryExport.decode(
+                Data(#"{"format":"other","version":1,"books":[],"clubs":[]}"#.utf8), path: "x.json")
         }
         #expect(throws: BookClubError.newerSchema(path: "x.json", found: 2, supported: 1)) {
-            try LibraryExport.decode(Data(#"{"format":"bookclub-export","version":2,"books":[],"clubs":[]}"#.utf8), path: "x.json")
+            try LibraryExport.decode(
+                Data(#"{"format":"bookclub-export","version":2,"books":[],"clubs":[]}"#.utf8), path: "x.json")
         }
     }
 }

@@ -18,7 +18,10 @@ import Testing
     func storeFiles() -> [String: Data] {
         let folder = (bookclub.storePath as NSString).deletingLastPathComponent
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-        return Dictionary(uniqueKeysWithValues: names.filter { !$0.hasSuffix(".lock") }.map { ($0, FileManager.default.contents(atPath: folder + "/" + $0) ?? Data()) })
+        return Dictionary(
+            uniqueKeysWithValues: names.filter { !$0.hasSuffix(".lock") }.map {
+                ($0, FileManager.default.contents(atPath: folder + "/" + $0) ?? Data())
+            })
     }
 
     /// Writes an executable hook.
@@ -60,13 +63,16 @@ import Testing
         #expect(rows[2].contains(",read,read (#1),read,"))
 
         let markdown = try bookclub.run("export", "--format", "markdown")
-        #expect(markdown.stdout.hasPrefix("# Reading journal\n\n## Reading now\n\n### Dune — Frank Herbert\np. 150 of 412 (36%)\n"))
+        #expect(
+            markdown.stdout.hasPrefix(
+                "# Reading journal\n\n## Reading now\n\n### Dune — Frank Herbert\np. 150 of 412 (36%)\n"))
         #expect(markdown.stdout.contains("- finished: lovely\n"))
     }
 
     @Test func aJSONExportImportedIntoAnEmptyStoreExportsTheSame() throws {
         defer { bookclub.cleanUp() }
-        _ = try bookclub.add("Dune", "--author", "Frank Herbert", "--pages", "412", "--tag", "sf", "--isbn", "9780441013593")
+        _ = try bookclub.add(
+            "Dune", "--author", "Frank Herbert", "--pages", "412", "--tag", "sf", "--isbn", "9780441013593")
         for (page, note) in [("50", "sand"), ("100", "the \"spice\"\nmust flow"), ("412", "")] {
             try bookclub.run("progress", "dune", page, "--note", note)
         }
@@ -130,7 +136,10 @@ import Testing
 
             """
         let logged = try bookclub.run("log", "--stdin", input: batch)
-        #expect(logged == .init(stdout: "", stderr: "Logged 3 entries on 2 books; 1 unchanged; finished 'Emma'.\n", exitCode: 0))
+        #expect(
+            logged
+                == .init(
+                    stdout: "", stderr: "Logged 3 entries on 2 books; 1 unchanged; finished 'Emma'.\n", exitCode: 0))
         let history = read(bookclub.storePath + ".history")?.split(separator: "\n") ?? []
         #expect(history.count == 3)
         let dune = try #require(try bookclub.json("show", "dune", "--json") as? [String: Any])
@@ -150,7 +159,10 @@ import Testing
         defer { bookclub.cleanUp() }
         _ = try bookclub.add("Dune", "--pages", "400")
         let before = storeFiles()
-        let rejected = try bookclub.run("log", "--stdin", input: "{\"book\":\"dune\",\"page\":10}\n{\"book\":\"nope\",\"page\":1}\n{\"book\":\"dune\",\"page\":999}\n")
+        let rejected = try bookclub.run(
+            "log", "--stdin",
+            input: "{\"book\":\"dune\",\"page\":10}\n{\"book\":\"nope\",\"page\":1}\n{\"book\":\"dune\",\"page\":999}\n"
+        )
         #expect(rejected.exitCode == 65)
         #expect(rejected.stdout == "")
         #expect(
@@ -168,7 +180,8 @@ import Testing
     @Test func skipInvalidLogsTheRestAndQuietKeepsTheWarnings() throws {
         defer { bookclub.cleanUp() }
         _ = try bookclub.add("Dune", "--pages", "400")
-        let input = "{\"book\":\"dune\",\"page\":10}\n{\"book\":\"dune\",\"page\":999}\n{\"book\":\"dune\",\"pgae\":3}\n{\"book\":\"dune\",\"page\":20}\n"
+        let input =
+            "{\"book\":\"dune\",\"page\":10}\n{\"book\":\"dune\",\"page\":999}\n{\"book\":\"dune\",\"pgae\":3}\n{\"book\":\"dune\",\"page\":20}\n"
         let result = try bookclub.run("log", "--stdin", "--skip-invalid", "--quiet", input: input)
         #expect(result.exitCode == 0)
         #expect(result.stdout == "")
@@ -178,7 +191,8 @@ import Testing
                 Warning: Skipped line 3: unknown key `pgae`; expected book, page, percent, note, time or action
 
                 """)
-        let json = try bookclub.run("log", "--stdin", "--skip-invalid", "--json", input: "{\"book\":\"dune\",\"page\":30}\n[]\n")
+        let json = try bookclub.run(
+            "log", "--stdin", "--skip-invalid", "--json", input: "{\"book\":\"dune\",\"page\":30}\n[]\n")
         let summary = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         #expect(summary["logged"] as? Int == 1)
         #expect((summary["skipped"] as? [[String: Any]])?.first?["line"] as? Int == 2)
@@ -213,7 +227,9 @@ import Testing
         try bookclub.run("finish", "dune", "--note", "done")
 
         let payloads = try (read(log) ?? "").split(separator: "\n").map {
-            try #require(try JSONSerialization.jsonObject(with: Data($0.trimmingCharacters(in: .whitespaces).utf8)) as? [String: Any])
+            try #require(
+                try JSONSerialization.jsonObject(with: Data($0.trimmingCharacters(in: .whitespaces).utf8))
+                    as? [String: Any])
         }
         #expect(payloads.map { $0["event"] as? String } == ["add", "change", "progress", "change", "finish", "change"])
         #expect((payloads[0]["book"] as? [String: Any])?["id"] as? String == id)
@@ -230,7 +246,9 @@ import Testing
         try hook("on-add", "exit 3")
         let added = try bookclub.run("add", "Dune")
         #expect(added.exitCode == 0)
-        #expect(added.stderr == "Added 'Dune'.\nWarning: Hook on-add exited with status 3; the change is saved all the same.\n")
+        #expect(
+            added.stderr
+                == "Added 'Dune'.\nWarning: Hook on-add exited with status 3; the change is saved all the same.\n")
         #expect(try bookclub.run("list", "--all").stdout.contains("Dune"))
 
         try hook("on-add", "sleep 30")
@@ -239,7 +257,10 @@ import Testing
         let slow = try bookclub.run("add", "Emma", "--quiet")
         #expect(Date().timeIntervalSince(start) < 10)
         #expect(slow.exitCode == 0)
-        #expect(slow.stderr == "Warning: Hook on-add ran past the hookTimeout of 1 s and was stopped; the change is saved all the same.\n")
+        #expect(
+            slow.stderr
+                == "Warning: Hook on-add ran past the hookTimeout of 1 s and was stopped; the change is saved all the same.\n"
+        )
         #expect(try bookclub.run("list", "--all").stdout.contains("Emma"))
     }
 
@@ -253,10 +274,13 @@ import Testing
 
         // The store is released before the hooks run, and a hook's own bookclub runs no hooks.
         try bookclub.run("settings", "set", "lockTimeout", "1")
-        try hook("on-add", "'\(BookClubRunner.executable.path)' add 'Added by a hook' >/dev/null 2>&1 || echo failed: $?")
+        try hook(
+            "on-add", "'\(BookClubRunner.executable.path)' add 'Added by a hook' >/dev/null 2>&1 || echo failed: $?")
         let added = try bookclub.run("add", "Solaris")
         #expect(added.stderr == "Added 'Solaris'.\n")
-        let titles = try #require(try bookclub.json("list", "--all", "--json") as? [[String: Any]]).compactMap { $0["title"] as? String }
+        let titles = try #require(try bookclub.json("list", "--all", "--json") as? [[String: Any]]).compactMap {
+            $0["title"] as? String
+        }
         #expect(titles.sorted() == ["Added by a hook", "Dune", "Emma", "Solaris"])
 
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: hooksFolder + "/on-add")

@@ -25,7 +25,8 @@ enum ExternalTool {
     static func run(
         _ name: String, _ arguments: [String], environment: [String: String], directory: String
     ) throws -> BookClubRunner.Result {
-        let executable = try #require(path(name), "\(name) is not installed: apt-get install zsh fish man-db groff-base")
+        let executable = try #require(
+            path(name), "\(name) is not installed: apt-get install zsh fish man-db groff-base")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -125,42 +126,67 @@ enum ExternalTool {
         let other = try addBooks()
         _ = try bookclub.add("Sapiens: A Brief History")
         let script = try script("bash")
-        #expect(try bashCompletes(["bookclub", "progress", ""], line: "bookclub progress ", script: script)
-            == ["Dune", "Sapiens: A Brief History", "The Left Hand of Darkness"])
-        #expect(try bashCompletes(["bookclub", "progress", "th"], line: "bookclub progress th", script: script)
-            == ["The Left Hand of Darkness"])
-        #expect(try bashCompletes(["bookclub", "progress", "'The L"], line: "bookclub progress 'The L", script: script)
-            == ["The Left Hand of Darkness"])
+        #expect(
+            try bashCompletes(["bookclub", "progress", ""], line: "bookclub progress ", script: script)
+                == ["Dune", "Sapiens: A Brief History", "The Left Hand of Darkness"])
+        #expect(
+            try bashCompletes(["bookclub", "progress", "th"], line: "bookclub progress th", script: script)
+                == ["The Left Hand of Darkness"])
+        #expect(
+            try bashCompletes(["bookclub", "progress", "'The L"], line: "bookclub progress 'The L", script: script)
+                == ["The Left Hand of Darkness"])
         // Bash splits at the colon and readline replaces what follows it.
-        #expect(try bashCompletes(["bookclub", "show", "Sapiens", ":", "\\ A"], line: "bookclub show Sapiens:\\ A", script: script)
-            == [" A Brief History"])
-        #expect(try bashCompletes(["bookclub", "club", "meeting", "x", "--book", "D"], line: "bookclub club meeting x --book D", script: script)
-            == ["Dune"])
-        #expect(try bashCompletes(["bookclub", "--store", other, "select", ""], line: "bookclub --store \(other) select ", script: script)
-            == ["Solaris"])
-        #expect(try bashCompletes(["bookclub", "--store", "=", other, "select", ""], line: "bookclub --store=\(other) select ", script: script)
-            == ["Solaris"])
-        #expect(try bashCompletes(["bookclub", "--store", "/nonexistent/store.json", "show", ""],
-                                  line: "bookclub --store /nonexistent/store.json show ", script: script) == [])
+        #expect(
+            try bashCompletes(
+                ["bookclub", "show", "Sapiens", ":", "\\ A"], line: "bookclub show Sapiens:\\ A", script: script)
+                == [" A Brief History"])
+        #expect(
+            try bashCompletes(
+                ["bookclub", "club", "meeting", "x", "--book", "D"], line: "bookclub club meeting x --book D",
+                script: script)
+                == ["Dune"])
+        #expect(
+            try bashCompletes(
+                ["bookclub", "--store", other, "select", ""], line: "bookclub --store \(other) select ", script: script)
+                == ["Solaris"])
+        #expect(
+            try bashCompletes(
+                ["bookclub", "--store", "=", other, "select", ""], line: "bookclub --store=\(other) select ",
+                script: script)
+                == ["Solaris"])
+        #expect(
+            try bashCompletes(
+                ["bookclub", "--store", "/nonexistent/store.json", "show", ""],
+                line: "bookclub --store /nonexistent/store.json show ", script: script) == [])
         // A title is data: offered, never run.
         _ = try bookclub.add("Evil $(touch pwned) `touch pwned`")
-        #expect(try bashCompletes(["bookclub", "show", "Ev"], line: "bookclub show Ev", script: script) == ["Evil $(touch pwned) `touch pwned`"])
+        #expect(
+            try bashCompletes(["bookclub", "show", "Ev"], line: "bookclub show Ev", script: script) == [
+                "Evil $(touch pwned) `touch pwned`"
+            ])
         #expect(!FileManager.default.fileExists(atPath: bookclub.home + "/pwned"))
     }
 
-    @Test(.enabled(if: ExternalTool.available("bash"), skipReason)) func bashCompletesCommandsOptionsAndValues() throws {
+    @Test(.enabled(if: ExternalTool.available("bash"), skipReason)) func bashCompletesCommandsOptionsAndValues() throws
+    {
         defer { bookclub.cleanUp() }
         let script = try script("bash")
         #expect(try bashCompletes(["bookclub", "--st"], line: "bookclub --st", script: script) == ["--store"])
         #expect(try bashCompletes(["bookclub", "prog"], line: "bookclub prog", script: script) == ["progress"])
-        #expect(try bashCompletes(["bookclub", "club", "ren"], line: "bookclub club ren", script: script) == ["rename"])
-        #expect(try bashCompletes(["bookclub", "list", "--color", "a"], line: "bookclub list --color a", script: script)
-            == ["auto", "always"])
-        #expect(try bashCompletes(["bookclub", "--color", "="], line: "bookclub --color=", script: script)
-            == ["auto", "always", "never"])
-        #expect(try bashCompletes(["bookclub", "completions", ""], line: "bookclub completions ", script: script)
-            == ["bash", "fish", "zsh"])
-        #expect(try bashCompletes(["bookclub", "add", "x", "--author", ""], line: "bookclub add x --author ", script: script) == [])
+        #expect(
+            try bashCompletes(["bookclub", "club", "ren"], line: "bookclub club ren", script: script) == ["rename"])
+        #expect(
+            try bashCompletes(["bookclub", "list", "--color", "a"], line: "bookclub list --color a", script: script)
+                == ["auto", "always"])
+        #expect(
+            try bashCompletes(["bookclub", "--color", "="], line: "bookclub --color=", script: script)
+                == ["auto", "always", "never"])
+        #expect(
+            try bashCompletes(["bookclub", "completions", ""], line: "bookclub completions ", script: script)
+                == ["bash", "fish", "zsh"])
+        #expect(
+            try bashCompletes(
+                ["bookclub", "add", "x", "--author", ""], line: "bookclub add x --author ", script: script) == [])
     }
 
     /// What `complete -C LINE` prints in fish, without the descriptions.
@@ -170,7 +196,8 @@ enum ExternalTool {
         return result.stdout.split(separator: "\n").map { String($0.prefix { $0 != "\t" }) }
     }
 
-    @Test(.enabled(if: ExternalTool.available("fish"), skipReason)) func fishCompletesTitlesCommandsAndOptions() throws {
+    @Test(.enabled(if: ExternalTool.available("fish"), skipReason)) func fishCompletesTitlesCommandsAndOptions() throws
+    {
         defer { bookclub.cleanUp() }
         let other = try addBooks()
         #expect(try bookclub.run("club", "add", "Sci-Fi Club").exitCode == 0)
@@ -223,7 +250,8 @@ enum ExternalTool {
         defer { bookclub.cleanUp() }
         let other = try addBooks()
         let script = try script("zsh")
-        #expect(try zshCompletes(["bookclub", "progress", ""], script: script) == ["Dune", "The Left Hand of Darkness"])
+        #expect(
+            try zshCompletes(["bookclub", "progress", ""], script: script) == ["Dune", "The Left Hand of Darkness"])
         #expect(try zshCompletes(["bookclub", "--store", other, "show", ""], script: script) == ["Solaris"])
         #expect(try zshCompletes(["bookclub", "--store=\(other)", "show", ""], script: script) == ["Solaris"])
         #expect(try zshCompletes(["bookclub", "--store", "/nonexistent/store.json", "show", ""], script: script) == [])
@@ -239,10 +267,15 @@ enum ExternalTool {
         defer { bookclub.cleanUp() }
         _ = try addBooks()
         #expect(try bookclub.run("club", "add", "Sci-Fi Club").exitCode == 0)
-        #expect(try bookclub.run("completions", "--titles") == .init(stdout: "Dune\nThe Left Hand of Darkness\n", stderr: "", exitCode: 0))
+        #expect(
+            try bookclub.run("completions", "--titles")
+                == .init(stdout: "Dune\nThe Left Hand of Darkness\n", stderr: "", exitCode: 0))
         #expect(try bookclub.run("completions", "--clubs") == .init(stdout: "Sci-Fi Club\n", stderr: "", exitCode: 0))
-        #expect(try bookclub.run("completions", "--titles", "--store", bookclub.home + "/other.json").stdout == "Solaris\n")
-        #expect(try bookclub.run("completions", "--titles", environment: ["BOOKCLUB_STORE": bookclub.home + "/other.json"]).stdout == "Solaris\n")
+        #expect(
+            try bookclub.run("completions", "--titles", "--store", bookclub.home + "/other.json").stdout == "Solaris\n")
+        #expect(
+            try bookclub.run("completions", "--titles", environment: ["BOOKCLUB_STORE": bookclub.home + "/other.json"])
+                .stdout == "Solaris\n")
     }
 
     @Test func anAbsentOrBrokenStoreListsNothing() throws {
@@ -250,13 +283,16 @@ enum ExternalTool {
         #expect(try bookclub.run("completions", "--titles") == .init(stdout: "", stderr: "", exitCode: 0))
         #expect(!FileManager.default.fileExists(atPath: bookclub.home + "/.local"), "listing creates nothing")
         for content in ["{not json", #"{"schemaVersion": 99, "historyLength": 0, "books": []}"#, ""] {
-            try FileManager.default.createDirectory(atPath: bookclub.home + "/.local/share/bookclub", withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                atPath: bookclub.home + "/.local/share/bookclub", withIntermediateDirectories: true)
             try content.write(toFile: bookclub.storePath, atomically: true, encoding: .utf8)
             #expect(try bookclub.run("completions", "--titles") == .init(stdout: "", stderr: "", exitCode: 0))
             #expect(try bookclub.run("completions", "--clubs") == .init(stdout: "", stderr: "", exitCode: 0))
             #expect(try String(contentsOfFile: bookclub.storePath, encoding: .utf8) == content)
         }
-        #expect(try bookclub.run("completions", "--titles", "--store", bookclub.home) == .init(stdout: "", stderr: "", exitCode: 0))
+        #expect(
+            try bookclub.run("completions", "--titles", "--store", bookclub.home)
+                == .init(stdout: "", stderr: "", exitCode: 0))
     }
 
     @Test func listingOnlyReadsAndCleansTitles() throws {
@@ -273,7 +309,9 @@ enum ExternalTool {
         try store.write(toFile: folder + "/store.json", atomically: true, encoding: .utf8)
         let listed = try bookclub.run("completions", "--titles", "--store", folder + "/store.json")
         #expect(listed == .init(stdout: "Dune\nRed[31m Alertagain\n", stderr: "", exitCode: 0))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["store.json"], "no lock, no history, no undo log")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: folder) == ["store.json"],
+            "no lock, no history, no undo log")
     }
 
     // MARK: The command
@@ -287,17 +325,29 @@ enum ExternalTool {
         for shell in ["bash", "zsh", "fish"] {
             let script = try bookclub.run("completions", shell)
             #expect(script.exitCode == 0)
-            #expect(script.stdout == (try bookclub.run("--generate-completion-script", shell)).stdout, "the hidden flag gives the same script")
-            #expect(script.stdout.contains("--titles") && script.stdout.contains("--clubs"), "titles and clubs come from bookclub")
+            #expect(
+                script.stdout == (try bookclub.run("--generate-completion-script", shell)).stdout,
+                "the hidden flag gives the same script")
+            #expect(
+                script.stdout.contains("--titles") && script.stdout.contains("--clubs"),
+                "titles and clubs come from bookclub")
         }
-        #expect(try bookclub.run("completions", environment: ["SHELL": "/usr/bin/fish"]).stdout.contains("complete -c bookclub"))
-        #expect(try bookclub.run("completions", environment: ["SHELL": "/bin/tcsh"]).stdout.contains("complete -F _bookclub bookclub"))
+        #expect(
+            try bookclub.run("completions", environment: ["SHELL": "/usr/bin/fish"]).stdout.contains(
+                "complete -c bookclub"))
+        #expect(
+            try bookclub.run("completions", environment: ["SHELL": "/bin/tcsh"]).stdout.contains(
+                "complete -F _bookclub bookclub"))
 
         let unknown = try bookclub.run("completions", "tcsh")
         #expect(unknown.exitCode == 64)
-        #expect(unknown.stderr.hasPrefix("Error: The value 'tcsh' is invalid for '<shell>'. Please provide one of 'bash', 'fish' or 'zsh'.\n"))
+        #expect(
+            unknown.stderr.hasPrefix(
+                "Error: The value 'tcsh' is invalid for '<shell>'. Please provide one of 'bash', 'fish' or 'zsh'.\n"))
         #expect(try bookclub.run("completions", "--titles", "bash").exitCode == 64)
-        #expect(try bookclub.run("completions", "--titles", "--clubs").stderr.hasPrefix("Error: Value to be set with flag '--clubs'"))
+        #expect(
+            try bookclub.run("completions", "--titles", "--clubs").stderr.hasPrefix(
+                "Error: Value to be set with flag '--clubs'"))
     }
 }
 
@@ -307,7 +357,9 @@ enum ExternalTool {
         var texts = CLI.globalOptions.map(\.help)
         for (_, type) in CLI.commands {
             let configuration = type.configuration
-            texts += [configuration.abstract, configuration.discussion] + configuration.options.map(\.help) + configuration.arguments.map(\.help)
+            texts +=
+                [configuration.abstract, configuration.discussion] + configuration.options.map(\.help)
+                + configuration.arguments.map(\.help)
         }
         for text in texts {
             // Indented lines are meant; a long run inside a line is not.

@@ -35,7 +35,8 @@ import Testing
         let book = try #require(try bookclub.json("show", "dune", "--json") as? [String: Any])
         let entries = (book["readings"] as? [[String: Any]])?.first?["entries"] as? [Any] ?? []
         // An aborted command may or may not have committed before it died.
-        #expect((completed...completed + aborted).contains(entries.count), "exactly the commands that exited 0 were saved")
+        #expect(
+            (completed...completed + aborted).contains(entries.count), "exactly the commands that exited 0 were saved")
         #expect((book["page"] as? Int ?? 0) == entries.count)
         #expect(stopped > 0)
     }
@@ -60,7 +61,8 @@ import Testing
         let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         #expect(process.terminationStatus == 143)
-        let draft = try #require(stderr.firstRange(of: #/kept at (.+)\.\n/#).map { String(stderr[$0]).dropFirst(8).dropLast(2) })
+        let draft = try #require(
+            stderr.firstRange(of: #/kept at (.+)\.\n/#).map { String(stderr[$0]).dropFirst(8).dropLast(2) })
         #expect(stderr.hasPrefix("Error: Interrupted; your draft is kept at "))
         #expect(FileManager.default.fileExists(atPath: String(draft)))
         #expect(FileManager.default.contents(atPath: bookclub.storePath) == store)

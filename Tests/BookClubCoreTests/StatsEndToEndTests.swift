@@ -26,7 +26,8 @@ import Testing
         _ = try bookclub.add("Dune", "--pages", "412")
         let kindred = try bookclub.add("Kindred", "--pages", "264")
         for (arguments, date) in [
-            (["dune", "100"], "2025-03-03"), (["dune", "180"], "2025-03-04T21:00"), (["kindred", "25%"], "2025-03-04T08:00"),
+            (["dune", "100"], "2025-03-03"), (["dune", "180"], "2025-03-04T21:00"),
+            (["kindred", "25%"], "2025-03-04T08:00"),
             (["dune", "150"], "2025-03-05"),  // a correction backwards: not reading
             (["kindred", "+34"], "2025-03-05"), (["dune", "250"], "2025-03-10"),
         ] {
@@ -45,20 +46,24 @@ import Testing
         #expect(stats["pagesPerDay"] as? Double == 102.4)
         #expect(stats["finishedWithoutDate"] as? Int == 0)
         let days = try #require(stats["days"] as? [[String: Any]])
-        #expect(days.map { "\($0["date"]!) \($0["pages"]!)" } == [
-            "2025-03-03 100", "2025-03-04 146", "2025-03-05 34", "2025-03-10 70", "2025-03-20 162",
-        ])
+        #expect(
+            days.map { "\($0["date"]!) \($0["pages"]!)" } == [
+                "2025-03-03 100", "2025-03-04 146", "2025-03-05 34", "2025-03-10 70", "2025-03-20 162",
+            ])
         let months = try #require(stats["months"] as? [[String: Any]])
         #expect(months.count == 12)
         #expect(months.map { $0["month"] as? String } == (1...12).map { String(format: "2025-%02d", $0) })
-        #expect(months[2]["books"] as? Int == 1 && months[2]["pages"] as? Int == 512 && months[2]["readingDays"] as? Int == 5)
+        #expect(
+            months[2]["books"] as? Int == 1 && months[2]["pages"] as? Int == 512
+                && months[2]["readingDays"] as? Int == 5)
         #expect(months.enumerated().allSatisfy { $0.offset == 2 || $0.element["pages"] as? Int == 0 })
         let weeks = try #require(stats["weeks"] as? [[String: Any]])
         #expect(weeks.count == 53)
         #expect(weeks.first?["start"] as? String == "2024-12-30")
-        #expect(weeks.filter { $0["pages"] as? Int != 0 }.map { "\($0["start"]!) \($0["pages"]!)" } == [
-            "2025-03-03 280", "2025-03-10 70", "2025-03-17 162",
-        ])
+        #expect(
+            weeks.filter { $0["pages"] as? Int != 0 }.map { "\($0["start"]!) \($0["pages"]!)" } == [
+                "2025-03-03 280", "2025-03-10 70", "2025-03-17 162",
+            ])
         let longest = try #require(stats["longestStreak"] as? [String: Any])
         #expect(longest["days"] as? Int == 3 && longest["last"] as? String == "2025-03-05")
         let current = try #require(stats["currentStreak"] as? [String: Any])
@@ -77,14 +82,15 @@ import Testing
         #expect(text.exitCode == 0)
         #expect(text.stderr == "")
         let lines = text.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        #expect(Array(lines.prefix(6)) == [
-            "Reading in 2025",
-            "Pages    512 on 5 reading days, 102.4 a day",
-            "Books    1 finished",
-            "Streaks  none now; longest 3 days, to Wed 5 Mar 2025",
-            "Goal     1 of 24 books: 23 short",
-            "",
-        ])
+        #expect(
+            Array(lines.prefix(6)) == [
+                "Reading in 2025",
+                "Pages    512 on 5 reading days, 102.4 a day",
+                "Books    1 finished",
+                "Streaks  none now; longest 3 days, to Wed 5 Mar 2025",
+                "Goal     1 of 24 books: 23 short",
+                "",
+            ])
         #expect(lines.contains("Mar        1    512     5"))
         #expect(lines.contains("Dec        0      0     0"))
         #expect(lines.contains("Time to finish at 102.4 pages a day, your pace in 2025"))
@@ -103,7 +109,9 @@ import Testing
         let noGoal = try bookclub.run("stats")
         #expect(noGoal.exitCode == 0)
         #expect(noGoal.stderr == "Set a yearly goal with `bookclub settings set yearlyGoal 24`.\n")
-        #expect(try bookclub.run("stats", "--quiet") == .init(stdout: noGoal.stdout, stderr: "", exitCode: 0), "--quiet keeps all the data")
+        #expect(
+            try bookclub.run("stats", "--quiet") == .init(stdout: noGoal.stdout, stderr: "", exitCode: 0),
+            "--quiet keeps all the data")
         #expect(try bookclub.json("stats", "--json") as? [String: Any] != nil)
         #expect((try object("stats", "--json"))["goal"] is NSNull)
 
@@ -130,7 +138,9 @@ import Testing
         let year = String(today.prefix(4))
         #expect(text.stdout.hasPrefix("Reading in \(year)"))
         #expect(text.stdout.contains("\nStreaks  2 days now; longest 2 days, to "))
-        #expect(text.stdout.contains("\nGoal     1 of 24 books; \(StatsEndToEndTests.oneDecimal(expected)) expected by today: "))
+        #expect(
+            text.stdout.contains(
+                "\nGoal     1 of 24 books; \(StatsEndToEndTests.oneDecimal(expected)) expected by today: "))
         #expect(text.stdout.contains("\nDune  292 pages left  "))
 
         // Charts when asked for colour (as on a terminal): a sparkline and seven rows of days.
@@ -164,12 +174,16 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: bookclub.storePath), "stats only reads")
         for year in ["abc", "1899", "10000", "2025.5", ""] {
             let bad = try bookclub.run("stats", "--year", year)
-            #expect(bad == .init(stdout: "", stderr: """
-                Error: The value '\(year)' is invalid for '--year <year>': expected a whole number from 1900 to 9999
-                Usage: bookclub stats [--year <year>] [--json]
-                  See 'bookclub stats --help' for more information.
+            #expect(
+                bad
+                    == .init(
+                        stdout: "",
+                        stderr: """
+                            Error: The value '\(year)' is invalid for '--year <year>': expected a whole number from 1900 to 9999
+                            Usage: bookclub stats [--year <year>] [--json]
+                              See 'bookclub stats --help' for more information.
 
-                """, exitCode: 64), "\(year)")
+                            """, exitCode: 64), "\(year)")
         }
         let future = try object("stats", "--year", "9999", "--json")
         #expect(future["through"] is NSNull && (future["weeks"] as? [Any])?.isEmpty == true)

@@ -11,7 +11,9 @@ import Testing
 
     func log(_ store: Store<Library>, _ value: ProgressValue, note: String? = nil, minutes: Double = 0) throws {
         try store.update {
-            _ = try $0.logProgress(value, note: note, at: Fixture.now.addingTimeInterval(minutes * 60), bookID: "aaaa1111", reference: "dune")
+            _ = try $0.logProgress(
+                value, note: note, at: Fixture.now.addingTimeInterval(minutes * 60), bookID: "aaaa1111",
+                reference: "dune")
         }
     }
 
@@ -46,7 +48,10 @@ import Testing
     /// entry comes back exactly as it was logged.
     @Test func theHistoryReadsBackEveryEntryExactly() throws {
         let storage = storage()
-        let notes: [String?] = [nil, "plain", "a \"quote\"", "back\\slash", "two\nlines", "tab\there", "émoji 📚", "\u{202E}bidi", "", "{\"book\":1}"]
+        let notes: [String?] = [
+            nil, "plain", "a \"quote\"", "back\\slash", "two\nlines", "tab\there", "émoji 📚", "\u{202E}bidi", "",
+            "{\"book\":1}",
+        ]
         let times = [-315_619_200.0, 0, 1_795_000_000, 32_503_680_000, 1_795_000_000.5]
         let store = try Store(persistence: storage.persistence(lockTimeout: 1))
         store.update { $0 = Fixture.shelf }
@@ -54,20 +59,34 @@ import Testing
         for (index, note) in notes.enumerated() {
             for (offset, time) in times.enumerated() {
                 let entry = ReadingProgress.Entry(
-                    progress: [0, 1, 1.0 / 3, 1e-7, 0.999_999_999][offset], page: index.isMultiple(of: 2) ? nil : index * 7,
+                    progress: [0, 1, 1.0 / 3, 1e-7, 0.999_999_999][offset],
+                    page: index.isMultiple(of: 2) ? nil : index * 7,
                     time: Date(timeIntervalSince1970: time + Double(index)), note: note)
                 logged.append(entry)
-                store.update { $0.books[0].readings = [Reading(id: UUID(uuidString: "00000000-0000-0000-0000-000000000001")!, started: nil, progress: ReadingProgress(entries: logged))] }
+                store.update {
+                    $0.books[0].readings = [
+                        Reading(
+                            id: UUID(uuidString: "00000000-0000-0000-0000-000000000001")!, started: nil,
+                            progress: ReadingProgress(entries: logged))
+                    ]
+                }
             }
         }
         try store.save()
         // A line written by hand, with spaces and its keys in another order, is read too.
         let committed = try #require(try storage.fileSystem.read(storage.historyPath)).count
-        let handWritten = #"{ "reading": "00000000-0000-0000-0000-000000000002", "book": "aaaa2222", "entry": { "time": "2026-11-18T12:00:00Z", "id": "00000000-0000-0000-0000-000000000003", "progress": 0.5 } }"# + "\n"
+        let handWritten =
+            #"{ "reading": "00000000-0000-0000-0000-000000000002", "book": "aaaa2222", "entry": { "time": "2026-11-18T12:00:00Z", "id": "00000000-0000-0000-0000-000000000003", "progress": 0.5 } }"#
+            + "\n"
         try storage.fileSystem.append(storage.historyPath, Data(handWritten.utf8), committed)
         let state = String(decoding: try #require(try storage.fileSystem.read(path)), as: UTF8.self)
         try storage.fileSystem.writeAtomically(
-            path, Data(state.replacing("\"historyLength\" : \(committed)", with: "\"historyLength\" : \(committed + handWritten.utf8.count)").utf8))
+            path,
+            Data(
+                state.replacing(
+                    "\"historyLength\" : \(committed)",
+                    with: "\"historyLength\" : \(committed + handWritten.utf8.count)"
+                ).utf8))
         let history = try storage.history(of: nil)
         #expect(history[UUID(uuidString: "00000000-0000-0000-0000-000000000002")!]?.map(\.progress) == [0.5])
         let read = try #require(history[UUID(uuidString: "00000000-0000-0000-0000-000000000001")!])
@@ -80,7 +99,8 @@ import Testing
             #expect(entry.progress == original.progress)
             #expect(entry.time == original.time.wholeSeconds)
         }
-        #expect(try storage.history(of: ["aaaa2222"]).keys.map(\.uuidString) == ["00000000-0000-0000-0000-000000000002"])
+        #expect(
+            try storage.history(of: ["aaaa2222"]).keys.map(\.uuidString) == ["00000000-0000-0000-0000-000000000002"])
     }
 
     @Test func eachSaveAppendsOnlyTheNewEntries() throws {
@@ -126,7 +146,10 @@ import Testing
             _ = try Store(persistence: storage.persistence(lockTimeout: nil))
             Issue.record("a corrupt store was accepted")
         } catch let error as BookClubError {
-            guard case .corruptFile(let where_, let message) = error else { Issue.record("\(error)"); return }
+            guard case .corruptFile(let where_, let message) = error else {
+                Issue.record("\(error)")
+                return
+            }
             #expect(where_ == path)
             #expect(message.contains(detail))
             #expect(error.kind == .dataFile)
@@ -146,17 +169,21 @@ import Testing
         let entries = [
             ReadingProgress.Entry(progress: 0.29126213592233008, page: 120, time: Fixture.now, note: "the spice"),
             ReadingProgress.Entry(progress: 1e-05, time: Fixture.now.addingTimeInterval(60)),
-            ReadingProgress.Entry(progress: 1, page: 412, time: Fixture.now.addingTimeInterval(120), note: "é — \"quoted\"\nsecond line\t/"),
+            ReadingProgress.Entry(
+                progress: 1, page: 412, time: Fixture.now.addingTimeInterval(120),
+                note: "é — \"quoted\"\nsecond line\t/"),
             ReadingProgress.Entry(progress: 0.5, time: Date(timeIntervalSince1970: -3_155_760_000)),  // 1870
         ]
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .iso8601
-        var lines = try entries.map { String(decoding: try encoder.encode(Line(book: "aaaa1111", entry: $0, reading: reading)), as: UTF8.self) }
+        var lines = try entries.map {
+            String(decoding: try encoder.encode(Line(book: "aaaa1111", entry: $0, reading: reading)), as: UTF8.self)
+        }
         let other = ReadingProgress.Entry(progress: 0.75, page: 300, time: Fixture.now.addingTimeInterval(180))
         lines.append(
-            #"{ "reading": "\#(reading.uuidString.lowercased())", "book": "bbbb2222", "entry": {"time": "\#(ISO8601DateFormatter().string(from: other.time))", "# +
-            #""progress": 0.75, "page": 300, "id": "\#(other.id.uuidString)"} }"#)
+            #"{ "reading": "\#(reading.uuidString.lowercased())", "book": "bbbb2222", "entry": {"time": "\#(ISO8601DateFormatter().string(from: other.time))", "#
+                + #""progress": 0.75, "page": 300, "id": "\#(other.id.uuidString)"} }"#)
         let history = Data((lines.joined(separator: "\n") + "\n").utf8)
         let state = Data(#"{"schemaVersion": 2, "historyLength": \#(history.count), "books": []}"#.utf8)
         let storage = storage([path: state, path + ".history": history])
@@ -177,7 +204,8 @@ import Testing
     let path = "/config/settings.json"
 
     func load(_ contents: String) throws -> Settings {
-        try Store(persistence: Settings.persistence(path: path, fileSystem: .inMemory([path: Data(contents.utf8)]))).state
+        try Store(persistence: Settings.persistence(path: path, fileSystem: .inMemory([path: Data(contents.utf8)])))
+            .state
     }
 
     @Test func defaultsAndTypedKeys() throws {
@@ -186,7 +214,10 @@ import Testing
         #expect(settings.color == .auto)
         #expect(settings.lockTimeout == 10)
         #expect(settings.yearlyGoal == 0)
-        #expect(Settings.keys.map(\.name) == ["updateArtwork", "syncProgress", "color", "lockTimeout", "hookTimeout", "yearlyGoal"])
+        #expect(
+            Settings.keys.map(\.name) == [
+                "updateArtwork", "syncProgress", "color", "lockTimeout", "hookTimeout", "yearlyGoal",
+            ])
         #expect(Set(Settings.keys.map(\.name)).count == Settings.keys.count)
         #expect(Settings.keys.allSatisfy { !$0.summary.isEmpty })
     }
@@ -205,7 +236,9 @@ import Testing
         ] {
             #expect(throws: BookClubError.self) { try Settings.key(named: key).set(&settings, value) }
         }
-        #expect(throws: BookClubError.unknownSetting("colour", suggestion: "color")) { try Settings.key(named: "colour") }
+        #expect(throws: BookClubError.unknownSetting("colour", suggestion: "color")) {
+            try Settings.key(named: "colour")
+        }
     }
 
     @Test func onlyChangedValuesAreWrittenAndMissingOnesTakeTheirDefaults() throws {
@@ -230,7 +263,10 @@ import Testing
             _ = try load(contents)
             Issue.record("accepted \(contents)")
         } catch {
-            guard case .corruptFile(let where_, let message) = error as? BookClubError else { Issue.record("\(error)"); return }
+            guard case .corruptFile(let where_, let message) = error as? BookClubError else {
+                Issue.record("\(error)")
+                return
+            }
             #expect(where_ == path)
             #expect(message.contains(detail), "\(message)")
         }
@@ -238,7 +274,8 @@ import Testing
 }
 
 @Suite struct LiveFileSystemTests {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bookclub-tests-\(UUID().uuidString)").path
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bookclub-tests-\(UUID().uuidString)")
+        .path
 
     @Test func atomicWritesCreateOwnerOnlyFilesAndLeaveNoTemporaryFile() throws {
         let path = folder + "/deep/store.json"
@@ -253,7 +290,8 @@ import Testing
 
     @Test func linesAreReadInChunksThatEndAtLineBreaks() throws {
         let path = folder + "/history"
-        let lines = (0..<60_000).map { "{\"line\": \($0), \"padding\": \"\(String(repeating: "x", count: 40))\"}\n" }.joined()
+        let lines = (0..<60_000).map { "{\"line\": \($0), \"padding\": \"\(String(repeating: "x", count: 40))\"}\n" }
+            .joined()
         let data = Data(lines.utf8)
         try FileSystem.live.writeAtomically(path, data)
         var chunks: [Data] = []
@@ -271,7 +309,9 @@ import Testing
         let path = folder + "/store.json.lock"
         let unlock = try FileSystem.live.lock(path, 1)
         let started = Date()
-        #expect(throws: BookClubError.storeBusy(lockPath: path, seconds: 0.2)) { _ = try FileSystem.live.lock(path, 0.2) }
+        #expect(throws: BookClubError.storeBusy(lockPath: path, seconds: 0.2)) {
+            _ = try FileSystem.live.lock(path, 0.2)
+        }
         #expect(Date().timeIntervalSince(started) < 2)
         unlock()
         let again = try FileSystem.live.lock(path, 0.2)
@@ -303,7 +343,11 @@ import Testing
     }
 
     func log(_ page: Int) -> (inout Library) throws -> Void {
-        { _ = try $0.logProgress(.page(page), note: nil, at: Fixture.now.addingTimeInterval(Double(page)), bookID: "aaaa1111", reference: "dune") }
+        {
+            _ = try $0.logProgress(
+                .page(page), note: nil, at: Fixture.now.addingTimeInterval(Double(page)), bookID: "aaaa1111",
+                reference: "dune")
+        }
     }
 
     @Test func undoRevertsTheLatestChangesOneByOne() throws {
@@ -320,7 +364,9 @@ import Testing
         try commit(storage, "progress dune 40", log(40))
         let again = try Store(persistence: storage.persistence(lockTimeout: nil))
         try again.loadHistory(of: ["aaaa1111"], from: storage)
-        #expect(again.state[id: "aaaa1111"]?.currentReading?.progress.entries.map(\.page) == [1, 2, 40], "undone entries are gone for good")
+        #expect(
+            again.state[id: "aaaa1111"]?.currentReading?.progress.entries.map(\.page) == [1, 2, 40],
+            "undone entries are gone for good")
     }
 
     @Test func aChangeThatNeverCommittedIsPassedOver() throws {
@@ -350,7 +396,9 @@ import Testing
         try commit(storage, "add Dune") { $0.addBook(Fixture.book("Dune", id: "aaaa1111")) }
         try files.writeAtomically(path, Data(#"{"schemaVersion": 2, "historyLength": 0, "books": []}"#.utf8))
         #expect(try storage.undo(lockTimeout: 1) == nil)
-        #expect(try Store(persistence: storage.persistence(lockTimeout: nil)).state == Library(), "a journal of another snapshot is passed over")
+        #expect(
+            try Store(persistence: storage.persistence(lockTimeout: nil)).state == Library(),
+            "a journal of another snapshot is passed over")
         #expect(try storage.changes().isEmpty, "no record leads to the store's state")
         #expect(try storage.leftovers() == Leftovers(undoRecords: 1), "the record is kept")
     }
@@ -359,7 +407,8 @@ import Testing
     @Test func changesRecordedByAnEarlierVersionAreListedNotUndone() throws {
         let files = FileSystem.inMemory()
         let storage = LibraryStorage(path: path, fileSystem: files)
-        let old = #"{"after":"9f3c2a","before":"{\n  \"books\" : [],\n  \"historyLength\" : 0,\n  \"schemaVersion\" : 2\n}\n","command":"add Dune","summary":"added 'Dune'","time":"2026-11-18T11:06:40Z"}"#
+        let old =
+            #"{"after":"9f3c2a","before":"{\n  \"books\" : [],\n  \"historyLength\" : 0,\n  \"schemaVersion\" : 2\n}\n","command":"add Dune","summary":"added 'Dune'","time":"2026-11-18T11:06:40Z"}"#
         try files.writeAtomically(storage.undoPath, Data((old + "\n").utf8))
         try commit(storage, "add Kindred") { $0.addBook(Fixture.book("Kindred", id: "bbbb2222")) }
         #expect(try storage.changes().map(\.command) == ["add Dune", "add Kindred"])
@@ -384,7 +433,8 @@ import Testing
     @Test(arguments: [513, 600, 5_000])
     func deeplyNestedFilesAreRefusedNotFatal(_ depth: Int) throws {
         let path = "/data/store.json"
-        let storage = LibraryStorage(path: path, fileSystem: .inMemory([path: Data(String(repeating: "[", count: depth).utf8)]))
+        let storage = LibraryStorage(
+            path: path, fileSystem: .inMemory([path: Data(String(repeating: "[", count: depth).utf8)]))
         #expect(throws: BookClubError.corruptFile(path: path, detail: "nested more than 64 levels deep")) {
             _ = try Store(persistence: storage.persistence(lockTimeout: nil))
         }

@@ -58,7 +58,8 @@ import Testing
         #expect(throws: BookClubError.self) {
             try store.update { library in
                 library.books[0].title = "half-done"
-                _ = try library.logProgress(.page(9_999), note: nil, at: Fixture.now, bookID: "aaaa1111", reference: "dune")
+                _ = try library.logProgress(
+                    .page(9_999), note: nil, at: Fixture.now, bookID: "aaaa1111", reference: "dune")
             }
         }
         #expect(store.state == Fixture.shelf)
@@ -73,7 +74,9 @@ import Testing
         try store.save()
         #expect(store.saveCount == 0)
         store.update { $0.addBook(Fixture.book("Kindred", id: "eeee")) }
-        try store.update { _ = try $0.logProgress(.page(10), note: nil, at: Fixture.now, bookID: "eeee", reference: "k") }
+        try store.update {
+            _ = try $0.logProgress(.page(10), note: nil, at: Fixture.now, bookID: "eeee", reference: "k")
+        }
         store.binding(\.books[4].title).wrappedValue = "Kindred (2nd ed.)"
         try store.save()
         #expect(store.saveCount == 1)

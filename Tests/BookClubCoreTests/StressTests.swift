@@ -23,7 +23,10 @@ import Testing
                 case 1: command = "\"$b\" progress shared +1 --note 'w\(worker)s\(step)'"
                 case 2: command = "\"$b\" edit \(own) --add-tag 'tag\(worker)'"
                 case 3: command = "BOOKCLUB_SCENE=w\(worker) \"$b\" select \(own) && \"$b\" notes \(own) >/dev/null"
-                default: command = step % 10 == 4 ? "\"$b\" finish \(own) --note done" : "\"$b\" settings set syncProgress \(worker % 2 == 0)"
+                default:
+                    command =
+                        step % 10 == 4
+                        ? "\"$b\" finish \(own) --note done" : "\"$b\" settings set syncProgress \(worker % 2 == 0)"
                 }
                 script += "( \(command) ) >/dev/null 2>&1; echo \"\(step) $?\"\n"
             }
@@ -61,8 +64,10 @@ import Testing
                 case 1:
                     #expect(notes.contains("w\(worker)s\(step)"), "w\(worker)s\(step) was logged")
                     progressed += 1
-                case 2: #expect((byTitle[own]?["tags"] as? [String])?.contains("tag\(worker)") == true, "\(own) was tagged")
-                case 4 where step % 10 == 4: #expect(byTitle[own]?["status"] as? String == "finished", "\(own) was finished")
+                case 2:
+                    #expect((byTitle[own]?["tags"] as? [String])?.contains("tag\(worker)") == true, "\(own) was tagged")
+                case 4 where step % 10 == 4:
+                    #expect(byTitle[own]?["status"] as? String == "finished", "\(own) was finished")
                 default: break
                 }
             }

@@ -9,7 +9,8 @@ import Testing
     func moment(_ text: String) -> Date { ISO8601DateFormatter().date(from: text)! }
 
     @Test(arguments: [
-        "America/New_York", "Asia/Kolkata", "Asia/Kathmandu", "Australia/Lord_Howe", "Australia/Sydney", "Europe/London",
+        "America/New_York", "Asia/Kolkata", "Asia/Kathmandu", "Australia/Lord_Howe", "Australia/Sydney",
+        "Europe/London",
         "Asia/Tokyo", "Pacific/Chatham", "America/St_Johns",
     ])
     func offsetsAgreeWithFoundationFrom1990To2060(_ name: String) throws {
@@ -31,32 +32,60 @@ import Testing
         // 2026-03-08: 02:00 EST becomes 03:00 EDT at 07:00Z.
         #expect(newYork.offset(at: moment("2026-03-08T06:59:59Z")) == -5 * 3_600)
         #expect(newYork.offset(at: moment("2026-03-08T07:00:00Z")) == -4 * 3_600)
-        #expect(newYork.date(from: LocalDateTime(year: 2026, month: 3, day: 8, hour: 1, minute: 30)) == moment("2026-03-08T06:30:00Z"))
+        #expect(
+            newYork.date(from: LocalDateTime(year: 2026, month: 3, day: 8, hour: 1, minute: 30))
+                == moment("2026-03-08T06:30:00Z"))
         // 02:30 does not exist: read as EST, it lands at 03:30 EDT.
-        #expect(newYork.date(from: LocalDateTime(year: 2026, month: 3, day: 8, hour: 2, minute: 30)) == moment("2026-03-08T07:30:00Z"))
-        #expect(newYork.date(from: LocalDateTime(year: 2026, month: 3, day: 8, hour: 3, minute: 30)) == moment("2026-03-08T07:30:00Z"))
+        #expect(
+            newYork.date(from: LocalDateTime(year: 2026, month: 3, day: 8, hour: 2, minute: 30))
+                == moment("2026-03-08T07:30:00Z"))
+        #expect(
+            newYork.date(from: LocalDateTime(year: 2026, month: 3, day: 8, hour: 3, minute: 30))
+                == moment("2026-03-08T07:30:00Z"))
         // 2026-11-01: 02:00 EDT becomes 01:00 EST at 06:00Z; 01:30 happens twice, the first (EDT) is taken.
-        #expect(newYork.date(from: LocalDateTime(year: 2026, month: 11, day: 1, hour: 1, minute: 30)) == moment("2026-11-01T05:30:00Z"))
-        #expect(newYork.date(from: LocalDateTime(year: 2026, month: 11, day: 1, hour: 2, minute: 30)) == moment("2026-11-01T07:30:00Z"))
-        #expect(newYork.local(moment("2026-11-01T06:30:00Z")) == LocalDateTime(year: 2026, month: 11, day: 1, hour: 1, minute: 30))
+        #expect(
+            newYork.date(from: LocalDateTime(year: 2026, month: 11, day: 1, hour: 1, minute: 30))
+                == moment("2026-11-01T05:30:00Z"))
+        #expect(
+            newYork.date(from: LocalDateTime(year: 2026, month: 11, day: 1, hour: 2, minute: 30))
+                == moment("2026-11-01T07:30:00Z"))
+        #expect(
+            newYork.local(moment("2026-11-01T06:30:00Z"))
+                == LocalDateTime(year: 2026, month: 11, day: 1, hour: 1, minute: 30))
         // The example: 19:00 on 20 November is midnight UTC.
-        #expect(newYork.date(from: LocalDateTime(year: 2026, month: 11, day: 20, hour: 19, minute: 0)) == moment("2026-11-21T00:00:00Z"))
-        #expect(newYork.day(of: moment("2026-11-21T00:00:00Z")) == LocalDateTime(year: 2026, month: 11, day: 20).daysSinceEpoch)
+        #expect(
+            newYork.date(from: LocalDateTime(year: 2026, month: 11, day: 20, hour: 19, minute: 0))
+                == moment("2026-11-21T00:00:00Z"))
+        #expect(
+            newYork.day(of: moment("2026-11-21T00:00:00Z"))
+                == LocalDateTime(year: 2026, month: 11, day: 20).daysSinceEpoch)
     }
 
     @Test func lordHoweMovesByHalfAnHour() {
         let lordHowe = Fixture.zone("Australia/Lord_Howe")
         // 2026-10-04: 02:00 +10:30 becomes 02:30 +11.
-        #expect(lordHowe.date(from: LocalDateTime(year: 2026, month: 10, day: 4, hour: 2, minute: 15)) == moment("2026-10-03T15:45:00Z"))
-        #expect(lordHowe.local(moment("2026-10-03T15:45:00Z")) == LocalDateTime(year: 2026, month: 10, day: 4, hour: 2, minute: 45))
+        #expect(
+            lordHowe.date(from: LocalDateTime(year: 2026, month: 10, day: 4, hour: 2, minute: 15))
+                == moment("2026-10-03T15:45:00Z"))
+        #expect(
+            lordHowe.local(moment("2026-10-03T15:45:00Z"))
+                == LocalDateTime(year: 2026, month: 10, day: 4, hour: 2, minute: 45))
         // 2026-04-05: 02:00 +11 becomes 01:30 +10:30; 01:45 happens twice.
-        #expect(lordHowe.date(from: LocalDateTime(year: 2026, month: 4, day: 5, hour: 1, minute: 45)) == moment("2026-04-04T14:45:00Z"))
+        #expect(
+            lordHowe.date(from: LocalDateTime(year: 2026, month: 4, day: 5, hour: 1, minute: 45))
+                == moment("2026-04-04T14:45:00Z"))
     }
 
     @Test func halfAndQuarterHourZones() {
-        #expect(Fixture.zone("Asia/Kolkata").local(moment("2026-11-20T18:40:00Z")) == LocalDateTime(year: 2026, month: 11, day: 21, hour: 0, minute: 10))
-        #expect(Fixture.zone("Asia/Kathmandu").local(moment("2026-11-20T18:14:59Z")) == LocalDateTime(year: 2026, month: 11, day: 20, hour: 23, minute: 59, second: 59))
-        #expect(Fixture.zone("Asia/Kathmandu").date(from: LocalDateTime(year: 2026, month: 11, day: 21)) == moment("2026-11-20T18:15:00Z"))
+        #expect(
+            Fixture.zone("Asia/Kolkata").local(moment("2026-11-20T18:40:00Z"))
+                == LocalDateTime(year: 2026, month: 11, day: 21, hour: 0, minute: 10))
+        #expect(
+            Fixture.zone("Asia/Kathmandu").local(moment("2026-11-20T18:14:59Z"))
+                == LocalDateTime(year: 2026, month: 11, day: 20, hour: 23, minute: 59, second: 59))
+        #expect(
+            Fixture.zone("Asia/Kathmandu").date(from: LocalDateTime(year: 2026, month: 11, day: 21))
+                == moment("2026-11-20T18:15:00Z"))
     }
 
     @Test func londonAtBothTransitions() {
@@ -65,7 +94,9 @@ import Testing
         #expect(london.local(moment("2026-03-29T01:00:00Z")).hour == 2)
         #expect(london.local(moment("2026-10-25T00:59:59Z")).hour == 1)
         #expect(london.local(moment("2026-10-25T01:00:00Z")).hour == 1)
-        #expect(london.date(from: LocalDateTime(year: 2026, month: 10, day: 25, hour: 1, minute: 30)) == moment("2026-10-25T00:30:00Z"))
+        #expect(
+            london.date(from: LocalDateTime(year: 2026, month: 10, day: 25, hour: 1, minute: 30))
+                == moment("2026-10-25T00:30:00Z"))
     }
 
     @Test(arguments: [
@@ -86,13 +117,19 @@ import Testing
         #expect(disagreements.isEmpty, "\(rule): \(disagreements.prefix(3))")
     }
 
-    @Test(arguments: ["", "EST", "5", "EST5EDT,M13.1.0,M11.1.0", "EST5EDT,M3.2.0", "EST5EDT,J0,J100", "<+05", "EST99", "EST5EDT,M3.2.0,M11.1.0junk"])
+    @Test(arguments: [
+        "", "EST", "5", "EST5EDT,M13.1.0,M11.1.0", "EST5EDT,M3.2.0", "EST5EDT,J0,J100", "<+05", "EST99",
+        "EST5EDT,M3.2.0,M11.1.0junk",
+    ])
     func notRules(_ text: String) {
         #expect(Zone(posix: text) == nil)
     }
 
     @Test func resolvesTZAsTheCLibraryDoes() {
-        let files = ["/etc/localtime": Fixture.zoneData("Asia/Tokyo"), "/zi/America/New_York": Fixture.zoneData("America/New_York")]
+        let files = [
+            "/etc/localtime": Fixture.zoneData("Asia/Tokyo"),
+            "/zi/America/New_York": Fixture.zoneData("America/New_York"),
+        ]
         func resolve(_ tz: String?) -> (Zone, String?) { Zone.resolve(tz: tz, zoneinfo: "/zi") { files[$0] } }
         let summer = moment("2026-07-01T12:00:00Z")
         #expect(resolve(nil).0.offset(at: summer) == 9 * 3_600)
@@ -143,13 +180,19 @@ import Testing
 
     @Test(arguments: [
         ("today", "2026-11-18T11:06:40Z"), ("now", "2026-11-18T11:06:40Z"), ("yesterday", "2026-11-17T17:00:00Z"),
-        ("wednesday", "2026-11-18T11:06:40Z"), ("friday", "2026-11-13T17:00:00Z"), ("fri 19:00", "2026-11-14T00:00:00Z"),
-        ("last friday", "2026-11-13T17:00:00Z"), ("last wednesday", "2026-11-11T17:00:00Z"), ("next thursday 19:00", "2026-11-20T00:00:00Z"),
-        ("2 days ago", "2026-11-16T17:00:00Z"), ("3 weeks ago", "2026-10-28T16:00:00Z"), ("a month ago", "2026-10-18T16:00:00Z"),
+        ("wednesday", "2026-11-18T11:06:40Z"), ("friday", "2026-11-13T17:00:00Z"),
+        ("fri 19:00", "2026-11-14T00:00:00Z"),
+        ("last friday", "2026-11-13T17:00:00Z"), ("last wednesday", "2026-11-11T17:00:00Z"),
+        ("next thursday 19:00", "2026-11-20T00:00:00Z"),
+        ("2 days ago", "2026-11-16T17:00:00Z"), ("3 weeks ago", "2026-10-28T16:00:00Z"),
+        ("a month ago", "2026-10-18T16:00:00Z"),
         ("-2d", "2026-11-16T17:00:00Z"), ("-1w 8:30", "2026-11-11T13:30:00Z"), ("20 nov", "2025-11-20T17:00:00Z"),
-        ("nov 10", "2026-11-10T17:00:00Z"), ("20 November 2026", "2026-11-20T17:00:00Z"), ("November 20, 2026", "2026-11-20T17:00:00Z"),
-        ("2026-11-20", "2026-11-20T17:00:00Z"), ("2026/11/20 7pm", "2026-11-21T00:00:00Z"), ("2026-11-20T19:00", "2026-11-21T00:00:00Z"),
-        ("2026-11-20T19:00Z", "2026-11-20T19:00:00Z"), ("yesterday at 7:30pm", "2026-11-18T00:30:00Z"), ("7:05", "2026-11-18T12:05:00Z"),
+        ("nov 10", "2026-11-10T17:00:00Z"), ("20 November 2026", "2026-11-20T17:00:00Z"),
+        ("November 20, 2026", "2026-11-20T17:00:00Z"),
+        ("2026-11-20", "2026-11-20T17:00:00Z"), ("2026/11/20 7pm", "2026-11-21T00:00:00Z"),
+        ("2026-11-20T19:00", "2026-11-21T00:00:00Z"),
+        ("2026-11-20T19:00Z", "2026-11-20T19:00:00Z"), ("yesterday at 7:30pm", "2026-11-18T00:30:00Z"),
+        ("7:05", "2026-11-18T12:05:00Z"),
         ("2 days ago noon", "2026-11-16T17:00:00Z"), ("1st nov", "2026-11-01T17:00:00Z"),
         // Around the change back to EST on 1 November: noon is EST, the evening before EDT.
         ("2026-10-31 19:00", "2026-10-31T23:00:00Z"), ("2026-11-01 19:00", "2026-11-02T00:00:00Z"),
@@ -159,7 +202,8 @@ import Testing
     }
 
     @Test(arguments: [
-        ("thursday", "2026-11-19T17:00:00Z"), ("wednesday 19:00", "2026-11-26T00:00:00Z"), ("next thursday 19:00", "2026-11-20T00:00:00Z"),
+        ("thursday", "2026-11-19T17:00:00Z"), ("wednesday 19:00", "2026-11-26T00:00:00Z"),
+        ("next thursday 19:00", "2026-11-20T00:00:00Z"),
         ("in 2 weeks", "2026-12-02T17:00:00Z"), ("+3d", "2026-11-21T17:00:00Z"), ("20 nov", "2026-11-20T17:00:00Z"),
         ("10 nov", "2027-11-10T17:00:00Z"), ("dec 3 7pm", "2026-12-04T00:00:00Z"),
     ])
@@ -175,7 +219,10 @@ import Testing
         #expect(When.parse("today 9:00", now: late, timeZone: kolkata) == moment("2026-11-19T03:30:00Z"))
     }
 
-    @Test(arguments: ["someday", "last", "next", "friday friday", "32 nov", "nov", "2 days", "in 2 lightyears", "29 feb 2026", "25:00", "-2x", "at", "12pm13"])
+    @Test(arguments: [
+        "someday", "last", "next", "friday friday", "32 nov", "nov", "2 days", "in 2 lightyears", "29 feb 2026",
+        "25:00", "-2x", "at", "12pm13",
+    ])
     func refused(_ text: String) {
         #expect(When.parse(text, now: now, timeZone: newYork) == nil, "\(text)")
     }

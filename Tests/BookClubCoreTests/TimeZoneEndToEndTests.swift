@@ -22,15 +22,20 @@ import Testing
         defer { bookclub.cleanUp() }
         let env = ["TZ": tz]
         _ = try bookclub.run(["add", "Dune", "--pages", "412"], environment: env)
-        #expect(try bookclub.run(["progress", "dune", "10", "--date", "2026-10-31T19:00"], environment: env).exitCode == 0)
-        #expect(try bookclub.run(["progress", "dune", "20", "--date", "2026-11-20T19:00", "--note", "after the change"], environment: env).exitCode == 0)
+        #expect(
+            try bookclub.run(["progress", "dune", "10", "--date", "2026-10-31T19:00"], environment: env).exitCode == 0)
+        #expect(
+            try bookclub.run(
+                ["progress", "dune", "20", "--date", "2026-11-20T19:00", "--note", "after the change"], environment: env
+            ).exitCode == 0)
         #expect(try entries(tz).map { $0["time"] as? String } == ["2026-10-31T23:00:00Z", "2026-11-21T00:00:00Z"])
         let show = try bookclub.run(["show", "dune"], environment: env)
         #expect(show.stdout.contains("Sat 31 Oct 2026 19:00"), "\(show.stdout)")
         #expect(show.stdout.contains("Fri 20 Nov 2026 19:00"), "\(show.stdout)")
         #expect(show.stdout.contains("started Sat 31 Oct 2026"))
         // Read in UTC, the same moments.
-        #expect(try bookclub.run(["show", "dune"], environment: ["TZ": "UTC"]).stdout.contains("Sat 21 Nov 2026 00:00"))
+        #expect(
+            try bookclub.run(["show", "dune"], environment: ["TZ": "UTC"]).stdout.contains("Sat 21 Nov 2026 00:00"))
         // A finish in the evening is that evening's day in the Goodreads CSV.
         #expect(try bookclub.run(["finish", "dune", "--date", "2026-11-21 21:30"], environment: env).exitCode == 0)
         let csv = try bookclub.run(["export", "--format", "csv"], environment: env).stdout
@@ -41,9 +46,13 @@ import Testing
         defer { bookclub.cleanUp() }
         let env = ["TZ": "Asia/Kolkata"]
         _ = try bookclub.run(["add", "Dune", "--pages", "412"], environment: env)
-        #expect(try bookclub.run(["progress", "dune", "10", "--date", "2026-11-20T23:45"], environment: env).exitCode == 0)
+        #expect(
+            try bookclub.run(["progress", "dune", "10", "--date", "2026-11-20T23:45"], environment: env).exitCode == 0)
         #expect(try bookclub.run(["progress", "dune", "20", "--date", "2026-11-21"], environment: env).exitCode == 0)
-        #expect(try entries("Asia/Kolkata").map { $0["time"] as? String } == ["2026-11-20T18:15:00Z", "2026-11-21T06:30:00Z"])
+        #expect(
+            try entries("Asia/Kolkata").map { $0["time"] as? String } == [
+                "2026-11-20T18:15:00Z", "2026-11-21T06:30:00Z",
+            ])
         let show = try bookclub.run(["show", "dune"], environment: env).stdout
         #expect(show.contains("Fri 20 Nov 2026 23:45") && show.contains("Sat 21 Nov 2026 12:00"), "\(show)")
     }
@@ -57,7 +66,8 @@ import Testing
         calendar.timeZone = TimeZone(identifier: tz)!
         func noon(_ date: Date) -> String {
             let day = calendar.dateComponents([.year, .month, .day], from: date)
-            return ISO8601DateFormatter().string(from: calendar.date(from: DateComponents(year: day.year, month: day.month, day: day.day, hour: 12))!)
+            return ISO8601DateFormatter().string(
+                from: calendar.date(from: DateComponents(year: day.year, month: day.month, day: day.day, hour: 12))!)
         }
         let today = Date()
         let weekday = calendar.component(.weekday, from: today)  // 6: Friday
@@ -68,12 +78,18 @@ import Testing
         #expect(try bookclub.run(["progress", "dune", "50", "--date", "2 days ago"], environment: env).exitCode == 0)
         #expect(try bookclub.run(["progress", "dune", "60", "--date=-1d"], environment: env).exitCode == 0)
         let times = try entries(tz).map { $0["time"] as? String }
-        #expect(Set(times) == Set([noon(lastFriday), noon(twoDaysAgo), noon(calendar.date(byAdding: .day, value: -1, to: today)!)]))
+        #expect(
+            Set(times)
+                == Set([noon(lastFriday), noon(twoDaysAgo), noon(calendar.date(byAdding: .day, value: -1, to: today)!)])
+        )
         let future = try bookclub.run(["progress", "dune", "70", "--date", "tomorrow"], environment: env)
         #expect(future.exitCode == 64 && future.stderr.contains("that is in the future"))
         let unread = try bookclub.run(["progress", "dune", "70", "--date", "the other day"], environment: env)
         #expect(unread.exitCode == 64)
-        #expect(unread.stderr.hasPrefix("Error: The value 'the other day' is invalid for '--date <when>': expected a date such as today, yesterday, friday, last friday"))
+        #expect(
+            unread.stderr.hasPrefix(
+                "Error: The value 'the other day' is invalid for '--date <when>': expected a date such as today, yesterday, friday, last friday"
+            ))
     }
 
     @Test func anEndBeforeTheStartIsRefusedAndABackdatedEntryMovesTheStart() throws {
@@ -87,7 +103,8 @@ import Testing
         #expect(refused.stdout == "")
         #expect(
             refused.stderr
-                == "Error: 'Dune' cannot be finished on Mon 9 Nov 2026 18:00: this reading started on Tue 10 Nov 2026 12:00. Give a --date after the start.\n")
+                == "Error: 'Dune' cannot be finished on Mon 9 Nov 2026 18:00: this reading started on Tue 10 Nov 2026 12:00. Give a --date after the start.\n"
+        )
         #expect(try Data(contentsOf: URL(fileURLWithPath: bookclub.storePath)) == before)
         #expect(try bookclub.run(["abandon", "dune", "--date", "2026-11-01"], environment: env).exitCode == 1)
 
@@ -101,7 +118,10 @@ import Testing
         #expect(try bookclub.run("club", "add", "Sci-Fi Club").exitCode == 0)
         let past = try bookclub.run("club", "meeting", "sci-fi", "--date", "2020-01-09T19:00")
         #expect(past.exitCode == 0)
-        #expect(past.stderr.hasSuffix("Warning: That meeting is in the past (Thu 9 Jan 2020 19:00); it is kept, for the record.\n"), "\(past.stderr)")
+        #expect(
+            past.stderr.hasSuffix(
+                "Warning: That meeting is in the past (Thu 9 Jan 2020 19:00); it is kept, for the record.\n"),
+            "\(past.stderr)")
     }
 
     @Test func anUnknownZoneIsUTCWithAWarning() throws {

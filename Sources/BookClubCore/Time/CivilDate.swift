@@ -11,7 +11,9 @@ public struct LocalDateTime: Hashable, Sendable {
     public var second: Int
 
     public init(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0) {
-        (self.year, self.month, self.day, self.hour, self.minute, self.second) = (year, month, day, hour, minute, second)
+        (self.year, self.month, self.day, self.hour, self.minute, self.second) = (
+            year, month, day, hour, minute, second
+        )
     }
 
     /// The wall-clock time `seconds` after 1970-01-01 00:00 (on a clock that never changes).
@@ -33,7 +35,8 @@ public struct LocalDateTime: Hashable, Sendable {
 
     /// Whether the date exists (not 30 February), and the time too.
     public var isValid: Bool {
-        (1...12).contains(month) && (1...Self.length(ofMonth: month, year: year)).contains(day) && (0...23).contains(hour)
+        (1...12).contains(month) && (1...Self.length(ofMonth: month, year: year)).contains(day)
+            && (0...23).contains(hour)
             && (0...59).contains(minute) && (0...59).contains(second)
     }
 

@@ -37,7 +37,8 @@ public enum When {
     public static func parse(_ text: String, now: Date, timeZone: Zone, looking direction: Direction = .back) -> Date? {
         let trimmed = text.trimmed
         if let exact = isoDateTime(trimmed, timeZone: timeZone) { return exact }
-        var words = trimmed.lowercased().replacing(",", with: " ").split(whereSeparator: \.isWhitespace).map(String.init)
+        var words = trimmed.lowercased().replacing(",", with: " ").split(whereSeparator: \.isWhitespace).map(
+            String.init)
         if words == ["now"] { return now }
         var time: (hour: Int, minute: Int, second: Int)?
         if let last = words.last, let parsed = clockTime(last) {
@@ -62,13 +63,15 @@ public enum When {
 extension When {
     private static let weekdays = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"]
     private static let months = [
-        "january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december",
+        "january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november",
+        "december",
     ]
 
     /// `2026-11-20T19:00`, `2026-11-20 19:00:30Z`, `2026-11-20T19:00+05:30`: a date with a time, in
     /// `timeZone` unless it carries an offset; also a plain `2026-11-20` is left to `day`.
     private static func isoDateTime(_ text: String, timeZone: Zone) -> Date? {
-        let pattern = /([0-9]{4})-([0-9]{2})-([0-9]{2})[Tt ]([0-9]{2}):([0-9]{2})(?::([0-9]{2}))?([Zz]|[+-][0-9]{2}:?[0-9]{2})?/
+        let pattern =
+            /([0-9]{4})-([0-9]{2})-([0-9]{2})[Tt ]([0-9]{2}):([0-9]{2})(?::([0-9]{2}))?([Zz]|[+-][0-9]{2}:?[0-9]{2})?/
         guard let match = text.wholeMatch(of: pattern) else { return nil }
         let (_, year, month, day, hour, minute, second, offset) = match.output
         let local = LocalDateTime(
@@ -92,7 +95,9 @@ extension When {
         case "midnight": return (0, 0, 0)
         default: break
         }
-        guard let match = word.wholeMatch(of: /([0-9]{1,2})(?::([0-9]{2}))?(?::([0-9]{2}))?(am|pm)?/) else { return nil }
+        guard let match = word.wholeMatch(of: /([0-9]{1,2})(?::([0-9]{2}))?(?::([0-9]{2}))?(am|pm)?/) else {
+            return nil
+        }
         let (_, hourText, minuteText, secondText, meridiem) = match.output
         guard var hour = Int(hourText), minuteText != nil || meridiem != nil else { return nil }
         let minute = minuteText.flatMap { Int($0) } ?? 0
@@ -136,7 +141,9 @@ extension When {
             return dayAndMonth(words, year: nil, today: today, direction: direction)
         case 3:
             if words[0] == "in", let shifted = shift(today, count: words[1], unit: words[2], sign: 1) { return shifted }
-            if words[2] == "ago", let shifted = shift(today, count: words[0], unit: words[1], sign: -1) { return shifted }
+            if words[2] == "ago", let shifted = shift(today, count: words[0], unit: words[1], sign: -1) {
+                return shifted
+            }
             guard let year = Int(words[2]), words[2].count == 4, year >= 1 else { return nil }
             return dayAndMonth(Array(words[0..<2]), year: year, today: today, direction: direction)
         default: return nil
@@ -155,7 +162,9 @@ extension When {
 
     /// `2 days ago`, `a week ago`, `in 3 weeks`, `1 month ago`, `a year ago`.
     private static func shift(_ today: LocalDateTime, count word: String, unit: String, sign: Int) -> LocalDateTime? {
-        guard let count = ["a", "an", "one"].contains(word) ? 1 : Int(word), (0...10_000).contains(count) else { return nil }
+        guard let count = ["a", "an", "one"].contains(word) ? 1 : Int(word), (0...10_000).contains(count) else {
+            return nil
+        }
         switch unit {
         case "day", "days": return today.adding(days: sign * count)
         case "week", "weeks": return today.adding(days: sign * 7 * count)
@@ -171,9 +180,13 @@ extension When {
     }
 
     /// `20 nov` or `nov 20`, in `year` or, without one, the nearest such day in `direction`.
-    private static func dayAndMonth(_ words: [String], year: Int?, today: LocalDateTime, direction: Direction) -> LocalDateTime? {
+    private static func dayAndMonth(_ words: [String], year: Int?, today: LocalDateTime, direction: Direction)
+        -> LocalDateTime?
+    {
         let (dayWord, monthWord) = month(words[0]) != nil ? (words[1], words[0]) : (words[0], words[1])
-        guard let day = Int(dayWord.trimmingSuffix(["st", "nd", "rd", "th"])), let month = month(monthWord) else { return nil }
+        guard let day = Int(dayWord.trimmingSuffix(["st", "nd", "rd", "th"])), let month = month(monthWord) else {
+            return nil
+        }
         var candidate = today
         (candidate.month, candidate.day) = (month, day)
         if let year {

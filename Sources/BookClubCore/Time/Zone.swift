@@ -51,7 +51,9 @@ public struct Zone: Sendable, Equatable {
     public init?(tzif data: Data, name: String) {
         guard let parsed = TZif(Array(data)) else { return nil }
         self.name = name
-        (transitions, offsets, initialOffset, rule) = (parsed.transitions, parsed.offsets, parsed.initialOffset, parsed.rule)
+        (transitions, offsets, initialOffset, rule) = (
+            parsed.transitions, parsed.offsets, parsed.initialOffset, parsed.rule
+        )
     }
 
     /// Seconds east of UTC at `date`.
@@ -171,7 +173,9 @@ struct PosixRule: Sendable, Equatable {
             guard ends.endTime != .min else { return nil }
         }
         guard scanner.atEnd else { return nil }
-        daylight = Daylight(offset: daylightOffset, start: rules.start, startTime: rules.startTime, end: ends.end, endTime: ends.endTime)
+        daylight = Daylight(
+            offset: daylightOffset, start: rules.start, startTime: rules.startTime, end: ends.end, endTime: ends.endTime
+        )
     }
 
     private struct Scanner {
@@ -191,19 +195,25 @@ struct PosixRule: Sendable, Equatable {
         /// `EST` (three or more letters) or `<+0545>`.
         mutating func name() -> Bool {
             if take("<") {
-                guard let close = bytes[index...].firstIndex(of: UInt8(ascii: ">")), close - index >= 3 else { return false }
+                guard let close = bytes[index...].firstIndex(of: UInt8(ascii: ">")), close - index >= 3 else {
+                    return false
+                }
                 index = close + 1
                 return true
             }
             let start = index
-            while index < bytes.count, (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(bytes[index] | 0x20) { index += 1 }
+            while index < bytes.count, (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(bytes[index] | 0x20) {
+                index += 1
+            }
             return index - start >= 3
         }
 
         mutating func number(maxDigits: Int) -> Int? {
             var value = 0
             var digits = 0
-            while index < bytes.count, digits < maxDigits, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) {
+            while index < bytes.count, digits < maxDigits,
+                (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index])
+            {
                 value = value * 10 + Int(bytes[index] - UInt8(ascii: "0"))
                 index += 1
                 digits += 1
@@ -244,7 +254,8 @@ struct PosixRule: Sendable, Equatable {
                 return .julian(n)
             }
             if take("M") {
-                guard let month = number(maxDigits: 2), (1...12).contains(month), take("."), let week = number(maxDigits: 1),
+                guard let month = number(maxDigits: 2), (1...12).contains(month), take("."),
+                    let week = number(maxDigits: 1),
                     (1...5).contains(week), take("."), let weekday = number(maxDigits: 1), weekday <= 6
                 else { return nil }
                 return .monthWeekDay(month: month, week: week, weekday: weekday)
@@ -318,16 +329,22 @@ private struct TZif {
             guard bytes.count >= offset + 44, bytes[offset..<offset + 4].elementsEqual("TZif".utf8) else { return nil }
             func count(_ index: Int) -> Int {
                 let at = offset + 20 + 4 * index
-                return Int(UInt32(bytes[at]) << 24 | UInt32(bytes[at + 1]) << 16 | UInt32(bytes[at + 2]) << 8 | UInt32(bytes[at + 3]))
+                return Int(
+                    UInt32(bytes[at]) << 24 | UInt32(bytes[at + 1]) << 16 | UInt32(bytes[at + 2]) << 8
+                        | UInt32(bytes[at + 3]))
             }
             (utLocalCount, standardWallCount, leapCount) = (count(0), count(1), count(2))
             (transitionCount, typeCount, characterCount) = (count(3), count(4), count(5))
-            guard [utLocalCount, standardWallCount, leapCount, transitionCount, typeCount, characterCount].allSatisfy({ $0 < 1 << 20 })
+            guard
+                [utLocalCount, standardWallCount, leapCount, transitionCount, typeCount, characterCount].allSatisfy({
+                    $0 < 1 << 20
+                })
             else { return nil }
         }
 
         func blockSize(timeSize: Int) -> Int {
-            transitionCount * (timeSize + 1) + typeCount * 6 + characterCount + leapCount * (timeSize + 4) + standardWallCount
+            transitionCount * (timeSize + 1) + typeCount * 6 + characterCount + leapCount * (timeSize + 4)
+                + standardWallCount
                 + utLocalCount
         }
     }
@@ -342,20 +359,26 @@ extension Zone {
     ///   - tz: the `TZ` variable, or `nil` when it is unset.
     ///   - zoneinfo: the zone database's folder (`TZDIR`, else `/usr/share/zoneinfo`).
     ///   - read: reads a file's bytes; `nil` when it cannot.
-    public static func resolve(tz: String?, zoneinfo: String, read: (String) -> Data?) -> (zone: Zone, problem: String?) {
+    public static func resolve(tz: String?, zoneinfo: String, read: (String) -> Data?) -> (zone: Zone, problem: String?)
+    {
         guard let tz else {
             if let data = read("/etc/localtime"), let zone = Zone(tzif: data, name: "localtime") { return (zone, nil) }
             return (.utc, nil)
         }
         let value = tz.hasPrefix(":") ? String(tz.dropFirst()) : tz
-        if value.isEmpty || ["UTC", "UTC0", "GMT", "GMT0", "Etc/UTC", "Etc/GMT", "UCT", "Universal", "Zulu"].contains(value) {
+        if value.isEmpty
+            || ["UTC", "UTC0", "GMT", "GMT0", "Etc/UTC", "Etc/GMT", "UCT", "Universal", "Zulu"].contains(value)
+        {
             return (Zone(name: value.isEmpty ? "UTC" : value, fixedOffset: 0), nil)
         }
         let path = value.hasPrefix("/") ? value : zoneinfo + "/" + value
-        if !value.split(separator: "/").contains(".."), let data = read(path), let zone = Zone(tzif: data, name: value) {
+        if !value.split(separator: "/").contains(".."), let data = read(path), let zone = Zone(tzif: data, name: value)
+        {
             return (zone, nil)
         }
         if let zone = Zone(posix: value) { return (zone, nil) }
-        return (.utc, "TZ='\(tz)' names no time zone known here (no file \(path), and not a POSIX rule); times are in UTC")
+        return (
+            .utc, "TZ='\(tz)' names no time zone known here (no file \(path), and not a POSIX rule); times are in UTC"
+        )
     }
 }

@@ -1,4 +1,5 @@
 import BookClubCore
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -13,7 +14,9 @@ struct AddCommand: Command {
         arguments: [ArgumentSpec(name: "title", help: "The book's title.")],
         options: [
             OptionSpec(long: "author", short: "a", kind: .value("author"), help: "Who wrote it."),
-            OptionSpec(long: "pages", short: "p", kind: .value("pages"), help: "How many pages it has; lets you log page numbers."),
+            OptionSpec(
+                long: "pages", short: "p", kind: .value("pages"),
+                help: "How many pages it has; lets you log page numbers."),
             OptionSpec(long: "isbn", kind: .value("isbn"), help: "Its ISBN."),
             OptionSpec(long: "cover", kind: .value("name"), help: "The name of a cover image."),
             OptionSpec(long: "tag", short: "t", kind: .repeatingValue("tag"), help: "A tag; repeat for more."),
@@ -64,6 +67,7 @@ struct AddCommand: Command {
         } else {
             env.output.write(book.id, as: .data)
         }
-        env.output.write("Added '\(title.terminalSafe)'" + (author.map { " by \($0.terminalSafe)" } ?? "") + ".", as: .message)
+        env.output.write(
+            "Added '\(title.terminalSafe)'" + (author.map { " by \($0.terminalSafe)" } ?? "") + ".", as: .message)
     }
 }

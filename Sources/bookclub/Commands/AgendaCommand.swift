@@ -28,13 +28,15 @@ struct AgendaCommand: Command {
     func run(in env: Environment) throws {
         let store = try env.library()
         let clubs: [Club]? =
-            if let club { [try store.state.resolveClub(club)] } else if let selected = try env.scene().state.club,
-            let club = store.state.clubs.first(where: { $0.id == selected })
-        {
-            [club]
-        } else {
-            nil
-        }
+            if let club {
+                [try store.state.resolveClub(club)]
+            } else if let selected = try env.scene().state.club,
+                let club = store.state.clubs.first(where: { $0.id == selected })
+            {
+                [club]
+            } else {
+                nil
+            }
         let now = env.now()
         let upcoming = Agenda.items(in: store.state, clubs: clubs, now: now, days: days)
         try store.loadHistory(of: Set(upcoming.compactMap(\.meeting.bookID)), from: env.storage)
@@ -44,20 +46,30 @@ struct AgendaCommand: Command {
             return
         }
         guard !items.isEmpty else {
-            env.output.write("No meetings in the next \(days) days. Plan one: bookclub club meeting CLUB --date WHEN --book BOOK", as: .message)
+            env.output.write(
+                "No meetings in the next \(days) days. Plan one: bookclub club meeting CLUB --date WHEN --book BOOK",
+                as: .message)
             return
         }
         let style = env.style
         for item in items {
             let date = DateText.minute(item.meeting.date, timeZone: env.timeZone)
-            var line = item.club.name.terminalSafe + "  " + MeetingText.describe(item.meeting, library: store.state).terminalSafe
+            var line =
+                item.club.name.terminalSafe + "  "
+                + MeetingText.describe(item.meeting, library: store.state).terminalSafe
             let standing = MeetingText.standing(item)
             if !standing.isEmpty {
-                line += ": " + (item.standing == .behind ? style.red(standing) : item.standing == .reached ? style.green(standing) : standing)
+                line +=
+                    ": "
+                    + (item.standing == .behind
+                        ? style.red(standing) : item.standing == .reached ? style.green(standing) : standing)
             }
             // On a terminal a long line wraps under its text, past the date.
             let indent = date.displayWidth + 2
-            env.output.write(style.bold(date) + "  " + TextWrapping.hanging(line, width: env.terminal.lineWidth, firstColumn: indent, indent: indent), as: .data)
+            env.output.write(
+                style.bold(date) + "  "
+                    + TextWrapping.hanging(line, width: env.terminal.lineWidth, firstColumn: indent, indent: indent),
+                as: .data)
         }
     }
 }

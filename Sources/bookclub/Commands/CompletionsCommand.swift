@@ -23,8 +23,10 @@ struct CompletionsCommand: Command {
                 allowedValues: BuiltinFlags.supportedShells.sorted())
         ],
         options: [
-            OptionSpec(long: Listing.titles.rawValue, kind: .flag, help: "Print the book titles, one a line.", isHidden: true),
-            OptionSpec(long: Listing.clubs.rawValue, kind: .flag, help: "Print the club names, one a line.", isHidden: true),
+            OptionSpec(
+                long: Listing.titles.rawValue, kind: .flag, help: "Print the book titles, one a line.", isHidden: true),
+            OptionSpec(
+                long: Listing.clubs.rawValue, kind: .flag, help: "Print the club names, one a line.", isHidden: true),
         ])
 
     /// What the hidden flags list; their names are the flags' (`--titles`, `--clubs`).
@@ -40,7 +42,8 @@ struct CompletionsCommand: Command {
         shell = arguments.argument("shell")
         let listings = [Listing.titles, .clubs].filter { arguments.flag($0.rawValue) }
         if listings.count > 1 {
-            throw ParseError.exclusiveFlags(duplicate: "--" + listings[1].rawValue, previous: "--" + listings[0].rawValue)
+            throw ParseError.exclusiveFlags(
+                duplicate: "--" + listings[1].rawValue, previous: "--" + listings[0].rawValue)
         }
         listing = listings.first
         if listing != nil, let shell {
@@ -66,10 +69,11 @@ struct CompletionsCommand: Command {
     /// cannot be read.
     static func candidates(_ listing: Listing, in env: Environment) -> [String] {
         guard let library = try? env.library().state else { return [] }
-        let names = switch listing {
-        case .titles: library.books.map(\.title)
-        case .clubs: library.clubs.map(\.name)
-        }
+        let names =
+            switch listing {
+            case .titles: library.books.map(\.title)
+            case .clubs: library.clubs.map(\.name)
+            }
         let cleaned = Set(names.map { $0.withoutControlCharacters.trimmed }.filter { !$0.isEmpty })
         return cleaned.sorted { ($0.lowercased(), $0) < ($1.lowercased(), $1) }
     }

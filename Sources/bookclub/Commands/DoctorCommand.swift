@@ -47,7 +47,9 @@ struct DoctorCommand: Command {
         if problems > 0 {
             // Never a silent failure: one line on standard error, after the findings.
             let advice = fix ? "see above" : "see above, and `bookclub doctor --fix`"
-            env.output.sink(env.output.messageStyle.red("Error: ") + "doctor found \(problems) problem\(problems == 1 ? "" : "s"); \(advice).\n", false)
+            env.output.sink(
+                env.output.messageStyle.red("Error: ")
+                    + "doctor found \(problems) problem\(problems == 1 ? "" : "s"); \(advice).\n", false)
             throw ExitCode(code: 1)
         }
     }

@@ -1,4 +1,5 @@
 import BookClubCore
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -36,7 +37,8 @@ struct EditCommand: Command {
         self.arguments = arguments
         let fields = ["title", "author", "pages", "isbn", "cover", "add-tag", "remove-tag", "rating", "review"]
         guard fields.contains(where: { !arguments.values($0).isEmpty }) else {
-            throw ParseError.message("Nothing to change: give at least one of " + fields.map { "--" + $0 }.joined(separator: ", "))
+            throw ParseError.message(
+                "Nothing to change: give at least one of " + fields.map { "--" + $0 }.joined(separator: ", "))
         }
         if let title = arguments.value("title"), AddCommand.nonEmpty(title) == nil {
             throw ParseError.invalidValue(value: title, label: "--title <title>", reason: "a title cannot be empty")
@@ -57,7 +59,8 @@ struct EditCommand: Command {
         if let pages {
             if let page = book.wrappedValue.currentReading?.progress.latest?.page, page > pages {
                 throw BookClubError.aborted(
-                    "'\(book.wrappedValue.title.terminalSafe)' has an entry at p. \(page); a page count of \(pages) would put it past the end.")
+                    "'\(book.wrappedValue.title.terminalSafe)' has an entry at p. \(page); a page count of \(pages) would put it past the end."
+                )
             }
             book.pages.wrappedValue = pages
         }
@@ -72,7 +75,8 @@ struct EditCommand: Command {
         }
         let edited = store.state[id: id]!
         try store.state.checkUnique(title: edited.title, author: edited.author, except: id)
-        env.output.write(store.hasUnsavedChanges ? "Updated '\(edited.title.terminalSafe)'." : "Nothing changed.", as: .message)
+        env.output.write(
+            store.hasUnsavedChanges ? "Updated '\(edited.title.terminalSafe)'." : "Nothing changed.", as: .message)
         if arguments.flag("json") { try env.writeJSON(BookJSON(edited)) }
     }
 }

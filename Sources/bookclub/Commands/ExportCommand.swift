@@ -21,7 +21,8 @@ struct ExportCommand: Command {
             """,
         options: [
             OptionSpec(
-                long: "format", kind: .value("format"), help: "What to write.", allowedValues: Format.allCases.map(\.rawValue),
+                long: "format", kind: .value("format"), help: "What to write.",
+                allowedValues: Format.allCases.map(\.rawValue),
                 defaultValue: Format.json.rawValue),
             CommonOptions.output("Write to this file instead of standard output."),
         ])

@@ -1,4 +1,5 @@
 import BookClubCore
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -10,7 +11,9 @@ struct FinishCommand: Command {
         name: "finish",
         abstract: "Mark a book finished (\"I'm Done\").",
         arguments: [CommonOptions.book],
-        options: [CommonOptions.date, CommonOptions.note, CommonOptions.rating, CommonOptions.review, CommonOptions.json])
+        options: [
+            CommonOptions.date, CommonOptions.note, CommonOptions.rating, CommonOptions.review, CommonOptions.json,
+        ])
 
     var ending: EndingRequest
 
@@ -35,12 +38,15 @@ struct EndingRequest {
         let rating = try arguments.rating()
         let review = arguments.note("review")
         let changed = try store.update {
-            try $0.end(outcome, date: date, note: arguments.note(), rating: rating ?? nil, review: review, bookID: book.id, reference: reference)
+            try $0.end(
+                outcome, date: date, note: arguments.note(), rating: rating ?? nil, review: review, bookID: book.id,
+                reference: reference)
         }
         let title = book.title.terminalSafe
         switch (changed, outcome) {
         case (true, .finished): env.output.write("Finished '\(title)'.", as: .message)
-        case (true, .abandoned): env.output.write("Abandoned '\(title)' at \(ProgressText.percent(book.currentProgress)).", as: .message)
+        case (true, .abandoned):
+            env.output.write("Abandoned '\(title)' at \(ProgressText.percent(book.currentProgress)).", as: .message)
         case (false, _): env.output.write("'\(title)' is already \(outcome.rawValue); nothing changed.", as: .message)
         }
         if arguments.flag("json") { try env.writeJSON(BookJSON(store.state[id: book.id]!)) }

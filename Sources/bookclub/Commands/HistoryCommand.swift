@@ -41,9 +41,12 @@ struct HistoryCommand: Command {
         let rows = changes.map {
             [DateText.minute($0.time, timeZone: env.timeZone), $0.command.terminalSafe, $0.summary.terminalSafe]
         }
-        for line in Table(rows: rows, flexibleColumn: 1, wrapsLastColumn: true).render(width: env.terminal.lineWidth, style: { column, text in
-            column == 0 ? env.style.dim(text) : text
-        }) {
+        for line in Table(rows: rows, flexibleColumn: 1, wrapsLastColumn: true).render(
+            width: env.terminal.lineWidth,
+            style: { column, text in
+                column == 0 ? env.style.dim(text) : text
+            })
+        {
             env.output.write(line, as: .data)
         }
     }

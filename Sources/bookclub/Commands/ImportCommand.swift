@@ -1,4 +1,5 @@
 import BookClubCore
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -20,11 +21,13 @@ struct ImportCommand: Command {
             Example: bookclub import goodreads goodreads_library_export.csv --dry-run
             """,
         arguments: [
-            ArgumentSpec(name: "source", help: "What made the file.", allowedValues: ImportFormat.allCases.map(\.rawValue)),
+            ArgumentSpec(
+                name: "source", help: "What made the file.", allowedValues: ImportFormat.allCases.map(\.rawValue)),
             ArgumentSpec(name: "file", help: "The exported file; - reads standard input."),
         ],
         options: [
-            OptionSpec(long: "dry-run", short: "n", kind: .flag, help: "List what would be imported, and change nothing."),
+            OptionSpec(
+                long: "dry-run", short: "n", kind: .flag, help: "List what would be imported, and change nothing."),
             CommonOptions.json,
         ])
 
@@ -37,7 +40,8 @@ struct ImportCommand: Command {
         let source = arguments.argument("source") ?? ""
         guard let format = ImportFormat(source) else {
             throw ParseError.invalidArgumentValue(
-                value: source, label: "<source>", allowedValues: ImportFormat.allCases.map(\.rawValue), help: "What made the file.")
+                value: source, label: "<source>", allowedValues: ImportFormat.allCases.map(\.rawValue),
+                help: "What made the file.")
         }
         self.format = format
         file = arguments.argument("file") ?? ""
@@ -80,7 +84,9 @@ struct ImportCommand: Command {
     func read(in env: Environment) throws -> Data {
         let path = file == "-" ? "/dev/stdin" : file.hasPrefix("/") ? file : env.workingDirectory + "/" + file
         do {
-            guard let data = try env.fileSystem.read(path) else { throw BookClubError.io(path: shownPath, cause: "no such file") }
+            guard let data = try env.fileSystem.read(path) else {
+                throw BookClubError.io(path: shownPath, cause: "no such file")
+            }
             return data
         } catch BookClubError.io(_, let cause) {
             throw BookClubError.io(path: shownPath, cause: cause)
@@ -106,13 +112,17 @@ struct ImportCommand: Command {
             let readings = changed.reduce(0) { $0 + $1.newReadings }
             let filled = changed.reduce(0) { $0 + $1.filled.count }
             let aside = changed.reduce(0) { $0 + $1.keptAside.count }
-            text += "; merged into them: " + [
-                count(readings, "new reading"), count(filled, "field") + " filled", count(aside, "differing value") + " kept in details",
-            ].joined(separator: ", ")
+            text +=
+                "; merged into them: "
+                + [
+                    count(readings, "new reading"), count(filled, "field") + " filled",
+                    count(aside, "differing value") + " kept in details",
+                ].joined(separator: ", ")
         }
         text += "."
         if !result.addedClubs.isEmpty || !result.skippedClubs.isEmpty {
-            text += " " + (dryRun ? "Would import " : "Imported ") + count(result.addedClubs.count, "club")
+            text +=
+                " " + (dryRun ? "Would import " : "Imported ") + count(result.addedClubs.count, "club")
                 + "; \(result.skippedClubs.count) already in the store."
         }
         return text
@@ -147,8 +157,11 @@ struct ImportCommand: Command {
         var what: [String] = []
         if skipped.newReadings > 0 { what.append(count(skipped.newReadings, "new reading")) }
         if !skipped.filled.isEmpty { what.append("filled " + skipped.filled.joined(separator: ", ")) }
-        if !skipped.keptAside.isEmpty { what.append("kept in details the differing " + skipped.keptAside.joined(separator: ", ")) }
-        let match = skipped.matchIsInStore
+        if !skipped.keptAside.isEmpty {
+            what.append("kept in details the differing " + skipped.keptAside.joined(separator: ", "))
+        }
+        let match =
+            skipped.matchIsInStore
             ? "already in the store as '\(skipped.match.title.terminalSafe)' (\(skipped.match.id.prefix(8)))"
             : skipped.matchLine.map { "line \($0)" } ?? "'\(skipped.match.title.terminalSafe)'"
         return name(skipped.item.book, line: skipped.item.line) + ": "
@@ -157,7 +170,8 @@ struct ImportCommand: Command {
     }
 
     static func name(_ book: Book, line: Int?) -> String {
-        "'\(book.title.terminalSafe)'" + (book.author.map { " by \($0.terminalSafe)" } ?? "") + (line.map { " (line \($0))" } ?? "")
+        "'\(book.title.terminalSafe)'" + (book.author.map { " by \($0.terminalSafe)" } ?? "")
+            + (line.map { " (line \($0))" } ?? "")
     }
 }
 
@@ -207,17 +221,21 @@ struct ImportJSON: Encodable {
         added = result.added.count
         alreadyInStore = result.merged.count { $0.matchIsInStore }
         repeatedInFile = result.merged.count - alreadyInStore
-        statuses = Dictionary(uniqueKeysWithValues: Book.Status.allCases.map { status in
-            (status.rawValue, result.added.count { $0.book.status == status })
-        })
+        statuses = Dictionary(
+            uniqueKeysWithValues: Book.Status.allCases.map { status in
+                (status.rawValue, result.added.count { $0.book.status == status })
+            })
         books = result.added.map {
-            AddedBook(id: keepsIDs ? $0.book.id : nil, title: $0.book.title, author: $0.book.author, status: $0.book.status, line: $0.line)
+            AddedBook(
+                id: keepsIDs ? $0.book.id : nil, title: $0.book.title, author: $0.book.author, status: $0.book.status,
+                line: $0.line)
         }
         merged = result.merged.map {
             MergedBook(
                 title: $0.item.book.title, author: $0.item.book.author, line: $0.item.line, reason: $0.reason,
                 matchID: $0.matchIsInStore || keepsIDs ? $0.match.id : nil, matchTitle: $0.match.title,
-                matchLine: $0.matchLine, matchIsInStore: $0.matchIsInStore, newReadings: $0.newReadings, filled: $0.filled,
+                matchLine: $0.matchLine, matchIsInStore: $0.matchIsInStore, newReadings: $0.newReadings,
+                filled: $0.filled,
                 keptAside: $0.keptAside)
         }
         clubsAdded = result.addedClubs.count

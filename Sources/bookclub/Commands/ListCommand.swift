@@ -1,4 +1,5 @@
 import BookClubCore
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -59,7 +60,9 @@ struct ListCommand: Command {
                 as: .message)
             return
         }
-        for line in Self.render(books, width: env.terminal.lineWidth, style: env.style, timeZone: env.timeZone, stars: stars) {
+        for line in Self.render(
+            books, width: env.terminal.lineWidth, style: env.style, timeZone: env.timeZone, stars: stars)
+        {
             env.output.write(line, as: .data)
         }
     }
@@ -73,7 +76,8 @@ struct ListCommand: Command {
     }
 
     static func activity(_ book: Book) -> Date {
-        book.currentReading?.ending?.date ?? book.currentReading?.progress.latest?.time ?? book.currentReading?.started ?? book.added
+        book.currentReading?.ending?.date ?? book.currentReading?.progress.latest?.time ?? book.currentReading?.started
+            ?? book.added
     }
 
     static func render(_ books: [Book], width: Int?, style: Style, timeZone: Zone, stars: Bool = false) -> [String] {
@@ -86,20 +90,26 @@ struct ListCommand: Command {
             case .reading:
                 // A book logged in percents with no page count has its percent in the column before.
                 let logged = book.currentReading?.progress.latest != nil
-                detail = book.currentPage.map { page in "p. \(page)" + (book.pages.map { "/\($0)" } ?? "") } ?? (logged ? "" : "no progress yet")
+                detail =
+                    book.currentPage.map { page in "p. \(page)" + (book.pages.map { "/\($0)" } ?? "") }
+                    ?? (logged ? "" : "no progress yet")
             case .finished, .abandoned:
-                detail = book.status.rawValue + (book.currentReading?.ending?.date.map { " " + DateText.day($0, timeZone: timeZone) } ?? "")
+                detail =
+                    book.status.rawValue
+                    + (book.currentReading?.ending?.date.map { " " + DateText.day($0, timeZone: timeZone) } ?? "")
             }
             let row = [
                 String(book.id.prefix(idWidth)), book.title.terminalSafe, (book.author ?? "").terminalSafe,
-                ProgressBar.render(book.currentProgress, width: barWidth), ProgressText.percent(book.currentProgress), detail,
+                ProgressBar.render(book.currentProgress, width: barWidth), ProgressText.percent(book.currentProgress),
+                detail,
             ]
             return stars ? row + [book.currentRating.map(Rating.stars) ?? ""] : row
         }
         // Without any author, the column goes, rather than leave a gap.
         let hasAuthors = books.contains { $0.author != nil }
-        let table = Table(rows: hasAuthors ? rows : rows.map { $0.enumerated().filter { $0.offset != 2 }.map(\.element) },
-                          flexibleColumns: hasAuthors ? [1, 2] : [1], rightAligned: [hasAuthors ? 4 : 3])
+        let table = Table(
+            rows: hasAuthors ? rows : rows.map { $0.enumerated().filter { $0.offset != 2 }.map(\.element) },
+            flexibleColumns: hasAuthors ? [1, 2] : [1], rightAligned: [hasAuthors ? 4 : 3])
         return table.render(width: width) { column, text in
             switch hasAuthors || column < 2 ? column : column + 1 {
             case 0: style.dim(text)

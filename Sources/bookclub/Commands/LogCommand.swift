@@ -19,7 +19,9 @@ struct LogCommand: Command {
             """,
         options: [
             OptionSpec(long: "stdin", kind: .flag, help: "Read the events from standard input (required)."),
-            OptionSpec(long: "skip-invalid", kind: .flag, help: "Log the valid lines and report the others, rather than rejecting the batch."),
+            OptionSpec(
+                long: "skip-invalid", kind: .flag,
+                help: "Log the valid lines and report the others, rather than rejecting the batch."),
             CommonOptions.json,
         ])
 
@@ -55,7 +57,13 @@ struct LogCommand: Command {
         while let line = env.readLine() {
             number += 1
             guard !line.trimmed.isEmpty else { continue }
-            lines.append((number, Result { () throws(ReadingEvent.Problem) in try ReadingEvent(line: line, now: now, timeZone: env.timeZone) }))
+            lines.append(
+                (
+                    number,
+                    Result { () throws(ReadingEvent.Problem) in
+                        try ReadingEvent(line: line, now: now, timeZone: env.timeZone)
+                    }
+                ))
         }
         var summary = Summary()
         guard !lines.isEmpty else {
@@ -65,7 +73,10 @@ struct LogCommand: Command {
         }
         let store = try env.library(forWriting: true)
         // A dated event may fall among earlier entries: its books' histories are loaded first.
-        let dated = Set(lines.compactMap { try? $0.event.get() }.filter { $0.time != nil }.compactMap { try? store.state.resolve($0.book).id })
+        let dated = Set(
+            lines.compactMap { try? $0.event.get() }.filter { $0.time != nil }.compactMap {
+                try? store.state.resolve($0.book).id
+            })
         if !dated.isEmpty { try store.loadHistory(of: dated, from: env.storage) }
         var touched: [Book.ID] = []
         try store.update { library in
@@ -77,7 +88,11 @@ struct LogCommand: Command {
                     let outcome = try attempt.apply(event, now: now)
                     library = attempt
                     if !touched.contains(outcome.bookID) { touched.append(outcome.bookID) }
-                    if outcome.entry != nil { summary.logged += 1 } else if event.value != nil { summary.unchanged += 1 }
+                    if outcome.entry != nil {
+                        summary.logged += 1
+                    } else if event.value != nil {
+                        summary.unchanged += 1
+                    }
                     switch outcome.ending {
                     case .finished: summary.finished.append(outcome.bookID)
                     case .abandoned: summary.abandoned.append(outcome.bookID)
@@ -94,12 +109,18 @@ struct LogCommand: Command {
             env.output.write("Skipped line \(skipped.line): \(skipped.reason.terminalSafe)", as: .warning)
         }
         let library = store.state
-        var parts = ["Logged \(summary.logged) \(summary.logged == 1 ? "entry" : "entries") on \(touched.count) \(touched.count == 1 ? "book" : "books")"]
+        var parts = [
+            "Logged \(summary.logged) \(summary.logged == 1 ? "entry" : "entries") on \(touched.count) \(touched.count == 1 ? "book" : "books")"
+        ]
         if summary.unchanged > 0 { parts.append("\(summary.unchanged) unchanged") }
-        func titles(_ ids: [Book.ID]) -> String { ids.map { "'\(library[id: $0]!.title.terminalSafe)'" }.joined(separator: ", ") }
+        func titles(_ ids: [Book.ID]) -> String {
+            ids.map { "'\(library[id: $0]!.title.terminalSafe)'" }.joined(separator: ", ")
+        }
         if !summary.finished.isEmpty { parts.append("finished \(titles(summary.finished))") }
         if !summary.abandoned.isEmpty { parts.append("abandoned \(titles(summary.abandoned))") }
-        if !summary.skipped.isEmpty { parts.append("skipped \(summary.skipped.count) invalid \(summary.skipped.count == 1 ? "line" : "lines")") }
+        if !summary.skipped.isEmpty {
+            parts.append("skipped \(summary.skipped.count) invalid \(summary.skipped.count == 1 ? "line" : "lines")")
+        }
         env.output.write(parts.joined(separator: "; ") + ".", as: .message)
         if json {
             summary.books = touched.compactMap { library[id: $0].map { BookJSON($0) } }

@@ -33,17 +33,26 @@ struct ManualCommand: Command {
             items: [
                 ("BOOKCLUB_STORE", "The store file, unless --store is given."),
                 ("BOOKCLUB_SETTINGS", "The settings file, unless --settings is given."),
-                ("BOOKCLUB_SCENE", "The scene: each has its own selected book or club, so that two shells can work on one store apart (default: default)."),
+                (
+                    "BOOKCLUB_SCENE",
+                    "The scene: each has its own selected book or club, so that two shells can work on one store apart (default: default)."
+                ),
                 ("XDG_DATA_HOME", "Where the store is kept (default: ~/.local/share)."),
                 ("XDG_CONFIG_HOME", "Where the settings are kept (default: ~/.config)."),
-                ("XDG_STATE_HOME", "Where the scenes and the drafts of progress --edit are kept (default: ~/.local/state)."),
+                (
+                    "XDG_STATE_HOME",
+                    "Where the scenes and the drafts of progress --edit are kept (default: ~/.local/state)."
+                ),
                 ("HOME", "The base of the defaults above."),
                 ("VISUAL, EDITOR", "The editor of progress --edit, the first that is set (default: vi)."),
                 ("NO_COLOR", "When set and not empty, output is never coloured."),
                 ("TERM", "When dumb, output is not coloured unless --color always asks for it."),
                 ("COLUMNS", "The width of help and tables (default: the terminal's)."),
                 ("SHELL", "The shell completions writes a script for when none is named."),
-                ("TZ", "The time zone of the dates given and shown: a zone name (America/New_York), a POSIX rule (EST5EDT,M3.2.0,M11.1.0) or unset for /etc/localtime. One bookclub cannot read is UTC, with a warning."),
+                (
+                    "TZ",
+                    "The time zone of the dates given and shown: a zone name (America/New_York), a POSIX rule (EST5EDT,M3.2.0,M11.1.0) or unset for /etc/localtime. One bookclub cannot read is UTC, with a warning."
+                ),
                 ("TZDIR", "Where the zone names are looked up (default: /usr/share/zoneinfo)."),
             ])
         let dates = ManualPage.Section(
@@ -57,8 +66,14 @@ struct ManualCommand: Command {
             title: "Files",
             paragraphs: ["STORE stands for the store file, whose companions are named after it."],
             items: [
-                (paths.store, "The store: the books, their readings and the clubs, as JSON (under $XDG_DATA_HOME when set)."),
-                (storage.journalPath, "The changes since the store was last written whole, a JSON object a line, appended."),
+                (
+                    paths.store,
+                    "The store: the books, their readings and the clubs, as JSON (under $XDG_DATA_HOME when set)."
+                ),
+                (
+                    storage.journalPath,
+                    "The changes since the store was last written whole, a JSON object a line, appended."
+                ),
                 (storage.historyPath, "Every progress entry, one JSON object a line, appended."),
                 (storage.lockPath, "Locked (flock(2)) by a command while it changes the store."),
                 (storage.undoPath, "The last \(LibraryStorage.undoDepth) commands that changed the store, for undo."),
@@ -71,12 +86,24 @@ struct ManualCommand: Command {
             title: "Exit status",
             items: [
                 ("0", "Done."),
-                ("\(CLI.exitCode(.rejected))", "The request is valid but cannot be done: no such book, an ambiguous reference, a finished book; or doctor found a problem."),
-                ("\(CLI.usageErrorCode)", "A usage error: an unknown command or option, a missing or malformed argument."),
+                (
+                    "\(CLI.exitCode(.rejected))",
+                    "The request is valid but cannot be done: no such book, an ambiguous reference, a finished book; or doctor found a problem."
+                ),
+                (
+                    "\(CLI.usageErrorCode)",
+                    "A usage error: an unknown command or option, a missing or malformed argument."
+                ),
                 ("\(CLI.exitCode(.dataFile))", "A data file is unreadable or of a newer format; it is left untouched."),
                 ("\(CLI.exitCode(.io))", "Reading or writing a file failed."),
-                ("\(CLI.exitCode(.busy))", "The store stayed locked by another command past the lockTimeout setting; try again."),
-                ("\(CLI.exitCode(.interrupted(signal: SIGINT)))", "Stopped by SIGINT (Ctrl-C) before its changes were saved."),
+                (
+                    "\(CLI.exitCode(.busy))",
+                    "The store stayed locked by another command past the lockTimeout setting; try again."
+                ),
+                (
+                    "\(CLI.exitCode(.interrupted(signal: SIGINT)))",
+                    "Stopped by SIGINT (Ctrl-C) before its changes were saved."
+                ),
                 ("\(CLI.exitCode(.interrupted(signal: SIGTERM)))", "Stopped by SIGTERM before its changes were saved."),
             ])
         return [dates, environment, files, exitStatus]

@@ -16,7 +16,9 @@ struct NotesCommand: Command {
         arguments: [CommonOptions.book],
         options: [
             OptionSpec(long: "club", kind: .value("club"), help: "The notes for a club's meeting."),
-            OptionSpec(long: "meeting", kind: .value("meeting"), help: "With --club: next (the default), a meeting id, or its date."),
+            OptionSpec(
+                long: "meeting", kind: .value("meeting"),
+                help: "With --club: next (the default), a meeting id, or its date."),
             CommonOptions.output("Write the notes to this file instead of standard output."),
             CommonOptions.json,
         ])
@@ -65,7 +67,9 @@ struct NotesCommand: Command {
         try store.loadHistory(of: [id], from: env.storage)
         let book = store.state[id: id]!
         if target.json {
-            let notes = NotesReport.notes(of: book).map { NotesJSON.Note(place: $0.place, time: $0.time, text: $0.text) }
+            let notes = NotesReport.notes(of: book).map {
+                NotesJSON.Note(place: $0.place, time: $0.time, text: $0.text)
+            }
             try env.writeJSON(NotesJSON(id: book.id, title: book.title, notes: notes))
         } else {
             try env.writeDocument(NotesReport.markdown(for: book, timeZone: env.timeZone), to: outputPath)
@@ -80,7 +84,9 @@ struct NotesCommand: Command {
         let report = MeetingNotes.report(club: club, meeting: meeting, library: store.state, now: now)
         if target.json {
             let notes = report.notes.map { NotesJSON.Note(place: $0.place, time: $0.time, text: $0.text) }
-            try env.writeJSON(MeetingNotesJSON(agenda: AgendaJSON(report.item, library: store.state), since: report.since, notes: notes))
+            try env.writeJSON(
+                MeetingNotesJSON(
+                    agenda: AgendaJSON(report.item, library: store.state), since: report.since, notes: notes))
         } else {
             try env.writeDocument(MeetingNotes.markdown(report, timeZone: env.timeZone), to: outputPath)
         }

@@ -1,4 +1,5 @@
 import BookClubCore
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -43,7 +44,8 @@ struct ProgressCommand: Command {
         reference = arguments.argument("book")
         if arguments.flag("edit") {
             guard arguments.argument("value") == nil, arguments.value("note") == nil else {
-                throw ParseError.message("--edit takes the value and note from the editor; give neither on the command line")
+                throw ParseError.message(
+                    "--edit takes the value and note from the editor; give neither on the command line")
             }
             source = .editor
             return
@@ -57,7 +59,8 @@ struct ProgressCommand: Command {
             (valueText, reference) = (only, nil)
         }
         guard let text = valueText, let value = ProgressValue(parsing: text) else {
-            throw ParseError.invalidValue(value: valueText ?? "", label: "<value>", reason: ProgressValue.problem(with: valueText ?? ""))
+            throw ParseError.invalidValue(
+                value: valueText ?? "", label: "<value>", reason: ProgressValue.problem(with: valueText ?? ""))
         }
         source = .given(value, note: arguments.note())
     }
@@ -84,7 +87,9 @@ struct ProgressCommand: Command {
         let updated = store.state[id: book.id]!
         switch outcome {
         case .unchanged:
-            env.output.write("'\(book.title.terminalSafe)' is already at \(ProgressText.describe(updated)); nothing logged.", as: .message)
+            env.output.write(
+                "'\(book.title.terminalSafe)' is already at \(ProgressText.describe(updated)); nothing logged.",
+                as: .message)
         case .logged(let entry) where entry != updated.currentReading?.progress.latest:
             env.output.write(
                 "'\(book.title.terminalSafe)': logged \(ProgressText.place(entry)) on \(DateText.minute(entry.time, timeZone: env.timeZone)), before the latest entry; you are at \(ProgressText.describe(updated)).",
@@ -92,7 +97,9 @@ struct ProgressCommand: Command {
         case .logged:
             env.output.write("'\(book.title.terminalSafe)': \(ProgressText.describe(updated)).", as: .message)
             if updated.currentProgress >= 1 {
-                env.output.write("That is the end of the book: run `bookclub finish \(shellReference)` to mark it done.", as: .message)
+                env.output.write(
+                    "That is the end of the book: run `bookclub finish \(shellReference)` to mark it done.",
+                    as: .message)
             }
         }
         if json { try env.writeJSON(BookJSON(updated)) }

@@ -13,7 +13,8 @@ import BookClubCore
 /// The store is not locked while the editor is open.
 enum ProgressDraft {
     static func edit(reference: String?, env: Environment) throws -> (ProgressValue, String?) {
-        let (book, shellReference) = try env.resolveBook(reference, in: try env.library(scope: env.scope(forBook: reference)).state)
+        let (book, shellReference) = try env.resolveBook(
+            reference, in: try env.library(scope: env.scope(forBook: reference)).state)
         switch book.status {
         case .finished: throw BookClubError.finished(title: book.title, reference: shellReference)
         case .abandoned: throw BookClubError.abandoned(title: book.title, reference: shellReference)
@@ -53,17 +54,18 @@ enum ProgressDraft {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
             .filter { !$0.hasPrefix("#") }.map { String($0) }
         guard let first = lines.firstIndex(where: { !$0.trimmed.isEmpty }) else {
-            try? FileManager.default.removeItem(atPath: path)
+            _ = env.fileSystem.remove(path)
             throw BookClubError.aborted("Empty draft; nothing was logged.")
         }
         let valueText = lines[first].trimmed
         guard let value = ProgressValue(parsing: valueText) else {
             throw BookClubError.aborted(
-                "'\(valueText)' is not a progress value (\(ProgressValue.problem(with: valueText) ?? "")); your draft is kept at \(path).")
+                "'\(valueText)' is not a progress value (\(ProgressValue.problem(with: valueText) ?? "")); your draft is kept at \(path)."
+            )
         }
         config.note = lines[(first + 1)...].joined(separator: "\n")
         let draft = config.commit()
-        try? FileManager.default.removeItem(atPath: path)
+        _ = env.fileSystem.remove(path)
         return (value, draft?.note)
     }
 

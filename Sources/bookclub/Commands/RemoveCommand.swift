@@ -1,4 +1,5 @@
 import BookClubCore
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -11,7 +12,9 @@ struct RemoveCommand: Command {
         aliases: ["rm"],
         abstract: "Delete a book and its history.",
         discussion: "Asks first on a terminal; elsewhere (a script, a pipe) it needs --yes.",
-        arguments: [ArgumentSpec(name: "book", help: "The book: its id, an id prefix or its whole title (no guessing here).")],
+        arguments: [
+            ArgumentSpec(name: "book", help: "The book: its id, an id prefix or its whole title (no guessing here).")
+        ],
         options: [OptionSpec(long: "yes", short: "y", kind: .flag, help: "Do not ask.")])
 
     var reference: String

@@ -10,7 +10,10 @@ struct SelectCommand: Command {
             """,
         arguments: [ArgumentSpec(name: "book", help: "The book to select.", isOptional: true)],
         options: [
-            OptionSpec(long: "club", kind: .value("club"), help: "Select a club: commands that take a book use its current book, and agenda and notes use the club."),
+            OptionSpec(
+                long: "club", kind: .value("club"),
+                help:
+                    "Select a club: commands that take a book use its current book, and agenda and notes use the club."),
             OptionSpec(long: "clear", kind: .flag, help: "Select nothing."),
             CommonOptions.json,
         ])
@@ -45,7 +48,8 @@ struct SelectCommand: Command {
         } else if let reference {
             let book = try library.resolve(reference)
             scene.update { $0 = SceneState(selection: book.id) }
-            env.output.write("Selected '\(book.title.terminalSafe)' in scene '\(env.paths.sceneName.terminalSafe)'.", as: .message)
+            env.output.write(
+                "Selected '\(book.title.terminalSafe)' in scene '\(env.paths.sceneName.terminalSafe)'.", as: .message)
         }
         let selected = scene.state.selection.flatMap { library[id: $0] }
         if json {

@@ -23,10 +23,16 @@ struct SettingsListCommand: Command {
         let settings = try env.settings().state
         let keys = Settings.keys
         if json {
-            try env.writeJSON(keys.map { SettingJSON(key: $0.name, value: $0.value(settings), defaultValue: $0.defaultValue, description: $0.summary) })
+            try env.writeJSON(
+                keys.map {
+                    SettingJSON(
+                        key: $0.name, value: $0.value(settings), defaultValue: $0.defaultValue, description: $0.summary)
+                })
             return
         }
-        let rows = [["KEY", "VALUE", "DEFAULT", "DESCRIPTION"]] + keys.map { [$0.name, $0.value(settings), $0.defaultValue, $0.summary] }
+        let rows =
+            [["KEY", "VALUE", "DEFAULT", "DESCRIPTION"]]
+            + keys.map { [$0.name, $0.value(settings), $0.defaultValue, $0.summary] }
         let lines = Table(rows: rows, wrapsLastColumn: true).render(width: env.terminal.lineWidth) { column, text in
             column == 0 ? env.style.bold(text) : text
         }
@@ -53,7 +59,9 @@ struct SettingsGetCommand: Command {
         let key = try Settings.key(named: key)
         let value = key.value(try env.settings().state)
         if json {
-            try env.writeJSON(SettingsListCommand.SettingJSON(key: key.name, value: value, defaultValue: key.defaultValue, description: key.summary))
+            try env.writeJSON(
+                SettingsListCommand.SettingJSON(
+                    key: key.name, value: value, defaultValue: key.defaultValue, description: key.summary))
         } else {
             env.output.write(value, as: .data)
         }
@@ -107,7 +115,9 @@ struct SettingsResetCommand: Command {
         key = arguments.argument("key")
         all = arguments.flag("all")
         if all, let key { throw ParseError.unexpectedArguments([key]) }
-        if !all, key == nil { throw ParseError.missingArgument(label: "<key>", help: "The setting; omitted with --all.") }
+        if !all, key == nil {
+            throw ParseError.missingArgument(label: "<key>", help: "The setting; omitted with --all.")
+        }
     }
 
     func run(in env: Environment) throws {

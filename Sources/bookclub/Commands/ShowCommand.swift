@@ -1,4 +1,5 @@
 import BookClubCore
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -49,7 +50,10 @@ struct ShowCommand: Command {
         if let author = book.author { facts.append("by " + author.terminalSafe) }
         if let pages = book.pages { facts.append("\(pages) pages") }
         if let isbn = book.isbn { facts.append("ISBN " + isbn.terminalSafe) }
-        if let rating = book.currentRating { facts.append("rated \(Rating.stars(rating)) \(rating == rating.rounded() ? String(Int(rating)) : String(rating))/5") }
+        if let rating = book.currentRating {
+            facts.append(
+                "rated \(Rating.stars(rating)) \(rating == rating.rounded() ? String(Int(rating)) : String(rating))/5")
+        }
         if !book.tags.isEmpty { facts.append("tags: " + book.tags.joined(separator: ", ").terminalSafe) }
         if !facts.isEmpty { lines.append(facts.joined(separator: " · ")) }
         lines.append(style.dim("id \(book.id) · added \(DateText.day(book.added, timeZone: zone))"))
@@ -62,37 +66,51 @@ struct ShowCommand: Command {
             var heading = book.readings.count > 1 ? "Reading \(number + 1)" : "Reading"
             if let started = reading.started { heading += ", started \(DateText.day(started, timeZone: zone))" }
             if let ending = reading.ending {
-                heading += ", \(ending.outcome.rawValue)" + (ending.date.map { " \(DateText.day($0, timeZone: zone))" } ?? "")
+                heading +=
+                    ", \(ending.outcome.rawValue)" + (ending.date.map { " \(DateText.day($0, timeZone: zone))" } ?? "")
             }
             lines.append(style.bold(heading))
             if reading.progress.entries.isEmpty { lines.append(style.dim("  no progress logged")) }
             // Notes are never cut: a note of several lines goes on as rows of its own.
             let rows = reading.progress.entries.flatMap { entry in
-                let note = (entry.note ?? "").split(separator: "\n", omittingEmptySubsequences: false).map { String($0).terminalSafe }
-                return [[
-                    DateText.minute(entry.time, timeZone: zone), entry.page.map { "p. \($0)" } ?? "",
-                    ProgressText.percent(entry.progress), note[0],
-                ]] + note.dropFirst().map { ["", "", "", $0] }
+                let note = (entry.note ?? "").split(separator: "\n", omittingEmptySubsequences: false).map {
+                    String($0).terminalSafe
+                }
+                return [
+                    [
+                        DateText.minute(entry.time, timeZone: zone), entry.page.map { "p. \($0)" } ?? "",
+                        ProgressText.percent(entry.progress), note[0],
+                    ]
+                ] + note.dropFirst().map { ["", "", "", $0] }
             }
             // On a terminal, notes wrap under their column.
             let table = Table(rows: rows, rightAligned: [2], wrapsLastColumn: true)
             lines += table.render(width: width.map { $0 - 2 }) { column, text in column == 0 ? style.dim(text) : text }
                 .map { "  " + $0 }
             for ending in reading.resumed ?? [] {
-                let label = ending.outcome.rawValue + (ending.date.map { " " + DateText.day($0, timeZone: zone) } ?? "") + ", then resumed"
-                let text = [ending.rating.map { Rating.stars($0) }, ending.note?.terminalSafe].compactMap { $0 }.joined(separator: " ")
+                let label =
+                    ending.outcome.rawValue + (ending.date.map { " " + DateText.day($0, timeZone: zone) } ?? "")
+                    + ", then resumed"
+                let text = [ending.rating.map { Rating.stars($0) }, ending.note?.terminalSafe].compactMap { $0 }.joined(
+                    separator: " ")
                 lines.append("  " + style.dim(label + (text.isEmpty ? "" : ":")) + (text.isEmpty ? "" : " " + text))
             }
             if let ending = reading.ending, let note = ending.note {
                 let label = ending.outcome.rawValue + ": "
-                lines.append("  " + style.dim(label) + TextWrapping.hanging(note.terminalSafe, width: width, firstColumn: 2 + label.count, indent: 4))
+                lines.append(
+                    "  " + style.dim(label)
+                        + TextWrapping.hanging(note.terminalSafe, width: width, firstColumn: 2 + label.count, indent: 4)
+                )
             }
         }
         for (heading, text) in [("Review", book.currentReview), ("Private notes", book.privateNotes)] {
             guard let text else { continue }
             lines += ["", style.bold(heading)]
             lines += plainText(text).split(separator: "\n", omittingEmptySubsequences: false).map { line in
-                line.isEmpty ? "" : width.map { TextWrapping.wrap(String(line).terminalSafe, width: $0, indent: 2) } ?? "  " + String(line).terminalSafe
+                line.isEmpty
+                    ? ""
+                    : width.map { TextWrapping.wrap(String(line).terminalSafe, width: $0, indent: 2) } ?? "  "
+                        + String(line).terminalSafe
             }
         }
         return lines

@@ -1,4 +1,5 @@
 import BookClubCore
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -19,7 +20,8 @@ struct StatsCommand: Command {
             calendar of reading days follow the numbers.
             """,
         options: [
-            OptionSpec(long: "year", kind: .value("year"), help: "The year to report, from 1900 to 9999 (default: this year)."),
+            OptionSpec(
+                long: "year", kind: .value("year"), help: "The year to report, from 1900 to 9999 (default: this year)."),
             CommonOptions.json,
         ])
 
@@ -42,14 +44,16 @@ struct StatsCommand: Command {
         }
         var lines = Self.summary(stats, style: env.style)
         if env.terminal.standardOutputIsTerminal || env.style.isEnabled {
-            let charts = StatsCharts.render(stats, width: env.terminal.lineWidth ?? env.terminal.width, style: env.style)
+            let charts = StatsCharts.render(
+                stats, width: env.terminal.lineWidth ?? env.terminal.width, style: env.style)
             if !charts.isEmpty { lines += [""] + charts }
         }
         lines += Self.months(stats, style: env.style)
         lines += Self.timeToFinish(stats, width: env.terminal.lineWidth, style: env.style)
         for line in lines { env.output.write(line, as: .data) }
         if stats.readingDays == 0 && stats.books == 0 && stats.year == stats.today.year {
-            env.output.write("Nothing read in \(stats.year) yet. Log your page with `bookclub progress BOOK PAGE`.", as: .message)
+            env.output.write(
+                "Nothing read in \(stats.year) yet. Log your page with `bookclub progress BOOK PAGE`.", as: .message)
         }
         if stats.goal == nil {
             env.output.write("Set a yearly goal with `bookclub settings set yearlyGoal 24`.", as: .message)
@@ -65,16 +69,29 @@ struct StatsCommand: Command {
             span += ", to \(text(stats.throughDay))"
         }
         var rows = [
-            ["Pages", "\(stats.pages) on \(count(stats.readingDays, "reading day")), \(oneDecimal(stats.pagesPerDay)) a day"],
-            ["Books", "\(stats.books) finished" + (stats.finishedWithoutDate > 0 ? " (\(stats.finishedWithoutDate) more on dates unknown, in any year)" : "")],
+            [
+                "Pages",
+                "\(stats.pages) on \(count(stats.readingDays, "reading day")), \(oneDecimal(stats.pagesPerDay)) a day",
+            ],
+            [
+                "Books",
+                "\(stats.books) finished"
+                    + (stats.finishedWithoutDate > 0
+                        ? " (\(stats.finishedWithoutDate) more on dates unknown, in any year)" : ""),
+            ],
             ["Streaks", streaks(stats)],
         ]
         if !stats.ratings.isEmpty {
             let average = stats.ratings.reduce(0, +) / Double(stats.ratings.count)
-            rows.insert(["Ratings", "\(count(stats.ratings.count, "book")) rated, \(Rating.stars(average)) (\(oneDecimal(average))) on average"], at: 2)
+            rows.insert(
+                [
+                    "Ratings",
+                    "\(count(stats.ratings.count, "book")) rated, \(Rating.stars(average)) (\(oneDecimal(average))) on average",
+                ], at: 2)
         }
         if let goal = stats.goal { rows.append(["Goal", describe(goal, in: stats)]) }
-        return [style.bold(span)] + Table(rows: rows).render(width: nil) { column, text in column == 0 ? style.dim(text) : text }
+        return [style.bold(span)]
+            + Table(rows: rows).render(width: nil) { column, text in column == 0 ? style.dim(text) : text }
     }
 
     /// "19 of 24 books; 21.2 expected by today: 2 behind; on course for 22" in the current year,
@@ -83,7 +100,8 @@ struct StatsCommand: Command {
         let text = "\(goal.finished) of \(count(goal.target, "book"))"
         if stats.throughDay < stats.firstDay { return text }
         if stats.year != stats.today.year {
-            return text + ": " + (goal.ahead > 0 ? "\(goal.ahead) over" : goal.ahead < 0 ? "\(-goal.ahead) short" : "reached")
+            return text + ": "
+                + (goal.ahead > 0 ? "\(goal.ahead) over" : goal.ahead < 0 ? "\(-goal.ahead) short" : "reached")
         }
         let standing = goal.ahead > 0 ? "\(goal.ahead) ahead" : goal.ahead < 0 ? "\(-goal.ahead) behind" : "on track"
         return text + "; \(oneDecimal(goal.expected)) expected by today: \(standing); on course for \(goal.projected)"
@@ -101,27 +119,32 @@ struct StatsCommand: Command {
     static func months(_ stats: ReadingStats, style: Style) -> [String] {
         guard stats.throughDay >= stats.firstDay else { return [] }
         let months = stats.months.prefix(stats.throughDay.month)
-        let rows = [["Month", "Books", "Pages", "Days"]]
+        let rows =
+            [["Month", "Books", "Pages", "Days"]]
             + months.map { [StatsCharts.months[$0.month - 1], "\($0.books)", "\($0.pages)", "\($0.readingDays)"] }
-        return [""] + Table(rows: rows, rightAligned: [1, 2, 3]).render(width: nil) { column, text in
-            text == "Month" || text == "Books" || text == "Pages" || text == "Days" ? style.bold(text) : text
-        }
+        return [""]
+            + Table(rows: rows, rightAligned: [1, 2, 3]).render(width: nil) { column, text in
+                text == "Month" || text == "Books" || text == "Pages" || text == "Days" ? style.bold(text) : text
+            }
     }
 
     /// Each book being read, with the pages left and when it will be done at the pace.
     static func timeToFinish(_ stats: ReadingStats, width: Int?, style: Style) -> [String] {
         guard !stats.timeToFinish.isEmpty else { return [] }
         let heading =
-            stats.pagesPerDay == 0 ? "Time to finish: no pace yet, as nothing was read in \(stats.year)"
-            : stats.year == stats.today.year ? "Time to finish at \(oneDecimal(stats.pagesPerDay)) pages a day"
-            : "Time to finish at \(oneDecimal(stats.pagesPerDay)) pages a day, your pace in \(stats.year)"
+            stats.pagesPerDay == 0
+            ? "Time to finish: no pace yet, as nothing was read in \(stats.year)"
+            : stats.year == stats.today.year
+                ? "Time to finish at \(oneDecimal(stats.pagesPerDay)) pages a day"
+                : "Time to finish at \(oneDecimal(stats.pagesPerDay)) pages a day, your pace in \(stats.year)"
         let rows = stats.timeToFinish.map { finish in
             [
                 finish.title.terminalSafe, count(finish.pagesLeft, "page") + " left",
                 finish.days.map { count($0, "day") } ?? "-", finish.date.map(text) ?? "",
             ]
         }
-        return ["", style.bold(heading)] + Table(rows: rows, flexibleColumn: 0, rightAligned: [1, 2]).render(width: width)
+        return ["", style.bold(heading)]
+            + Table(rows: rows, flexibleColumn: 0, rightAligned: [1, 2]).render(width: width)
     }
 
     /// "Wed 18 Nov 2026"

@@ -16,7 +16,9 @@ struct UnfinishCommand: Command {
     func run(in env: Environment) throws {
         let store = try env.library(forWriting: true, scope: env.scope(forBook: target.reference))
         let (book, shellReference) = try env.resolveBook(target.reference, in: store.state)
-        let outcome = try store.update { try $0.resume(bookID: book.id, at: env.now().wholeSeconds, reference: shellReference) }
+        let outcome = try store.update {
+            try $0.resume(bookID: book.id, at: env.now().wholeSeconds, reference: shellReference)
+        }
         env.output.write("'\(book.title.terminalSafe)' is no longer \(outcome.rawValue).", as: .message)
         if target.json { try env.writeJSON(BookJSON(store.state[id: book.id]!)) }
     }

@@ -61,7 +61,10 @@ enum BuiltinFlags {
         var path = [root]
         var skipNext = false
         for token in tokens {
-            if skipNext { skipNext = false; continue }
+            if skipNext {
+                skipNext = false
+                continue
+            }
             switch token {
             case .terminator:
                 return path

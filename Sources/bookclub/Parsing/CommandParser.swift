@@ -167,7 +167,8 @@ private struct CommandWalk {
         for argument in current.arguments {
             guard let allowed = argument.allowedValues else { continue }
             for value in parsed.positionalValues[argument.name] ?? [] where !allowed.contains(value) {
-                let error = ParseError.invalidArgumentValue(value: value, label: argument.label, allowedValues: allowed, help: argument.help)
+                let error = ParseError.invalidArgumentValue(
+                    value: value, label: argument.label, allowedValues: allowed, help: argument.help)
                 return .failure(error, path: path)
             }
         }

@@ -1,13 +1,15 @@
 /// Levenshtein distance, used for "Did you mean ...?" suggestions.
 enum EditDistance {
     static func between(_ lhs: String, _ rhs: String) -> Int {
-        let a = Array(lhs), b = Array(rhs)
+        let a = Array(lhs)
+        let b = Array(rhs)
         if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
         var previous = Array(0...b.count)
         for i in 1...a.count {
             var current = [i] + Array(repeating: 0, count: b.count)
             for j in 1...b.count {
-                current[j] = a[i - 1] == b[j - 1]
+                current[j] =
+                    a[i - 1] == b[j - 1]
                     ? previous[j - 1]
                     : min(previous[j], current[j - 1], previous[j - 1]) + 1
             }

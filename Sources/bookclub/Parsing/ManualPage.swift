@@ -58,8 +58,11 @@ enum ManualPage {
         guard let parent = path.last else { return [] }
         return parent.subcommands.flatMap { command -> [String] in
             let path = path + [command]
-            var lines = [".SS \(escape(path.dropFirst().map(\.name).joined(separator: " ")))", usage(path: path), ".PP"]
-            lines += paragraphs([command.abstract, command.discussion].filter { !$0.isEmpty }.joined(separator: "\n\n"))
+            var lines = [
+                ".SS \(escape(path.dropFirst().map(\.name).joined(separator: " ")))", usage(path: path), ".PP",
+            ]
+            lines += paragraphs(
+                [command.abstract, command.discussion].filter { !$0.isEmpty }.joined(separator: "\n\n"))
             if !command.aliases.isEmpty {
                 lines += [".PP", "Also: " + command.aliases.map(bold).joined(separator: ", ") + "."]
             }
@@ -94,7 +97,9 @@ enum ManualPage {
             core = core.dropFirst(opening.count)
             let closing = core.reversed().prefix { $0 == "]" || $0 == "," }
             core = core.dropLast(closing.count)
-            let shown = core.hasPrefix("-") ? bold(String(core)) : core.hasPrefix("<") ? italic(String(core)) : escape(String(core), code: true)
+            let shown =
+                core.hasPrefix("-")
+                ? bold(String(core)) : core.hasPrefix("<") ? italic(String(core)) : escape(String(core), code: true)
             return escape(String(opening)) + shown + escape(String(closing.reversed()))
         }.joined(separator: "\\ ")
         return textLine(styled)
@@ -116,7 +121,9 @@ enum ManualPage {
                 prose = []
             }
             if !literal.isEmpty {
-                lines += [".PP", ".RS 2", ".nf"] + literal.map { textLine(escape($0.withoutSurroundingSpaces(), code: true)) } + [".fi", ".RE"]
+                lines +=
+                    [".PP", ".RS 2", ".nf"]
+                    + literal.map { textLine(escape($0.withoutSurroundingSpaces(), code: true)) } + [".fi", ".RE"]
                 literal = []
             }
         }
@@ -140,9 +147,10 @@ enum ManualPage {
         let words = text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" }).joined(separator: " ")
         let spans = words.split(separator: "`", omittingEmptySubsequences: false)
         guard spans.count % 2 == 1 else { return textLine(escape(words)) }  // an unmatched backquote: leave them all
-        return textLine(spans.enumerated().map { index, span in
-            index % 2 == 1 ? bold(String(span)) : escape(String(span))
-        }.joined())
+        return textLine(
+            spans.enumerated().map { index, span in
+                index % 2 == 1 ? bold(String(span)) : escape(String(span))
+            }.joined())
     }
 
     /// `"text"`, for a macro argument.

@@ -61,7 +61,7 @@ enum ParseError: Error, Equatable, Sendable {
         let text: String
         switch self {
         case .missingValue(let option, let valueName, let help),
-             .invalidOptionValue(_, let option, let valueName, _, let help):
+            .invalidOptionValue(_, let option, let valueName, _, let help):
             guard !help.isEmpty else { return nil }
             text = "\(option) <\(valueName)>  \(help)"
         case .missingArgument(let label, let help), .invalidArgumentValue(_, let label, _, let help):
@@ -85,7 +85,8 @@ enum ParseError: Error, Equatable, Sendable {
         if quoted.count >= 6 {
             return ". Please provide one of the following:\n" + values.map { "  - \($0)" }.joined(separator: "\n")
         }
-        let list = quoted.count <= 2
+        let list =
+            quoted.count <= 2
             ? quoted.joined(separator: " and ")
             : quoted.dropLast().joined(separator: ", ") + " or \(quoted[quoted.count - 1])"
         return ". Please provide one of \(list)."

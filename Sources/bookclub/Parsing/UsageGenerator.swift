@@ -19,7 +19,8 @@ enum UsageGenerator {
         var elements = arguments + options
         if elements.count > maximumListedArguments {
             // Options are all optional: keep only the positionals.
-            elements = !arguments.isEmpty && arguments.count <= maximumListedArguments
+            elements =
+                !arguments.isEmpty && arguments.count <= maximumListedArguments
                 ? ["[<options>]"] + arguments
                 : ["<options>"]
         }

@@ -1,4 +1,5 @@
 import BookClubCore
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -66,7 +67,8 @@ struct BookJSON: Encodable {
             readings = book.readings.map {
                 ReadingJSON(
                     id: $0.id, started: $0.started, status: $0.status, progress: $0.currentProgress,
-                    ended: $0.ending?.date, endNote: $0.ending?.note, rating: $0.ending?.rating, review: $0.ending?.review,
+                    ended: $0.ending?.date, endNote: $0.ending?.note, rating: $0.ending?.rating,
+                    review: $0.ending?.review,
                     resumed: $0.resumed, entries: $0.progress.entries)
             }
         }

@@ -92,7 +92,8 @@ enum MeetingText {
         case .unknown where item.pagesToGo == nil: return ""
         case .reached: return "target reached"
         case .unknown, .onTrack, .behind:
-            var text = "you are on p. \(item.currentPage ?? 0), \(item.pagesToGo ?? 0) pages to go, \(number(item.pagesPerDay ?? 0)) pages a day"
+            var text =
+                "you are on p. \(item.currentPage ?? 0), \(item.pagesToGo ?? 0) pages to go, \(number(item.pagesPerDay ?? 0)) pages a day"
             if item.standing == .behind {
                 text += "; behind: your recent pace is \(number(item.recentPagesPerDay ?? 0)) pages a day"
             }

@@ -1,4 +1,5 @@
 import BookClubCore
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -76,11 +77,14 @@ struct StatsJSON: Encodable {
         books = stats.books
         finishedWithoutDate = stats.finishedWithoutDate
         rated = stats.ratings.count
-        averageRating = Nullable(stats.ratings.isEmpty ? nil : Self.twoDecimals(stats.ratings.reduce(0, +) / Double(stats.ratings.count)))
+        averageRating = Nullable(
+            stats.ratings.isEmpty ? nil : Self.twoDecimals(stats.ratings.reduce(0, +) / Double(stats.ratings.count)))
         readingDays = stats.readingDays
         pagesPerDay = Self.twoDecimals(stats.pagesPerDay)
-        currentStreak = StreakJSON(days: stats.currentStreak.days, last: Nullable(stats.currentStreak.last?.description))
-        longestStreak = StreakJSON(days: stats.longestStreak.days, last: Nullable(stats.longestStreak.last?.description))
+        currentStreak = StreakJSON(
+            days: stats.currentStreak.days, last: Nullable(stats.currentStreak.last?.description))
+        longestStreak = StreakJSON(
+            days: stats.longestStreak.days, last: Nullable(stats.longestStreak.last?.description))
         months = stats.months.map {
             MonthJSON(
                 month: "\(stats.year)-\($0.month < 10 ? "0" : "")\($0.month)", books: $0.books, pages: $0.pages,
@@ -89,7 +93,9 @@ struct StatsJSON: Encodable {
         weeks = stats.weeks.map { WeekJSON(start: $0.start.description, pages: $0.pages) }
         days = stats.days.map { DayJSON(date: $0.day.description, pages: $0.pages) }
         timeToFinish = stats.timeToFinish.map {
-            FinishJSON(id: $0.bookID, title: $0.title, pagesLeft: $0.pagesLeft, days: Nullable($0.days), date: Nullable($0.date?.description))
+            FinishJSON(
+                id: $0.bookID, title: $0.title, pagesLeft: $0.pagesLeft, days: Nullable($0.days),
+                date: Nullable($0.date?.description))
         }
         goal = Nullable(
             stats.goal.map {

@@ -14,11 +14,15 @@ struct Table {
     var wrapsLastColumn = false
 
     init(rows: [[String]], flexibleColumn: Int? = nil, rightAligned: Set<Int> = [], wrapsLastColumn: Bool = false) {
-        self.init(rows: rows, flexibleColumns: flexibleColumn.map { [$0] } ?? [], rightAligned: rightAligned, wrapsLastColumn: wrapsLastColumn)
+        self.init(
+            rows: rows, flexibleColumns: flexibleColumn.map { [$0] } ?? [], rightAligned: rightAligned,
+            wrapsLastColumn: wrapsLastColumn)
     }
 
     init(rows: [[String]], flexibleColumns: [Int], rightAligned: Set<Int> = [], wrapsLastColumn: Bool = false) {
-        (self.rows, self.flexibleColumns, self.rightAligned, self.wrapsLastColumn) = (rows, flexibleColumns, rightAligned, wrapsLastColumn)
+        (self.rows, self.flexibleColumns, self.rightAligned, self.wrapsLastColumn) = (
+            rows, flexibleColumns, rightAligned, wrapsLastColumn
+        )
     }
 
     /// The narrowest a wrapping last column is made.
@@ -40,7 +44,11 @@ struct Table {
         if let width {
             var excess = widths.reduce(0, +) + 2 * (columns - 1) - width
             // The widest flexible column gives way first, a column at a time, down to the minimum.
-            while excess > 0, let widest = flexibleColumns.filter({ widths[$0] > Self.minimumWidth }).max(by: { widths[$0] < widths[$1] }) {
+            while excess > 0,
+                let widest = flexibleColumns.filter({ widths[$0] > Self.minimumWidth }).max(by: {
+                    widths[$0] < widths[$1]
+                })
+            {
                 let others = flexibleColumns.filter { $0 != widest }.map { widths[$0] }.max() ?? Self.minimumWidth
                 let cut = min(excess, widths[widest] - max(Self.minimumWidth, min(others, widths[widest] - 1)))
                 widths[widest] -= max(cut, 1)
@@ -55,7 +63,9 @@ struct Table {
                 var cell = cells[index][column]
                 var cellWidth = cellWidths[index][column]
                 if wraps && column == columns - 1 {
-                    var lines = TextWrapping.wrap(cell, width: widths[column]).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+                    var lines = TextWrapping.wrap(cell, width: widths[column]).split(
+                        separator: "\n", omittingEmptySubsequences: false
+                    ).map(String.init)
                     cell = lines.removeFirst()
                     continuation = lines.map { String(repeating: " ", count: lastStart) + style(column, $0) }
                     return style(column, cell)

@@ -16,7 +16,9 @@ struct ClubAddCommand: Command {
 
     init(_ arguments: ParsedArguments) throws {
         name = arguments.argument("name")?.trimmed ?? ""
-        guard !name.isEmpty else { throw ParseError.invalidValue(value: name, label: "<name>", reason: "a name cannot be empty") }
+        guard !name.isEmpty else {
+            throw ParseError.invalidValue(value: name, label: "<name>", reason: "a name cannot be empty")
+        }
         description = arguments.value("description").flatMap(AddCommand.nonEmpty)
         json = arguments.flag("json")
     }
@@ -30,6 +32,8 @@ struct ClubAddCommand: Command {
         } else {
             env.output.write(club.id, as: .data)
         }
-        env.output.write("Added the club '\(name.terminalSafe)'. Plan a meeting: bookclub club meeting \(Environment.shellWord(name)) --date WHEN --book BOOK", as: .message)
+        env.output.write(
+            "Added the club '\(name.terminalSafe)'. Plan a meeting: bookclub club meeting \(Environment.shellWord(name)) --date WHEN --book BOOK",
+            as: .message)
     }
 }

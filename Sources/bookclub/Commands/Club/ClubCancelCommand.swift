@@ -23,6 +23,7 @@ struct ClubCancelCommand: Command {
         let meeting = try club.meeting(meeting, now: env.now(), timeZone: env.timeZone)
         store.update { $0.clubs[$0.clubIndex(of: club.id)!].cancel(meetingID: meeting.id) }
         env.output.write(
-            "Cancelled \(club.name.terminalSafe) on \(DateText.minute(meeting.date, timeZone: env.timeZone)).", as: .message)
+            "Cancelled \(club.name.terminalSafe) on \(DateText.minute(meeting.date, timeZone: env.timeZone)).",
+            as: .message)
     }
 }

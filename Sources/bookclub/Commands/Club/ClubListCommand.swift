@@ -24,14 +24,19 @@ struct ClubListCommand: Command {
             return
         }
         let rows = library.clubs.map { club -> [String] in
-            let next = club.nextMeeting(after: now).map {
-                "next: " + DateText.minute($0.date, timeZone: env.timeZone) + "  " + MeetingText.describe($0, library: library)
-            } ?? "no meeting planned"
+            let next =
+                club.nextMeeting(after: now).map {
+                    "next: " + DateText.minute($0.date, timeZone: env.timeZone) + "  "
+                        + MeetingText.describe($0, library: library)
+                } ?? "no meeting planned"
             return [String(club.id.prefix(8)), club.name.terminalSafe, next.terminalSafe]
         }
-        for line in Table(rows: rows, flexibleColumn: 2).render(width: env.terminal.lineWidth, style: { column, text in
-            column == 0 ? env.style.dim(text) : column == 1 ? env.style.bold(text) : text
-        }) {
+        for line in Table(rows: rows, flexibleColumn: 2).render(
+            width: env.terminal.lineWidth,
+            style: { column, text in
+                column == 0 ? env.style.dim(text) : column == 1 ? env.style.bold(text) : text
+            })
+        {
             env.output.write(line, as: .data)
         }
     }

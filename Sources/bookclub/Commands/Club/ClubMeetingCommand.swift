@@ -10,9 +10,13 @@ struct ClubMeetingCommand: Command {
             """,
         arguments: [ArgumentSpec(name: "club", help: "The club.")],
         options: [
-            OptionSpec(long: "date", kind: .value("when"), help: "When: thursday 19:00, next thursday 7pm, dec 3 19:00, in 2 weeks, 2026-12-03T19:00 (required)."),
+            OptionSpec(
+                long: "date", kind: .value("when"),
+                help: "When: thursday 19:00, next thursday 7pm, dec 3 19:00, in 2 weeks, 2026-12-03T19:00 (required)."),
             OptionSpec(long: "book", kind: .value("book"), help: "The book to discuss."),
-            OptionSpec(long: "target", kind: .value("target"), help: "How far to read by then: a page (250) or a percent (40%)."),
+            OptionSpec(
+                long: "target", kind: .value("target"),
+                help: "How far to read by then: a page (250) or a percent (40%)."),
             OptionSpec(long: "label", kind: .value("text"), help: "The target in words, e.g. \"chapters 1-12\"."),
             OptionSpec(long: "where", kind: .value("place"), help: "A place or a link."),
             CommonOptions.json,
@@ -34,7 +38,8 @@ struct ClubMeetingCommand: Command {
         case (_, .page(let page))?: target = Meeting.Target(page: page, label: label)
         case (_, .percent(let percent))?: target = Meeting.Target(percent: percent, label: label)
         case (let text, _)?:
-            throw ParseError.invalidValue(value: text, label: "--target <target>", reason: "expected a page (250) or a percent (40%)")
+            throw ParseError.invalidValue(
+                value: text, label: "--target <target>", reason: "expected a page (250) or a percent (40%)")
         }
     }
 
@@ -59,7 +64,9 @@ struct ClubMeetingCommand: Command {
             "Planned \(club.name.terminalSafe) on \(DateText.minute(date, timeZone: env.timeZone)): \(MeetingText.describe(meeting, library: store.state).terminalSafe).",
             as: .message)
         if date < env.now() {
-            env.output.write("That meeting is in the past (\(DateText.minute(date, timeZone: env.timeZone))); it is kept, for the record.", as: .warning)
+            env.output.write(
+                "That meeting is in the past (\(DateText.minute(date, timeZone: env.timeZone))); it is kept, for the record.",
+                as: .warning)
         }
     }
 }

@@ -5,10 +5,16 @@ struct ClubMeetingsCommand: Command {
         name: "meetings",
         abstract: "List upcoming meetings, of one club or of all; or print them as an iCalendar file.",
         discussion: "Example: bookclub club meetings \"Sci-Fi Club\" --ics > scifi.ics",
-        arguments: [ArgumentSpec(name: "club", help: "The club. Omitted: every club (or, with --ics, the selected club).", isOptional: true)],
+        arguments: [
+            ArgumentSpec(
+                name: "club", help: "The club. Omitted: every club (or, with --ics, the selected club).",
+                isOptional: true)
+        ],
         options: [
             OptionSpec(long: "past", kind: .flag, help: "Include past meetings."),
-            OptionSpec(long: "ics", kind: .flag, help: "Print the club's meetings as iCalendar (RFC 5545), for a calendar application."),
+            OptionSpec(
+                long: "ics", kind: .flag,
+                help: "Print the club's meetings as iCalendar (RFC 5545), for a calendar application."),
             CommonOptions.json,
         ])
 
@@ -42,7 +48,8 @@ struct ClubMeetingsCommand: Command {
             return
         }
         guard !meetings.isEmpty else {
-            env.output.write(past ? "No meetings." : "No upcoming meetings; --past shows the earlier ones.", as: .message)
+            env.output.write(
+                past ? "No meetings." : "No upcoming meetings; --past shows the earlier ones.", as: .message)
             return
         }
         for line in Self.render(meetings, library: library, env: env, showClub: reference == nil) {
@@ -56,11 +63,15 @@ struct ClubMeetingsCommand: Command {
         let rows = meetings.map { club, meeting in
             [String(meeting.id.prefix(8)), DateText.minute(meeting.date, timeZone: env.timeZone)]
                 + (showClub ? [club.name.terminalSafe] : [])
-                + [MeetingText.describe(meeting, library: library).terminalSafe, meeting.place.map { "@ " + $0.terminalSafe } ?? ""]
+                + [
+                    MeetingText.describe(meeting, library: library).terminalSafe,
+                    meeting.place.map { "@ " + $0.terminalSafe } ?? "",
+                ]
         }
         let isPast = meetings.map { $0.1.date < now }
         var index = 0
-        return Table(rows: rows, flexibleColumn: showClub ? 3 : 2).render(width: env.terminal.lineWidth) { column, text in
+        return Table(rows: rows, flexibleColumn: showClub ? 3 : 2).render(width: env.terminal.lineWidth) {
+            column, text in
             defer { if column == rows[0].count - 1 { index += 1 } }
             return isPast[index] ? env.style.dim(text) : column == 0 ? env.style.dim(text) : text
         }

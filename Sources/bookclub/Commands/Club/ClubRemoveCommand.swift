@@ -6,7 +6,9 @@ struct ClubRemoveCommand: Command {
         aliases: ["rm"],
         abstract: "Delete a club and its meetings; the books stay.",
         discussion: "Asks first on a terminal; elsewhere (a script, a pipe) it needs --yes.",
-        arguments: [ArgumentSpec(name: "club", help: "The club: its id, an id prefix or its whole name (no guessing here).")],
+        arguments: [
+            ArgumentSpec(name: "club", help: "The club: its id, an id prefix or its whole name (no guessing here).")
+        ],
         options: [OptionSpec(long: "yes", short: "y", kind: .flag, help: "Do not ask.")])
 
     var reference: String
@@ -20,7 +22,8 @@ struct ClubRemoveCommand: Command {
     func run(in env: Environment) throws {
         let store = try env.library(forWriting: true)
         let club = try store.state.resolveClub(reference, exactly: true)
-        try env.confirm("Remove the club '\(club.name.terminalSafe)' and its \(club.meetings.count) meetings?", given: confirmed)
+        try env.confirm(
+            "Remove the club '\(club.name.terminalSafe)' and its \(club.meetings.count) meetings?", given: confirmed)
         store.update { $0.clubs.removeAll { $0.id == club.id } }
         let scene = try env.scene()
         if scene.state.club == club.id { scene.update { $0.club = nil } }

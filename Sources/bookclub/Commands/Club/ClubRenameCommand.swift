@@ -15,7 +15,9 @@ struct ClubRenameCommand: Command {
     init(_ arguments: ParsedArguments) throws {
         reference = arguments.argument("club") ?? ""
         name = arguments.argument("name")?.trimmed ?? ""
-        guard !name.isEmpty else { throw ParseError.invalidValue(value: name, label: "<name>", reason: "a name cannot be empty") }
+        guard !name.isEmpty else {
+            throw ParseError.invalidValue(value: name, label: "<name>", reason: "a name cannot be empty")
+        }
     }
 
     func run(in env: Environment) throws {

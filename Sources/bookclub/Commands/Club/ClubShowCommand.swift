@@ -27,14 +27,21 @@ struct ClubShowCommand: Command {
         if let description = club.description { env.output.write(description.terminalSafe, as: .data) }
         env.output.write(env.style.dim("id \(club.id)"), as: .data)
         let current = club.currentBookID(at: now).flatMap { library[id: $0] }
-        env.output.write("Reading: " + (current.map { "\($0.title.terminalSafe) (\(ProgressText.describe($0)))" } ?? "nothing planned"), as: .data)
+        env.output.write(
+            "Reading: "
+                + (current.map { "\($0.title.terminalSafe) (\(ProgressText.describe($0)))" } ?? "nothing planned"),
+            as: .data)
         env.output.write("", as: .data)
-        for line in ClubMeetingsCommand.render(club.meetings.map { (club, $0) }, library: library, env: env, showClub: false) {
+        for line in ClubMeetingsCommand.render(
+            club.meetings.map { (club, $0) }, library: library, env: env, showClub: false)
+        {
             env.output.write(line, as: .data)
         }
     }
 }
 
 enum ClubOptions {
-    static let club = ArgumentSpec(name: "club", help: "The club: an id or id prefix, a name, or words of it. Omitted: the selected club.", isOptional: true)
+    static let club = ArgumentSpec(
+        name: "club", help: "The club: an id or id prefix, a name, or words of it. Omitted: the selected club.",
+        isOptional: true)
 }

@@ -51,13 +51,14 @@ enum BashCompletion {
         if !passed.isEmpty {
             let options = passed.joined(separator: "|")
             lines += [
-                "            case $skip in \(options)) \(dequote) \"$word\"; pass+=(\"$skip=${REPLY/#\\~/$HOME}\") ;; esac",
+                "            case $skip in \(options)) \(dequote) \"$word\"; pass+=(\"$skip=${REPLY/#\\~/$HOME}\") ;; esac"
             ]
         }
         lines += ["            skip=", "            continue", "        fi"]
         if !passed.isEmpty {
             let patterns = passed.map { "\($0)=*" }.joined(separator: "|")
-            lines.append("        case $word in \(patterns)) \(dequote) \"${word#*=}\"; pass+=(\"${word%%=*}=$REPLY\") ;; esac")
+            lines.append(
+                "        case $word in \(patterns)) \(dequote) \"${word#*=}\"; pass+=(\"${word%%=*}=$REPLY\") ;; esac")
         }
         lines.append("        case \"$cmd:$word\" in")
         for node in nodes {

@@ -110,7 +110,9 @@ struct CompletionNode: Sendable {
     /// so that they list what the command line will use.
     static func passedOn(root: CommandConfiguration) -> [OptionSpec] {
         root.options.filter { option in
-            option.isInherited && option.valueName.flatMap { CompletionValues(name: $0, allowedValues: option.allowedValues) } == .files
+            option.isInherited
+                && option.valueName.flatMap { CompletionValues(name: $0, allowedValues: option.allowedValues) }
+                    == .files
         }
     }
 }

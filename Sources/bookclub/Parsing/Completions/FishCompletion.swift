@@ -28,7 +28,9 @@ enum FishCompletion {
             }
         }
         for node in nodes where !node.valueOptionWords.isEmpty {
-            lines.append("            case \(node.valueOptionWords.map { "\(node.key):\($0)".shellQuoted }.joined(separator: " "))")
+            lines.append(
+                "            case \(node.valueOptionWords.map { "\(node.key):\($0)".shellQuoted }.joined(separator: " "))"
+            )
             lines.append("                set skip 1")
         }
         lines += [
@@ -83,7 +85,8 @@ enum FishCompletion {
             let condition = "-n \("\(helper) \(node.key)".shellQuoted)"
             for sub in node.command.subcommands {
                 for word in [sub.name] + sub.aliases {
-                    lines.append("complete -c \(tool) \(condition) -a \(word.shellQuoted) -d \(sub.abstract.shellQuoted)")
+                    lines.append(
+                        "complete -c \(tool) \(condition) -a \(word.shellQuoted) -d \(sub.abstract.shellQuoted)")
                 }
             }
             if !node.command.subcommands.isEmpty {
@@ -99,7 +102,9 @@ enum FishCompletion {
         }
         let inherited = root.options.filter { $0.isInherited && !$0.isHidden }
         for option in inherited {
-            lines.append("complete -c \(tool) -n \("not \(helper) \(tool)".shellQuoted) " + optionArguments(option, prefix: prefix))
+            lines.append(
+                "complete -c \(tool) -n \("not \(helper) \(tool)".shellQuoted) "
+                    + optionArguments(option, prefix: prefix))
         }
         if root.version != nil {
             lines.append("complete -c \(tool) -l version -d 'Show the version.'")

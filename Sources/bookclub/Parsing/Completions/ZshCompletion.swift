@@ -24,7 +24,9 @@ enum ZshCompletion {
             "        if [[ -n $skip ]]; then",
         ]
         if !passed.isEmpty {
-            lines.append("            case $skip in (\(passed.joined(separator: "|")))) pass+=(\"$skip=${${(Q)word}/#\\~/$HOME}\") ;; esac")
+            lines.append(
+                "            case $skip in (\(passed.joined(separator: "|")))) pass+=(\"$skip=${${(Q)word}/#\\~/$HOME}\") ;; esac"
+            )
         }
         lines += ["            skip=", "            continue", "        fi"]
         if !passed.isEmpty {
@@ -87,9 +89,10 @@ enum ZshCompletion {
             let options = node.optionWords.map(\.shellQuoted).joined(separator: " ")
             var entry = "        (\(node.key.shellQuoted)) opts=(\(options))"
             if !node.command.subcommands.isEmpty {
-                let described = node.command.subcommands.flatMap { sub in
-                    ([sub.name] + sub.aliases).map { describe($0, sub.abstract) }
-                } + [describe("help", "Show subcommand help information.")]
+                let described =
+                    node.command.subcommands.flatMap { sub in
+                        ([sub.name] + sub.aliases).map { describe($0, sub.abstract) }
+                    } + [describe("help", "Show subcommand help information.")]
                 entry += "; subcommands=(\(described.joined(separator: " ")))"
             }
             lines.append(entry + " ;;")

@@ -1,0 +1,85 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// A club's meetings as an iCalendar (RFC 5545) file that calendar applications import.
+///
+/// Each meeting has a stable UID (its id and the club's), so importing twice updates rather than
+/// duplicates. Times are written in UTC; lines end with CRLF and are folded at 75 octets.
+public enum ICalendar {
+    public static func render(club: Club, books: Library, now: Date, duration: TimeInterval = 2 * 3600) -> String {
+        var lines = [
+            "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//bookclub//bookclub//EN", "CALSCALE:GREGORIAN",
+            "METHOD:PUBLISH", "X-WR-CALNAME:" + escape(club.name),
+        ]
+        for meeting in club.meetings {
+            let book = meeting.bookID.flatMap { books[id: $0] }
+            var summary = club.name
+            if let book { summary += ": " + book.title }
+            if let target = meeting.target { summary += " to " + target.text }
+            lines += [
+                "BEGIN:VEVENT",
+                "UID:\(meeting.id)-\(club.id)@bookclub",
+                "DTSTAMP:" + stamp(now),
+                "DTSTART:" + stamp(meeting.date),
+                "DTEND:" + stamp(meeting.date.addingTimeInterval(duration)),
+                "SUMMARY:" + escape(summary),
+            ]
+            if let place = meeting.place { lines.append("LOCATION:" + escape(place)) }
+            if let description = club.description { lines.append("DESCRIPTION:" + escape(description)) }
+            lines.append("END:VEVENT")
+        }
+        lines.append("END:VCALENDAR")
+        return lines.map(fold).joined(separator: "\r\n") + "\r\n"
+    }
+
+    /// `20261203T190000Z`
+    static func stamp(_ date: Date) -> String {
+        let c = Zone.utc.local(date)
+        func pad(_ value: Int, _ width: Int) -> String {
+            let text = String(value)
+            return String(repeating: "0", count: max(0, width - text.count)) + text
+        }
+        return pad(c.year, 4) + pad(c.month, 2) + pad(c.day, 2) + "T" + pad(c.hour, 2) + pad(c.minute, 2)
+            + pad(c.second, 2) + "Z"
+    }
+
+    /// TEXT escaping: backslash, semicolon, comma and line breaks; other control characters dropped.
+    static func escape(_ text: String) -> String {
+        var result = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\\": result += "\\\\"
+            case ";": result += "\\;"
+            case ",": result += "\\,"
+            case "\n": result += "\\n"
+            case _ where scalar.properties.generalCategory == .control: continue
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    /// Folds a content line into lines of at most 75 octets, continuation lines starting with a space,
+    /// never splitting a UTF-8 sequence.
+    static func fold(_ line: String) -> String {
+        var folded: [String] = []
+        var current = ""
+        var octets = 0
+        for character in line {
+            let size = String(character).utf8.count
+            let limit = folded.isEmpty ? 75 : 74
+            if octets + size > limit {
+                folded.append(current)
+                current = ""
+                octets = 0
+            }
+            current.append(character)
+            octets += size
+        }
+        folded.append(current)
+        return folded.joined(separator: "\r\n ")
+    }
+}

@@ -1,0 +1,99 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+extension Library {
+    /// Finds the book a reference names, trying in order, case-insensitively: an id, a unique id prefix
+    /// (4 characters at least), a whole title, a unique title prefix, a unique run of words inside a title,
+    /// a unique prefix of the title's letters and digits alone (`scifi` for "Sci-Fi").
+    ///
+    /// ```swift
+    /// try library.resolve("left hand")   // The Left Hand of Darkness
+    /// ```
+    /// The first rule that matches anything decides: one match is the book, several are an error listing them.
+    ///
+    /// - Parameters:
+    ///   - exactly: only an id, an id prefix or a whole title (for deletions, where a guess is a risk).
+    public func resolve(_ reference: String, exactly: Bool = false) throws -> Book {
+        try Reference.book(reference, in: books, id: \.id, title: \.title, exactly: exactly)
+    }
+
+    /// Finds the club a reference names, by the same rules as books: id, id prefix, name, name prefix, words.
+    public func resolveClub(_ reference: String, exactly: Bool = false) throws -> Club {
+        switch Reference.matches(reference, in: clubs, id: \.id, name: \.name, exactly: exactly) {
+        case .one(let club): return club
+        case .none: throw BookClubError.clubNotFound(reference)
+        case .many(let matches):
+            throw BookClubError.ambiguousClub(reference, candidates: matches.map { "\($0.name) (\($0.id.prefix(8)))" })
+        }
+    }
+}
+
+/// How a typed reference is matched against ids and names.
+enum Reference {
+    enum Match<Item> {
+        case none
+        case one(Item)
+        case many([Item])
+    }
+
+    /// The one book among `items` that `reference` names; not found and ambiguous are errors.
+    static func book<Item>(
+        _ reference: String, in items: [Item], id: KeyPath<Item, String>, title: KeyPath<Item, String>,
+        exactly: Bool = false
+    ) throws -> Item {
+        switch matches(reference, in: items, id: id, name: title, exactly: exactly) {
+        case .one(let item): return item
+        case .none: throw BookClubError.bookNotFound(reference)
+        case .many(let matches):
+            throw BookClubError.ambiguousBook(
+                reference, candidates: matches.map { "\($0[keyPath: title]) (\($0[keyPath: id].prefix(8)))" })
+        }
+    }
+
+    static func matches<Item>(
+        _ reference: String, in items: [Item], id: KeyPath<Item, String>, name: KeyPath<Item, String>,
+        exactly: Bool = false
+    ) -> Match<Item> {
+        let needle = reference.lowercased().trimmed
+        guard !needle.isEmpty else { return .none }
+        let words = Self.words(needle)
+        let squeezed = Self.squeeze(needle)
+        let rules: [(Item) -> Bool] = [
+            { $0[keyPath: id] == needle },
+            { needle.count >= 4 && $0[keyPath: id].hasPrefix(needle) },
+            { $0[keyPath: name].lowercased() == needle },
+            { $0[keyPath: name].lowercased().hasPrefix(needle) },
+            { !words.isEmpty && Self.containsRun(words, in: Self.words($0[keyPath: name].lowercased())) },
+            { !squeezed.isEmpty && Self.squeeze($0[keyPath: name].lowercased()).hasPrefix(squeezed) },
+        ]
+        for rule in exactly ? Array(rules.prefix(3)) : rules {
+            let found = items.filter(rule)
+            if found.count == 1 { return .one(found[0]) }
+            if found.count > 1 { return .many(found) }
+        }
+        return .none
+    }
+
+    /// Letters and digits only: `scifi` names "Sci-Fi Club".
+    private static func squeeze(_ text: String) -> String {
+        String(text.filter { $0.isLetter || $0.isNumber })
+    }
+
+    private static func words(_ text: String) -> [Substring] {
+        text.split { !$0.isLetter && !$0.isNumber }
+    }
+
+    /// Whether `run` stands as consecutive words in `words`; the last word of the run may be a prefix.
+    private static func containsRun(_ run: [Substring], in words: [Substring]) -> Bool {
+        guard run.count <= words.count else { return false }
+        return (0...(words.count - run.count)).contains { start in
+            run.indices.allSatisfy { offset in
+                let word = words[start + offset]
+                return offset == run.count - 1 ? word.hasPrefix(run[offset]) : word == run[offset]
+            }
+        }
+    }
+}

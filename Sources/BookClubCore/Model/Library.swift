@@ -1,0 +1,223 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// Everything the store holds: the books, with their readings and progress logs.
+///
+/// Mutate it only through `Store.update`; its mutating methods are the operations commands perform.
+public struct Library: Codable, Equatable, Sendable {
+    public var books: [Book]
+    public var clubs: [Club]
+
+    public init(books: [Book] = [], clubs: [Club] = []) {
+        self.books = books
+        self.clubs = clubs
+    }
+
+    /// The book with this id, if any.
+    public subscript(id id: Book.ID) -> Book? {
+        books.first { $0.id == id }
+    }
+
+    /// The index of the book with this id; use it for key paths such as `\.books[index]`.
+    public func index(of id: Book.ID) -> Int? {
+        books.firstIndex { $0.id == id }
+    }
+}
+
+// MARK: - Operations
+
+extension Library {
+    /// What `logProgress` did.
+    public enum ProgressOutcome: Equatable, Sendable {
+        case logged(ReadingProgress.Entry)
+        /// The value equals the latest entry's and there is no note: nothing was added.
+        case unchanged
+    }
+
+    /// Adds a book that has not been started.
+    @discardableResult
+    public mutating func addBook(_ book: Book) -> Book {
+        books.append(book)
+        return book
+    }
+
+    /// Logs progress on a book: starts a reading when none is going on, refuses a finished or abandoned one,
+    /// and adds nothing when the value and page equal the latest entry's and there is no note.
+    ///
+    /// - Parameters:
+    ///   - reference: how the user named the book, for messages that name the fix.
+    public mutating func logProgress(
+        _ value: ProgressValue, note: String?, at time: Date, bookID: Book.ID, reference: String
+    ) throws -> ProgressOutcome {
+        guard let index = index(of: bookID) else { throw BookClubError.bookNotFound(reference) }
+        var book = books[index]
+        switch book.status {
+        case .finished: throw BookClubError.finished(title: book.title, reference: reference)
+        case .abandoned: throw BookClubError.abandoned(title: book.title, reference: reference)
+        case .unstarted, .reading: break
+        }
+        if book.status == .unstarted {
+            book.readings.append(Reading(started: time))
+        }
+        let last = book.readings.count - 1
+        // A backdated entry before the start moves the start back.
+        if let started = book.readings[last].started, time < started { book.readings[last].started = time }
+        // A backdated entry counts from, and is compared with, the entry just before it.
+        let previous = book.readings[last].progress.entries.last { $0.time <= time }
+        let (fraction, page) = try value.resolve(for: book, after: previous, reference: reference)
+        if note == nil, let previous, previous.progress == fraction, previous.page == page {
+            return .unchanged
+        }
+        let entry = ReadingProgress.Entry(progress: fraction, page: page, time: time, note: note)
+        book.readings[last].progress.add(entry)
+        books[index] = book
+        return .logged(entry)
+    }
+
+    /// Ends the current reading as finished or abandoned (starting one if the book was never started).
+    /// An end dated before the reading's start is refused.
+    ///
+    /// Returns `false` when the reading already ended that way, and changes nothing.
+    public mutating func end(
+        _ outcome: Ending.Outcome, date: Date?, note: String?, rating: Double? = nil, review: String? = nil,
+        bookID: Book.ID,
+        reference: String
+    ) throws -> Bool {
+        guard let index = index(of: bookID) else { throw BookClubError.bookNotFound(reference) }
+        let book = books[index]
+        switch (book.status, outcome) {
+        case (.finished, .finished), (.abandoned, .abandoned):
+            guard rating != nil || review != nil else { return false }
+            // A rating or review given to an ended reading is given to that ending.
+            try rate(
+                bookID: bookID, rating: rating.map { .some($0) }, review: review.map { .some($0) }, reference: reference
+            )
+            return true
+        case (.finished, .abandoned):
+            throw BookClubError.finished(title: book.title, reference: reference)
+        case (.abandoned, .finished):
+            throw BookClubError.abandoned(title: book.title, reference: reference)
+        case (.unstarted, _):
+            books[index].readings.append(Reading(started: nil))
+        case (.reading, _):
+            if let date, let started = book.readings.last?.started, date < started {
+                throw BookClubError.endsBeforeStart(title: book.title, outcome: outcome, date: date, started: started)
+            }
+        }
+        books[index].readings[books[index].readings.count - 1].ending = Ending(
+            outcome: outcome, date: date, note: note, rating: rating, review: review)
+        return true
+    }
+
+    /// Rates or reviews a book: the latest reading when it has ended, else the book itself. A
+    /// `.some(nil)` clears; `nil` leaves as it is.
+    public mutating func rate(bookID: Book.ID, rating: Double??, review: String??, reference: String) throws {
+        guard let index = index(of: bookID) else { throw BookClubError.bookNotFound(reference) }
+        let last = books[index].readings.count - 1
+        if last >= 0, books[index].readings[last].ending != nil {
+            if let rating { books[index].readings[last].ending!.rating = rating }
+            if let review { books[index].readings[last].ending!.review = review }
+        } else {
+            if let rating { books[index].rating = rating }
+            if let review { books[index].review = review }
+        }
+    }
+
+    /// Resumes a finished or abandoned reading: the "I'm Done" toggle turned off. Returns how it had ended.
+    ///
+    /// The ending is kept, with its date, note, rating and review, among the reading's `resumed` ones.
+    public mutating func resume(bookID: Book.ID, at time: Date, reference: String) throws -> Ending.Outcome {
+        guard let index = index(of: bookID) else { throw BookClubError.bookNotFound(reference) }
+        let last = books[index].readings.count - 1
+        guard last >= 0, let ending = books[index].readings[last].ending else {
+            throw BookClubError.notFinished(title: books[index].title, reference: reference)
+        }
+        books[index].readings[last].ending = nil
+        books[index].readings[last].resumed = (books[index].readings[last].resumed ?? []) + [ending]
+        return ending.outcome
+    }
+
+    /// Starts a new reading of a finished or abandoned book.
+    public mutating func reread(at time: Date, bookID: Book.ID, reference: String) throws {
+        guard let index = index(of: bookID) else { throw BookClubError.bookNotFound(reference) }
+        switch books[index].status {
+        case .finished, .abandoned:
+            books[index].readings.append(Reading(started: time))
+        case .unstarted, .reading:
+            throw BookClubError.notEnded(title: books[index].title, reference: reference)
+        }
+    }
+
+    /// Refuses a title and author that another book already has (the same book twice makes every
+    /// reference to either ambiguous).
+    public func checkUnique(title: String, author: String?, except id: Book.ID? = nil) throws {
+        if books.contains(where: {
+            $0.id != id && $0.title.lowercased() == title.lowercased()
+                && $0.author?.lowercased() == author?.lowercased()
+        }) {
+            throw BookClubError.duplicateTitle(title)
+        }
+    }
+
+    /// Removes a book and its history, and takes it off every club's meetings. Returns the removed book.
+    @discardableResult
+    public mutating func removeBook(id: Book.ID) -> Book? {
+        guard let index = index(of: id) else { return nil }
+        for club in clubs.indices { clubs[club].forget(bookID: id) }
+        return books.remove(at: index)
+    }
+}
+
+// MARK: - Validation
+
+extension Library {
+    /// The page counts `add` and `edit` take; a data file is held to the same.
+    public static let pageCounts = 1...100_000
+
+    /// What no command could have written in an entry: a fraction outside 0...1, a page outside the
+    /// page counts. `nil` when it is sound.
+    static func problem(with entry: ReadingProgress.Entry) -> String? {
+        if !entry.progress.isFinite || !(0...1).contains(entry.progress) {
+            return "`progress`: expected a fraction from 0 to 1"
+        }
+        if let page = entry.page, !(0...pageCounts.upperBound).contains(page) {
+            return "`page`: expected a page from 0 to \(pageCounts.upperBound)"
+        }
+        return nil
+    }
+
+    /// The first thing in a decoded library that no command could have written ("at `books[2].pages`:
+    /// expected a positive number"), or `nil` when it is sound.
+    func problem() -> String? {
+        var ids = Set<Book.ID>()
+        for (b, book) in books.enumerated() {
+            let at = "at `books[\(b)]"
+            if book.id.isEmpty || !ids.insert(book.id).inserted { return "\(at).id`: expected an id of its own" }
+            if book.title.trimmed.isEmpty { return "\(at).title`: expected a title" }
+            if let pages = book.pages, !Self.pageCounts.contains(pages) {
+                return "\(at).pages` ('\(book.title)'): expected a page count from 1 to \(Self.pageCounts.upperBound)"
+            }
+            if let rating = book.rating, !Rating.range.contains(rating) {
+                return "\(at).rating`: expected a rating from 0 to 5"
+            }
+            for (r, reading) in book.readings.enumerated() {
+                if let rating = reading.ending?.rating, !Rating.range.contains(rating) {
+                    return "\(at).readings[\(r)].ending.rating`: expected a rating from 0 to 5"
+                }
+                for entry in reading.progress.entries {
+                    if let problem = Self.problem(with: entry) {
+                        return "\(at).readings[\(r)].latest` ('\(book.title)'): \(problem)"
+                    }
+                }
+            }
+        }
+        var clubIDs = Set<Club.ID>()
+        for (c, club) in clubs.enumerated() where club.id.isEmpty || !clubIDs.insert(club.id).inserted {
+            return "at `clubs[\(c)].id`: expected an id of its own"
+        }
+        return nil
+    }
+}

@@ -1,0 +1,135 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// One line of a `log --stdin` batch: `{"book": "dune", "page": 120}` or `{"book": "dune", "percent": 45}`,
+/// with an optional `note`, `time` (ISO 8601) and `action` (`finish` or `abandon`).
+public struct ReadingEvent: Equatable, Sendable {
+    public var book: String
+    /// The page or percent reached; `nil` when the event only finishes or abandons.
+    public var value: ProgressValue?
+    public var note: String?
+    /// When it happened; `nil` for now.
+    public var time: Date?
+    public var action: Ending.Outcome?
+
+    /// Parses one line; throws `ReadingEvent.Problem` saying what is wrong with it.
+    public init(line: String, now: Date, timeZone: Zone) throws(Problem) {
+        guard JSONCoding.isShallow(Data(line.utf8)),
+            let fields = try? JSONDecoder().decode(Fields.self, from: Data(line.utf8))
+        else {
+            throw Problem("expected a JSON object such as {\"book\": \"dune\", \"page\": 120}")
+        }
+        if let unknown = fields.unknownKeys.first {
+            throw Problem("unknown key `\(unknown)`; expected book, page, percent, note, time or action")
+        }
+        guard let book = fields.book, !book.trimmed.isEmpty else {
+            throw Problem("expected `book`: a title, words of it or an id")
+        }
+        self.book = book
+        switch (fields.page, fields.percent) {
+        case (let page?, nil):
+            guard let page, page >= 0, page <= 1_000_000 else {
+                throw Problem("`page` must be a whole number from 0 to 1000000")
+            }
+            value = .page(page)
+        case (nil, let percent?):
+            guard let percent, percent.isFinite, (0...100).contains(percent) else {
+                throw Problem("`percent` must be a number from 0 to 100")
+            }
+            value = .percent(percent)
+        case (nil, nil): value = nil
+        case (_?, _?): throw Problem("give `page` or `percent`, not both")
+        }
+        switch fields.action {
+        case nil: action = nil
+        case "finish": action = .finished
+        case "abandon": action = .abandoned
+        case let other?: throw Problem("`action` must be \"finish\" or \"abandon\", not \"\(other)\"")
+        }
+        guard value != nil || action != nil else { throw Problem("expected `page`, `percent` or `action`") }
+        note = fields.note.flatMap { $0.trimmed.isEmpty ? nil : $0.trimmed }
+        if let text = fields.time {
+            guard let date = When.parse(text, now: now, timeZone: timeZone) else {
+                throw Problem("`time` must be a date such as 2026-11-20T19:00:00Z or \(When.forms)")
+            }
+            guard date <= now.addingTimeInterval(60) else { throw Problem("`time` \(text) is in the future") }
+            time = date.wholeSeconds
+        }
+    }
+
+    /// What is wrong with a line, for the message that names it.
+    public struct Problem: Error, Equatable, Sendable {
+        public var reason: String
+        init(_ reason: String) { self.reason = reason }
+    }
+
+    /// The keys of a line. A key of the wrong type fails the decode; so does a `null` book.
+    private struct Fields: Decodable {
+        var book: String?
+        /// Doubly optional: absent (`nil`) or given but not a usable number (`.some(nil)`).
+        var page: Int??
+        var percent: Double??
+        var note: String?
+        var time: String?
+        var action: String?
+        var unknownKeys: [String]
+
+        struct Key: CodingKey {
+            var stringValue: String
+            var intValue: Int? { nil }
+            init(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: Key.self)
+            func key(_ name: String) -> Key { Key(stringValue: name) }
+            book = try container.decodeIfPresent(String.self, forKey: key("book"))
+            page = container.contains(key("page")) ? .some(try? container.decode(Int.self, forKey: key("page"))) : nil
+            percent =
+                container.contains(key("percent"))
+                ? .some(try? container.decode(Double.self, forKey: key("percent"))) : nil
+            note = try container.decodeIfPresent(String.self, forKey: key("note"))
+            time = try container.decodeIfPresent(String.self, forKey: key("time"))
+            action = try container.decodeIfPresent(String.self, forKey: key("action"))
+            let known: Set = ["book", "page", "percent", "note", "time", "action"]
+            unknownKeys = container.allKeys.map(\.stringValue).filter { !known.contains($0) }.sorted()
+        }
+    }
+}
+
+extension Library {
+    /// What applying one event did.
+    public struct EventOutcome: Equatable, Sendable {
+        public var bookID: Book.ID
+        /// The entry logged, if the value differed from the latest one or came with a note.
+        public var entry: ReadingProgress.Entry?
+        /// How the reading ended, if the event ended it (and it had not ended so already).
+        public var ending: Ending.Outcome?
+    }
+
+    /// Applies one event as `progress` and then `finish` or `abandon` would: the note goes with the
+    /// progress entry, or with the ending when the event logs no progress.
+    /// An event without a time is dated `now`, but never before the book's latest entry.
+    public mutating func apply(_ event: ReadingEvent, now: Date) throws -> EventOutcome {
+        let book = try resolve(event.book)
+        let time = event.time ?? max(now, book.currentReading?.progress.latest?.time ?? .distantPast)
+        var outcome = EventOutcome(bookID: book.id)
+        if let value = event.value,
+            case .logged(let entry) = try logProgress(
+                value, note: event.note, at: time, bookID: book.id, reference: event.book)
+        {
+            outcome.entry = entry
+        }
+        if let action = event.action,
+            try end(
+                action, date: time, note: event.value == nil ? event.note : nil, bookID: book.id, reference: event.book)
+        {
+            outcome.ending = action
+        }
+        return outcome
+    }
+}

@@ -1,0 +1,57 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// What changed between two libraries, in a line: `added 'Dune'; 'Kindred': p. 120`.
+public enum ChangeSummary {
+    public static func describe(from old: Library, to new: Library) -> String {
+        var parts: [String] = []
+        let oldBooks = Dictionary(old.books.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let newIDs = Set(new.books.map(\.id))
+        // An import adds many books at once: they are counted rather than listed.
+        let added = new.books.filter { oldBooks[$0.id] == nil }
+        if added.count > 3 { parts.append("added \(added.count) books") }
+        for book in new.books {
+            guard let before = oldBooks[book.id] else {
+                if added.count <= 3 { parts.append("added '\(book.title)'") }
+                continue
+            }
+            guard before != book else { continue }
+            let title = "'\(book.title)'"
+            if book.readings.count > before.readings.count, before.status != .unstarted {
+                parts.append("\(title): started reading \(book.readings.count)")
+            } else if book.status != before.status, book.status == .finished || book.status == .abandoned {
+                parts.append("\(title): \(book.status.rawValue)")
+            } else if before.status == .finished || before.status == .abandoned, book.status == .reading {
+                parts.append("\(title): resumed")
+            } else if let logged = Self.logged(before: before, after: book) {
+                parts.append("\(title): \(logged)")
+            } else {
+                parts.append("\(title): edited")
+            }
+        }
+        for book in old.books where !newIDs.contains(book.id) { parts.append("removed '\(book.title)'") }
+        let oldClubs = Dictionary(old.clubs.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let newClubIDs = Set(new.clubs.map(\.id))
+        for club in new.clubs where oldClubs[club.id] != club {
+            parts.append(oldClubs[club.id] == nil ? "added the club '\(club.name)'" : "club '\(club.name)': changed")
+        }
+        for club in old.clubs where !newClubIDs.contains(club.id) { parts.append("removed the club '\(club.name)'") }
+        return parts.isEmpty ? "no change" : parts.joined(separator: "; ")
+    }
+
+    /// The entries a change added to the current reading, as they were logged (`p. 120`; `p. 80,
+    /// backdated` for one that went before the latest), or the latest entry when one was replaced.
+    private static func logged(before: Book, after: Book) -> String? {
+        guard let reading = after.currentReading, let latest = reading.progress.latest else { return nil }
+        let earlier = Set(before.currentReading?.progress.entries.map(\.id) ?? [])
+        let added = reading.progress.entries.filter { !earlier.contains($0.id) }
+        if added.isEmpty {
+            return latest != before.currentReading?.progress.latest ? ProgressText.place(latest) : nil
+        }
+        return added.map { ProgressText.place($0) + ($0.id != latest.id && $0.time < latest.time ? ", backdated" : "") }
+            .joined(separator: ", ")
+    }
+}

@@ -1,0 +1,178 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// The notes of a book's current reading as Markdown, for the next meeting.
+public enum NotesReport {
+    /// ```markdown
+    /// # Dune
+    /// Frank Herbert · p. 206 of 412 (50%)
+    ///
+    /// - p. 120, Fri 20 Nov 2026: the spice
+    /// ```
+    public static func markdown(for book: Book, timeZone: Zone) -> String {
+        var lines = ["# \(book.title)"]
+        var facts: [String] = []
+        if let author = book.author { facts.append(author) }
+        facts.append(ProgressText.describe(book))
+        lines.append(facts.joined(separator: " · "))
+        lines.append("")
+        let notes = notes(of: book)
+        if notes.isEmpty {
+            lines.append("_No notes yet. Add one with `bookclub progress \"\(book.title)\" VALUE --note TEXT`._")
+        }
+        for note in notes {
+            lines.append(
+                "- \(note.place), \(DateText.day(note.time, timeZone: timeZone)): \(note.text.replacing("\n", with: "\n  "))"
+            )
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A note with where in the book and when it was written.
+    public struct Note: Equatable, Sendable {
+        public var place: String
+        public var time: Date
+        public var text: String
+    }
+
+    /// The notes of the current reading in reading order, then those of endings taken back by
+    /// `unfinish`, the ending's note last.
+    public static func notes(of book: Book) -> [Note] {
+        guard let reading = book.currentReading else { return [] }
+        var notes = reading.progress.entries.compactMap { entry in
+            entry.note.map { Note(place: ProgressText.place(entry), time: entry.time, text: $0) }
+        }
+        for ending in reading.resumed ?? [] {
+            guard let note = ending.note else { continue }
+            notes.append(
+                Note(place: ending.outcome.rawValue + ", then resumed", time: ending.date ?? book.added, text: note))
+        }
+        if let ending = reading.ending, let note = ending.note {
+            notes.append(
+                Note(
+                    place: ending.outcome.rawValue, time: ending.date ?? reading.progress.latest?.time ?? book.added,
+                    text: note))
+        }
+        return notes
+    }
+}
+
+/// The notes to bring to a club meeting: the book, the target, and every note logged on the book
+/// since the club's previous meeting about that book, or, when there was none, in the current
+/// reading: in reading order.
+public enum MeetingNotes {
+    public struct Report: Equatable, Sendable {
+        public var item: AgendaItem
+        /// Notes since this moment (the previous meeting about the book); `nil` when there was none.
+        public var since: Date?
+        public var notes: [NotesReport.Note]
+    }
+
+    /// - Parameters:
+    ///   - library: with the meeting's book's history loaded.
+    public static func report(club: Club, meeting: Meeting, library: Library, now: Date) -> Report {
+        let item = Agenda.item(club: club, meeting: meeting, library: library, now: now)
+        // Another book's meeting in between does not cut this book's notes short.
+        let since = club.meeting(before: meeting)?.date
+        var notes: [(progress: Double, note: NotesReport.Note)] = []
+        if let book = item.book {
+            for reading in since == nil ? Array(book.readings.suffix(1)) : book.readings {
+                for entry in reading.progress.entries where entry.note != nil && since.map({ entry.time > $0 }) ?? true
+                {
+                    notes.append(
+                        (
+                            entry.progress,
+                            NotesReport.Note(place: ProgressText.place(entry), time: entry.time, text: entry.note!)
+                        ))
+                }
+            }
+        }
+        let ordered = notes.enumerated().sorted { ($0.element.progress, $0.offset) < ($1.element.progress, $1.offset) }
+            .map(\.element.note)
+        return Report(item: item, since: since, notes: ordered)
+    }
+
+    public static func markdown(_ report: Report, timeZone: Zone) -> String {
+        let item = report.item
+        var lines = ["# \(item.club.name): \(DateText.minute(item.meeting.date, timeZone: timeZone))", ""]
+        if let book = item.book {
+            var line = "**\(book.title)**"
+            if let author = book.author { line += " by \(author)" }
+            if let target = item.meeting.target { line += ", to \(target.text)" }
+            lines.append(line)
+            lines.append("You are at \(ProgressText.describe(book)).")
+        } else {
+            lines.append("_No book chosen for this meeting._")
+        }
+        if let place = item.meeting.place { lines.append("Where: \(place)") }
+        lines.append("")
+        lines.append(report.since.map { "## Notes since \(DateText.day($0, timeZone: timeZone))" } ?? "## Notes")
+        lines.append("")
+        if report.notes.isEmpty { lines.append("_No notes yet._") }
+        for note in report.notes {
+            lines.append(
+                "- \(note.place), \(DateText.day(note.time, timeZone: timeZone)): \(note.text.replacing("\n", with: "\n  "))"
+            )
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+/// How progress reads in text: "p. 206 of 412 (50%)", "45%", "finished".
+public enum ProgressText {
+    public static func describe(_ book: Book) -> String {
+        switch book.status {
+        case .unstarted: return "not started"
+        case .finished: return "finished"
+        case .abandoned: return "abandoned at " + percent(book.currentProgress)
+        case .reading:
+            if let page = book.currentPage, let pages = book.pages {
+                return "p. \(page) of \(pages) (\(percent(book.currentProgress)))"
+            }
+            return percent(book.currentProgress)
+        }
+    }
+
+    /// "p. 120" for an entry logged as a page, else "45%".
+    public static func place(_ entry: ReadingProgress.Entry) -> String {
+        if let page = entry.page { return "p. \(page)" }
+        return percent(entry.progress)
+    }
+
+    public static func percent(_ fraction: Double) -> String {
+        let value = fraction * 100
+        if value > 0 && value < 1 { return "<1%" }
+        if value > 99 && value < 100 { return ">99%" }
+        return "\(Int(value.rounded()))%"
+    }
+}
+
+/// Dates as bookclub shows them, in the reader's time zone, with English names whatever the locale
+/// (formatted from calendar components: a `DateFormatter` costs more to make than a whole command).
+public enum DateText {
+    private static let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+    private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+
+    /// "Fri 20 Nov 2026"
+    public static func day(_ date: Date, timeZone: Zone) -> String {
+        let parts = components(date, timeZone)
+        return "\(weekdays[parts.weekday - 1]) \(parts.day) \(months[parts.month - 1]) \(parts.year)"
+    }
+
+    /// "Fri 20 Nov 2026 19:00"
+    public static func minute(_ date: Date, timeZone: Zone) -> String {
+        let parts = components(date, timeZone)
+        return day(date, timeZone: timeZone) + " " + twoDigits(parts.hour) + ":" + twoDigits(parts.minute)
+    }
+
+    private static func components(_ date: Date, _ timeZone: Zone) -> LocalDateTime {
+        timeZone.local(date)
+    }
+
+    private static func twoDigits(_ value: Int) -> String {
+        value < 10 ? "0\(value)" : "\(value)"
+    }
+}

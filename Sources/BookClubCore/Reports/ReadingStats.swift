@@ -1,0 +1,302 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// A year of reading in numbers: pages and books a month, reading days, pace, streaks, when each book
+/// being read will be done, and where you stand against a yearly goal.
+///
+/// ```swift
+/// try store.loadHistory(of: Set(store.state.books.map(\.id)), from: storage)
+/// let stats = ReadingStats(library: store.state, now: Date(), timeZone: .current, goal: 24)
+/// print(stats.pages, stats.pagesPerDay, stats.currentStreak.days)
+/// ```
+///
+/// What counts, day by day in the reader's time zone:
+/// - **Pages read** in an entry: how far it goes past the furthest page reached before it in the same
+///   reading. A reading starts at page 0, so its first entry counts from there (a re-read is a new
+///   reading and starts at 0 again). A backwards correction reads nothing, and the pages it takes back
+///   are not counted twice when read again. An entry in percent is turned into pages with the book's
+///   page count; a book without one reads no pages. Finishing a reading on a known date counts as an
+///   entry at the last page (or at 100%) that day, if any progress was logged in it: a reading finished
+///   with none (an imported one) is a book, but its pages fall on no known day.
+/// - A **reading day** has at least one entry that moved forward from the entry before it (in pages,
+///   or in percent for a book without a page count), even by no new pages.
+/// - **Books** are readings finished in the year, by the date they were finished; a reading finished on
+///   an unknown date is in no month or year, and is counted apart, over all years
+///   (`finishedWithoutDate`). Abandoned readings count their pages, never as books.
+/// - The year's numbers run from 1 January to today (the whole year for a past one; nothing for a
+///   future one). **Pace** is the year's pages over its reading days.
+/// - **Streaks** ignore the year: the current streak is the run of reading days that ends today, or
+///   yesterday when there was no reading yet today; the longest is over all history.
+/// - **Time to finish**: for each book being read that has a page count, the pages left over the pace,
+///   rounded up, in reading days; the date assumes you read every day from tomorrow.
+/// - **Goal**: books finished in the year against the goal times the fraction of the year's days that
+///   have begun (today included); the projection keeps the year's rate to its end.
+public struct ReadingStats: Equatable, Sendable {
+    /// One month of the year.
+    public struct Month: Equatable, Sendable {
+        /// 1 (January) to 12.
+        public var month: Int
+        public var books: Int
+        public var pages: Int
+        public var readingDays: Int
+    }
+
+    /// A reading day and the pages read on it (0 for a book without a page count).
+    public struct DayTotal: Equatable, Sendable {
+        public var day: Day
+        public var pages: Int
+    }
+
+    /// A week, Monday to Sunday: the pages read on those of its days that are in the year.
+    public struct WeekTotal: Equatable, Sendable {
+        /// The Monday; the first week of a year may start in the year before.
+        public var start: Day
+        public var pages: Int
+    }
+
+    /// Consecutive reading days.
+    public struct Streak: Equatable, Sendable {
+        public var days: Int
+        /// The last day of the streak; `nil` when there is none.
+        public var last: Day?
+    }
+
+    /// When a book being read will be done at the pace.
+    public struct Finish: Equatable, Sendable {
+        public var bookID: Book.ID
+        public var title: String
+        public var pagesLeft: Int
+        /// Reading days to go; `nil` while there is no pace to go by.
+        public var days: Int?
+        /// Today plus `days`.
+        public var date: Day?
+    }
+
+    /// Where you stand against the yearly goal.
+    public struct Goal: Equatable, Sendable {
+        /// Books to finish in the year.
+        public var target: Int
+        public var finished: Int
+        /// The goal times the fraction of the year gone by.
+        public var expected: Double
+        /// Books finished over `expected` rounded to whole books; negative when behind.
+        public var ahead: Int
+        /// Books finished by the year's end at the rate so far.
+        public var projected: Int
+    }
+
+    public var year: Int
+    public var today: Day
+    /// 1 January and 31 December.
+    public var firstDay: Day
+    public var lastDay: Day
+    /// The last day counted: today in the current year, 31 December in a past one, and the day before
+    /// `firstDay` in a future one.
+    public var throughDay: Day
+    /// All twelve months, January first.
+    public var months: [Month]
+    /// The year's reading days, in order.
+    public var days: [DayTotal]
+    /// The weeks from the one holding 1 January to the one holding `throughDay`.
+    public var weeks: [WeekTotal]
+    public var pages: Int
+    /// Readings finished in the year.
+    public var books: Int
+    /// Readings finished on an unknown date, in any year.
+    public var finishedWithoutDate: Int
+    /// The ratings of the readings finished in the year (a reading's own, else, for a book's latest
+    /// reading, the book's), in the order met.
+    public var ratings: [Double] = []
+    /// Pages a reading day in the year; 0 when there is none.
+    public var pagesPerDay: Double
+    public var currentStreak: Streak
+    public var longestStreak: Streak
+    /// Books being read that have a page count, soonest done first.
+    public var timeToFinish: [Finish]
+    /// `nil` when there is no goal.
+    public var goal: Goal?
+
+    public var readingDays: Int { days.count }
+
+    /// Works the statistics out in one pass over every entry.
+    ///
+    /// - Parameters:
+    ///   - library: with every book's full history loaded.
+    ///   - now: the clock; "today" is its day in `timeZone`.
+    ///   - timeZone: where days begin and end.
+    ///   - year: the year to report; `nil` for the current one.
+    ///   - goal: books to finish in the year; 0 for no goal.
+    public init(library: Library, now: Date, timeZone: Zone, year: Int? = nil, goal: Int = 0) {
+        today = Day(now, in: timeZone)
+        self.year = year ?? today.year
+        firstDay = Day(year: self.year, month: 1, day: 1)
+        lastDay = Day(year: self.year, month: 12, day: 31)
+        throughDay = min(lastDay, max(firstDay.adding(-1), today))
+        let counted = firstDay.number..<throughDay.number + 1
+
+        // The one pass: every reading day ever (for the streaks) with its pages, and the year's books.
+        var pagesByDay: [Int: Int] = [:]
+        var booksByMonth = Array(repeating: 0, count: 12)
+        finishedWithoutDate = 0
+        for book in library.books {
+            for reading in book.readings {
+                var tally = ReadingTally(pages: book.pages)
+                for entry in reading.progress.entries {
+                    tally.add(
+                        fraction: entry.progress, page: entry.page, day: timeZone.day(of: entry.time), to: &pagesByDay)
+                }
+                guard let ending = reading.ending, ending.outcome == .finished else { continue }
+                guard let date = ending.date else {
+                    finishedWithoutDate += 1
+                    continue
+                }
+                let day = timeZone.day(of: date)
+                // A reading with no progress logged (an import, say) is a book, but when its pages
+                // were read is unknown: they make no reading day, and no pace.
+                if !reading.progress.entries.isEmpty {
+                    tally.add(fraction: 1, page: book.pages, day: day, to: &pagesByDay)
+                }
+                if counted.contains(day) {
+                    booksByMonth[Day(number: day).month - 1] += 1
+                    let isLatest = reading.id == book.readings.last?.id
+                    if let rating = ending.rating ?? (isLatest ? book.rating : nil) { ratings.append(rating) }
+                }
+            }
+        }
+
+        days = pagesByDay.filter { counted.contains($0.key) }.map {
+            DayTotal(day: Day(number: $0.key), pages: $0.value)
+        }
+        .sorted { $0.day < $1.day }
+        months = (1...12).map { Month(month: $0, books: booksByMonth[$0 - 1], pages: 0, readingDays: 0) }
+        for total in days {
+            months[total.day.month - 1].pages += total.pages
+            months[total.day.month - 1].readingDays += 1
+        }
+        pages = days.reduce(0) { $0 + $1.pages }
+        books = booksByMonth.reduce(0, +)
+        pagesPerDay = days.isEmpty ? 0 : Double(pages) / Double(days.count)
+
+        weeks = []
+        if throughDay >= firstDay {
+            var monday = firstDay.adding(1 - firstDay.weekday)
+            while monday <= throughDay {
+                let week = max(monday.number, firstDay.number)...min(monday.number + 6, throughDay.number)
+                weeks.append(WeekTotal(start: monday, pages: week.reduce(0) { $0 + (pagesByDay[$1] ?? 0) }))
+                monday = monday.adding(7)
+            }
+        }
+
+        var streakEnd = pagesByDay[today.number] == nil ? today.number - 1 : today.number
+        var streak = 0
+        while pagesByDay[streakEnd - streak] != nil { streak += 1 }
+        currentStreak = Streak(days: streak, last: streak > 0 ? Day(number: streakEnd) : nil)
+        longestStreak = Streak(days: 0, last: nil)
+        streak = 0
+        streakEnd = Int.min
+        for day in pagesByDay.keys.sorted() {
+            streak = day == streakEnd + 1 ? streak + 1 : 1
+            streakEnd = day
+            // The latest of equally long streaks.
+            if streak >= longestStreak.days { longestStreak = Streak(days: streak, last: Day(number: day)) }
+        }
+
+        let pace = pagesPerDay
+        let today = today
+        timeToFinish = library.books.compactMap { book -> Finish? in
+            guard book.status == .reading, let pages = book.pages else { return nil }
+            let left = max(0, pages - (book.currentPage ?? 0))
+            let days = pace > 0 ? Int((Double(left) / pace).rounded(.up)) : nil
+            return Finish(
+                bookID: book.id, title: book.title, pagesLeft: left, days: days, date: days.map { today.adding($0) })
+        }
+        .sorted { ($0.days ?? .max, $0.title.lowercased()) < ($1.days ?? .max, $1.title.lowercased()) }
+
+        self.goal = nil
+        if goal > 0 {
+            let daysInYear = lastDay.number - firstDay.number + 1
+            let elapsed = throughDay.number - firstDay.number + 1
+            let expected = Double(goal) * Double(elapsed) / Double(daysInYear)
+            let projected = elapsed > 0 ? Int((Double(books) * Double(daysInYear) / Double(elapsed)).rounded()) : 0
+            self.goal = Goal(
+                target: goal, finished: books, expected: expected, ahead: books - Int(expected.rounded()),
+                projected: projected)
+        }
+    }
+}
+
+extension ReadingStats {
+    /// A day on the reader's calendar, as the number of days since 1 January 1970 on that calendar.
+    public struct Day: Hashable, Comparable, Sendable, CustomStringConvertible {
+        public let number: Int
+
+        public init(number: Int) {
+            self.number = number
+        }
+
+        /// The day `date` falls on in `timeZone`.
+        public init(_ date: Date, in timeZone: Zone) {
+            number = timeZone.day(of: date)
+        }
+
+        /// The day of a (proleptic Gregorian) date; a month or day past its end runs on into the next.
+        public init(year: Int, month: Int, day: Int) {
+            number = LocalDateTime.days(year: year, month: month, day: day)
+        }
+
+        private var components: (year: Int, month: Int, day: Int) { LocalDateTime.civil(fromDays: number) }
+
+        public var year: Int { components.year }
+        /// 1 (January) to 12.
+        public var month: Int { components.month }
+        /// 1 to 31.
+        public var day: Int { components.day }
+        /// 1 (Monday) to 7 (Sunday).
+        public var weekday: Int { ((number + 3) % 7 + 7) % 7 + 1 }  // 1 January 1970 was a Thursday
+
+        public func adding(_ days: Int) -> Day { Day(number: number + days) }
+
+        /// `2026-11-18`
+        public var description: String {
+            let parts = components
+            func pad(_ value: Int, _ width: Int) -> String {
+                let text = String(value)
+                return String(repeating: "0", count: max(0, width - text.count)) + text
+            }
+            return "\(pad(parts.year, 4))-\(pad(parts.month, 2))-\(pad(parts.day, 2))"
+        }
+
+        public static func < (lhs: Day, rhs: Day) -> Bool { lhs.number < rhs.number }
+    }
+}
+
+/// How far one reading has gone, entry by entry, and what each entry adds to its day.
+private struct ReadingTally {
+    let pages: Int?
+    private var previousPage = 0
+    private var furthestPage = 0
+    private var previousFraction = 0.0
+
+    init(pages: Int?) {
+        self.pages = pages
+    }
+
+    mutating func add(fraction: Double, page: Int?, day: Int, to pagesByDay: inout [Int: Int]) {
+        let advanced: Bool
+        var read = 0
+        if let pages {
+            let position = min(page ?? Int((fraction * Double(pages)).rounded()), pages)
+            advanced = position > previousPage
+            read = max(0, position - furthestPage)
+            furthestPage = max(furthestPage, position)
+            previousPage = position
+        } else {
+            advanced = fraction > previousFraction
+        }
+        previousFraction = fraction
+        if advanced { pagesByDay[day, default: 0] += read }
+    }
+}

@@ -1,0 +1,232 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// The settings file, the CLI's AppStorage: small typed values with defaults, apart from the model.
+///
+/// Each setting is a stored property whose initial value is its default, and a `SettingKey` that
+/// names and describes it; `Settings.keys` lists them once for `settings list/get/set/reset`.
+public struct Settings: Equatable, Sendable {
+    /// Whether covers are fetched for books (the talk's `updateArtwork`).
+    public var updateArtwork = true
+    /// Whether progress is synced (the talk's `syncProgress`).
+    public var syncProgress = true
+    /// When output is coloured.
+    public var color = ColorMode.auto
+    /// How long a command waits for the store lock, in seconds.
+    public var lockTimeout = 10.0
+    /// How long a hook may run before it is stopped, in seconds.
+    public var hookTimeout = 10.0
+    /// Books to finish each year, for `stats`; 0 for no goal.
+    public var yearlyGoal = 0
+
+    public init() {}
+
+    /// Every key, in the order `settings list` shows them.
+    public static var keys: [AnySettingKey] {
+        [
+            AnySettingKey(
+                SettingKey(name: "updateArtwork", keyPath: \.updateArtwork, summary: "Fetch cover artwork for books.")),
+            AnySettingKey(SettingKey(name: "syncProgress", keyPath: \.syncProgress, summary: "Sync reading progress.")),
+            AnySettingKey(
+                SettingKey(
+                    name: "color", keyPath: \.color, summary: "Colour output: auto (on a terminal), always or never.")),
+            AnySettingKey(
+                SettingKey(
+                    name: "lockTimeout", keyPath: \.lockTimeout,
+                    summary: "Seconds to wait for another bookclub to release the store.")),
+            AnySettingKey(
+                SettingKey(
+                    name: "hookTimeout", keyPath: \.hookTimeout, summary: "Seconds a hook may run before it is stopped."
+                )),
+            AnySettingKey(
+                SettingKey(
+                    name: "yearlyGoal", keyPath: \.yearlyGoal,
+                    summary: "Books to finish each year, shown by `stats` (0: no goal).")),
+        ]
+    }
+
+    /// The key named `name` (case-insensitive), or an error that suggests the closest one.
+    public static func key(named name: String) throws -> AnySettingKey {
+        if let key = keys.first(where: { $0.name.lowercased() == name.lowercased() }) { return key }
+        let close = keys.map(\.name).min {
+            editDistance($0.lowercased(), name.lowercased()) < editDistance($1.lowercased(), name.lowercased())
+        }
+        let suggestion = close.flatMap { editDistance($0.lowercased(), name.lowercased()) <= 3 ? $0 : nil }
+        throw BookClubError.unknownSetting(name, suggestion: suggestion)
+    }
+}
+
+/// When output is coloured.
+public enum ColorMode: String, CaseIterable, Codable, Sendable, SettingValue {
+    case auto, always, never
+
+    public init?(_ description: String) {
+        self.init(rawValue: description.lowercased())
+    }
+
+    public var description: String { rawValue }
+    public static var expected: String { "auto, always or never" }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        guard let mode = ColorMode(try container.decode(String.self)) else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "expected \(Self.expected)")
+        }
+        self = mode
+    }
+}
+
+/// A type a setting can hold: parsed from and shown as text, stored as JSON.
+public protocol SettingValue: LosslessStringConvertible, Codable, Equatable, Sendable {
+    /// The value as `settings` shows it.
+    var settingText: String { get }
+    /// What the value must look like, for error messages ("true or false").
+    static var expected: String { get }
+    /// Whether a parsed value is acceptable (a finite, bounded timeout, say).
+    func isValid() -> Bool
+}
+
+extension SettingValue {
+    public func isValid() -> Bool { true }
+    public var settingText: String { description }
+}
+
+extension Bool: SettingValue {
+    public static var expected: String { "true or false" }
+}
+
+extension Double: SettingValue {
+    public static var expected: String { "a number of seconds from 0 to 3600" }
+    public func isValid() -> Bool { isFinite && (0...3600).contains(self) }
+    /// `10` rather than `10.0`.
+    public var settingText: String { self == rounded() && abs(self) < 1e15 ? String(Int(self)) : String(self) }
+}
+
+extension Int: SettingValue {
+    public static var expected: String { "a whole number from 0 to 100000" }
+    public func isValid() -> Bool { (0...100_000).contains(self) }
+}
+
+/// A typed setting: its name, where it lives in `Settings`, and a one-line description. Its default
+/// is the property's initial value in `Settings()`.
+public struct SettingKey<Value: SettingValue> {
+    public let name: String
+    public let keyPath: WritableKeyPath<Settings, Value>
+    public let summary: String
+
+    public var defaultValue: Value { Settings()[keyPath: keyPath] }
+}
+
+/// A setting key with its type erased, for listing and for setting from text.
+public struct AnySettingKey {
+    public let name: String
+    public let summary: String
+    public let expected: String
+    public let value: (Settings) -> String
+    public let defaultValue: String
+    /// Sets the value from text; throws `BookClubError.invalidSetting` when it does not parse.
+    public let set: (inout Settings, String) throws -> Void
+    public let reset: (inout Settings) -> Void
+    let encode: (Settings, inout KeyedEncodingContainer<SettingsCodingKey>) throws -> Void
+    let decode: (KeyedDecodingContainer<SettingsCodingKey>, inout Settings) throws -> Void
+
+    public init<Value: SettingValue>(_ key: SettingKey<Value>) {
+        let name = key.name
+        let keyPath = key.keyPath
+        let defaultValue = key.defaultValue
+        self.name = name
+        summary = key.summary
+        expected = Value.expected
+        value = { $0[keyPath: keyPath].settingText }
+        self.defaultValue = defaultValue.settingText
+        set = { settings, text in
+            guard let value = Value(text.trimmed), value.isValid() else {
+                throw BookClubError.invalidSetting(key: name, value: text, expected: Value.expected)
+            }
+            settings[keyPath: keyPath] = value
+        }
+        reset = { $0[keyPath: keyPath] = defaultValue }
+        encode = { settings, container in
+            let value = settings[keyPath: keyPath]
+            if value != defaultValue { try container.encode(value, forKey: SettingsCodingKey(name)) }
+        }
+        decode = { container, settings in
+            guard let value = try container.decodeIfPresent(Value.self, forKey: SettingsCodingKey(name)) else { return }
+            guard value.isValid() else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: SettingsCodingKey(name), in: container, debugDescription: "expected \(Value.expected)")
+            }
+            settings[keyPath: keyPath] = value
+        }
+    }
+}
+
+struct SettingsCodingKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(_ name: String) { stringValue = name }
+    init?(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+}
+
+extension Settings: Codable {
+    public static let schemaVersion = 1
+
+    /// Only values that differ from their defaults are written, beside `schemaVersion`.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: SettingsCodingKey.self)
+        try container.encode(Self.schemaVersion, forKey: SettingsCodingKey("schemaVersion"))
+        for key in Self.keys { try key.encode(self, &container) }
+    }
+
+    /// Missing keys take their defaults; unknown keys are refused.
+    public init(from decoder: any Decoder) throws {
+        self.init()
+        let container = try decoder.container(keyedBy: SettingsCodingKey.self)
+        let known = Set(Self.keys.map(\.name) + ["schemaVersion"])
+        if let unknown = container.allKeys.first(where: { !known.contains($0.stringValue) }) {
+            throw DecodingError.dataCorruptedError(
+                forKey: unknown, in: container, debugDescription: "unknown setting; see `bookclub settings list`")
+        }
+        for key in Self.keys { try key.decode(container, &self) }
+    }
+}
+
+extension Settings {
+    /// The persistence of the settings file at `path`. A missing file means every default.
+    public static func persistence(path: String, fileSystem: FileSystem) -> Persistence<Settings> {
+        Persistence(
+            load: {
+                guard let data = try fileSystem.read(path) else { return Settings() }
+                let header = try JSONCoding.decode(SchemaHeader.self, from: data, path: path)
+                if let version = header.schemaVersion, version > schemaVersion {
+                    throw BookClubError.newerSchema(path: path, found: version, supported: schemaVersion)
+                }
+                return try JSONCoding.decode(Settings.self, from: data, path: path)
+            },
+            save: { _, settings in
+                try fileSystem.writeAtomically(path, try JSONCoding.encoder().encode(settings) + Data("\n".utf8))
+            })
+    }
+}
+
+/// The Levenshtein distance, for "did you mean" suggestions.
+func editDistance(_ a: String, _ b: String) -> Int {
+    let a = Array(a)
+    let b = Array(b)
+    guard !a.isEmpty else { return b.count }
+    var row = Array(0...b.count)
+    for i in 1...a.count {
+        var previous = row[0]
+        row[0] = i
+        for j in stride(from: 1, through: b.count, by: 1) {
+            let current = row[j]
+            row[j] = min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] == b[j - 1] ? 0 : 1))
+            previous = current
+        }
+    }
+    return row[b.count]
+}

@@ -1,0 +1,89 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// CRC-32C (Castagnoli), the checksum of ext4's metadata, iSCSI and LevelDB's log: what tells a
+/// journal transaction or an undo record written whole from one a power cut left torn.
+enum CRC32C {
+    /// Eight tables of 256 entries, one after the other, for the slicing-by-8 method: eight bytes a step.
+    private static let tables: [UInt32] = {
+        var tables = [UInt32](repeating: 0, count: 8 * 256)
+        for byte in 0..<256 {
+            var crc = UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0x82F6_3B78 : crc >> 1 }
+            tables[byte] = crc
+        }
+        for index in 256..<(8 * 256) {
+            tables[index] = (tables[index - 256] >> 8) ^ tables[Int(tables[index - 256] & 0xFF)]
+        }
+        return tables
+    }()
+
+    /// The checksum of `bytes` following those a running checksum `crc` has seen (0 to start).
+    static func update(_ crc: UInt32, _ bytes: UnsafeRawBufferPointer) -> UInt32 {
+        var crc = ~crc
+        tables.withUnsafeBufferPointer { t in
+            var offset = 0
+            while offset + 8 <= bytes.count {
+                let low =
+                    crc
+                    ^ (UInt32(bytes[offset]) | UInt32(bytes[offset + 1]) << 8 | UInt32(bytes[offset + 2]) << 16
+                        | UInt32(bytes[offset + 3]) << 24)
+                crc =
+                    t[7 * 256 + Int(low & 0xFF)] ^ t[6 * 256 + Int((low >> 8) & 0xFF)]
+                    ^ t[5 * 256 + Int((low >> 16) & 0xFF)]
+                    ^ t[4 * 256 + Int(low >> 24)] ^ t[3 * 256 + Int(bytes[offset + 4])]
+                    ^ t[2 * 256 + Int(bytes[offset + 5])]
+                    ^ t[256 + Int(bytes[offset + 6])] ^ t[Int(bytes[offset + 7])]
+                offset += 8
+            }
+            while offset < bytes.count {
+                crc = (crc >> 8) ^ t[Int((crc ^ UInt32(bytes[offset])) & 0xFF)]
+                offset += 1
+            }
+        }
+        return ~crc
+    }
+
+    static func checksum(_ data: Data) -> UInt32 {
+        data.withUnsafeBytes { update(0, $0) }
+    }
+}
+
+/// A JSON Lines record that carries its own checksum: `{…}` sealed is `{…,"crc":"1a2b3c4d"}`, the
+/// CRC-32C of what the record covers before it (a journal's transaction) and of the record up to `,"crc"`.
+/// A record without the key is one of an earlier bookclub, taken as it is.
+enum Seal {
+    private static let key = Data(#","crc":""#.utf8)
+    /// `,"crc":"` and eight hex digits and `"}`.
+    private static let sealLength = key.count + 10
+
+    /// The object, sealed, with the checksum of `covered` then the object without its closing brace.
+    static func seal(_ object: Data, covering covered: Data = Data()) -> Data {
+        let open = object.dropLast()
+        let crc = checksum(covered, open)
+        let hex = String(crc, radix: 16)
+        return Data(open) + key + Data((String(repeating: "0", count: 8 - hex.count) + hex).utf8) + Data(#""}"#.utf8)
+    }
+
+    /// `true` when the line is sealed and its checksum holds, `false` when it is sealed and does not
+    /// (it was torn), `nil` when it carries no seal.
+    static func check(_ line: Data, covering covered: Data = Data()) -> Bool? {
+        guard line.count > sealLength, line.last == UInt8(ascii: "}"),
+            line[(line.endIndex - sealLength)..<(line.endIndex - 10)].elementsEqual(key)
+        else {
+            // A line that names a checksum but has none where it belongs was torn.
+            return line.withUnsafeBytes { JSONLine.find(Array(key.dropLast(2)), in: $0) } == nil ? nil : false
+        }
+        let digits = String(decoding: line[(line.endIndex - 10)..<(line.endIndex - 2)], as: UTF8.self)
+        guard let expected = UInt32(digits, radix: 16) else { return false }
+        return checksum(covered, line[line.startIndex..<(line.endIndex - sealLength)]) == expected
+    }
+
+    private static func checksum(_ covered: Data, _ object: Data) -> UInt32 {
+        let crc = covered.withUnsafeBytes { CRC32C.update(0, $0) }
+        return object.withUnsafeBytes { CRC32C.update(crc, $0) }
+    }
+}

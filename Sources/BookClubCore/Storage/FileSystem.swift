@@ -1,0 +1,429 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The file operations the core performs, as a value of closures (like swift-sharing's `FileStorage`),
+/// so that tests can run in memory or inject a failure at any step.
+///
+/// Every error thrown is a `BookClubError.io` that names the path and the cause.
+public struct FileSystem {
+    /// The whole file, or `nil` when there is none.
+    public var read: (_ path: String) throws -> Data?
+    /// As `read`, but a large file is mapped into memory rather than copied (copying costs a page
+    /// fault a page). Only for files that are replaced by a rename, never changed in place: a mapped
+    /// file cut short under its reader would stop the reader with SIGBUS.
+    public var map: (_ path: String) throws -> Data?
+    /// The size of a file in bytes, or `nil` when there is none.
+    public var size: (_ path: String) throws -> Int?
+    /// Hands the first `length` bytes of a file (fewer if it is shorter) to `body` in chunks of about
+    /// `chunkSize`, each ending at a line break where there is one; nothing when there is no file.
+    public var readLines: (_ path: String, _ length: Int, _ body: (Data) throws -> Void) throws -> Void
+    /// Replaces a file atomically, created readable by its owner only; parent folders are created.
+    public var writeAtomically: (_ path: String, _ data: Data) throws -> Void
+    /// Cuts a file to `offset` bytes (dropping what an interrupted write left), appends `data`, syncs it.
+    /// A file shorter than `offset` is refused (`BookClubError.corruptFile`) and left as it is.
+    public var append: (_ path: String, _ data: Data, _ offset: Int) throws -> Void
+    /// Takes an exclusive lock on `path`, waiting at most `timeout` seconds; returns the unlock.
+    public var lock: (_ path: String, _ timeout: Double) throws -> () -> Void
+    /// The names in a folder; empty when there is none.
+    public var list: (_ folder: String) -> [String]
+    /// How many seconds ago a file was last changed, or `nil` when there is none.
+    public var age: (_ path: String) -> Double?
+    /// Removes a file; `false` when it could not.
+    public var remove: (_ path: String) -> Bool
+    /// Removes the temporary files that interrupted atomic writes of `path` left; call it only while
+    /// no other process can be writing `path` (under its lock).
+    public var sweep: (_ path: String) -> Void
+    /// What a path is when it is there but is not a plain file ("a symbolic link", "a folder", ...);
+    /// `nil` for a plain file or nothing. The link itself is looked at, not what it points to.
+    public var kind: (_ path: String) -> String?
+    /// Syncs the folder that holds `path`, so that a file created in it survives a power cut: a file's
+    /// own fsync makes its bytes durable, not its name.
+    public var syncFolder: (_ path: String) throws -> Void
+
+    public init(
+        read: @escaping (String) throws -> Data?,
+        size: @escaping (String) throws -> Int?,
+        readLines: @escaping (String, Int, (Data) throws -> Void) throws -> Void,
+        writeAtomically: @escaping (String, Data) throws -> Void,
+        append: @escaping (String, Data, Int) throws -> Void,
+        lock: @escaping (String, Double) throws -> () -> Void,
+        sweep: @escaping (String) -> Void,
+        list: @escaping (String) -> [String],
+        age: @escaping (String) -> Double? = { _ in nil },
+        remove: @escaping (String) -> Bool,
+        map: ((String) throws -> Data?)? = nil,
+        syncFolder: @escaping (String) throws -> Void = { _ in },
+        kind: @escaping (String) -> String? = { _ in nil }
+    ) {
+        self.read = read
+        self.map = map ?? read
+        self.size = size
+        self.readLines = readLines
+        self.writeAtomically = writeAtomically
+        self.append = append
+        self.lock = lock
+        self.sweep = sweep
+        self.list = list
+        self.age = age
+        self.remove = remove
+        self.syncFolder = syncFolder
+        self.kind = kind
+    }
+}
+
+extension FileSystem {
+    /// The real file system, with POSIX calls: fsync before and after the rename, `flock(2)` for locks.
+    public static var live: FileSystem { live(Syscalls.real) }
+
+    /// The real file system, checking `interrupted` (the signal that came, or 0) before each step that
+    /// commits something, so that a Ctrl-C or SIGTERM during a save leaves the files as they were.
+    public static func live(interrupted: @escaping () -> Int32) -> FileSystem {
+        var sys = Syscalls.real
+        sys.interrupted = interrupted
+        return live(sys)
+    }
+
+    /// The real file system, with one system call of the writes made to fail, for tests: the
+    /// `occurrence`th call of `call` fails with `code` (`ENOSPC` for a full disk, say).
+    public static func live(injecting call: InjectedFault.Call, occurrence: Int, code: Int32) -> FileSystem {
+        live(Syscalls.real.failing(call, occurrence: occurrence, code: code))
+    }
+
+    static func live(_ sys: Syscalls) -> FileSystem {
+        FileSystem(
+            read: { path in
+                guard FileManager.default.fileExists(atPath: path) else { return nil }
+                return try POSIXFile.readAll(path)
+            },
+            size: POSIXFile.size,
+            readLines: POSIXFile.readLines,
+            writeAtomically: { try POSIXFile.writeAtomically($0, $1, sys: sys) },
+            append: { try POSIXFile.append($0, $1, at: $2, sys: sys) },
+            lock: { try POSIXFile.lock($0, timeout: $1, sys: sys) },
+            sweep: POSIXFile.sweep,
+            list: { (try? FileManager.default.contentsOfDirectory(atPath: $0)) ?? [] },
+            age: { path in
+                var status = stat()
+                guard stat(path, &status) == 0 else { return nil }
+                return Date().timeIntervalSince1970 - Double(status.st_mtim.tv_sec)
+            },
+            remove: { unlink($0) == 0 },
+            map: { path in
+                guard FileManager.default.fileExists(atPath: path) else { return nil }
+                return try POSIXFile.readAll(path, mapping: true)
+            },
+            syncFolder: { try POSIXFile.syncDirectory(of: $0, sys: sys) },
+            kind: POSIXFile.kind)
+    }
+
+    /// Files kept in memory, for tests; locks always succeed.
+    public static func inMemory(_ files: [String: Data] = [:]) -> FileSystem {
+        let box = MemoryFiles(files)
+        return FileSystem(
+            read: { box.files[$0] },
+            size: { box.files[$0]?.count },
+            readLines: { path, length, body in
+                if let data = box.files[path] { try body(Data(data.prefix(length))) }
+            },
+            writeAtomically: { box.files[$0] = $1 },
+            append: { path, data, offset in
+                let existing = box.files[path] ?? Data()
+                guard existing.count >= offset else { throw POSIXFile.tooShort(path, existing.count, offset) }
+                box.files[path] = Data(existing.prefix(offset)) + data
+            },
+            lock: { _, _ in {} },
+            sweep: { path in
+                let prefix = POSIXFile.temporaryPrefix(for: path)
+                for name in box.files.keys where name.hasPrefix(prefix) { box.files[name] = nil }
+            },
+            list: { folder in box.files.keys.filter { $0.parentPath == folder }.map(\.lastPathComponent) },
+            remove: { box.files.removeValue(forKey: $0) != nil })
+    }
+}
+
+/// A system call a test can make fail.
+public enum InjectedFault {
+    public enum Call: String, CaseIterable, Sendable {
+        case open, write, fsync, rename, truncate
+    }
+}
+
+/// The system calls behind the writes, as values, so that a test can make any one of them fail.
+struct Syscalls {
+    var open: (String, Int32, mode_t) -> Int32
+    var write: (Int32, UnsafeRawPointer, Int) -> Int
+    var fsync: (Int32) -> Int32
+    var rename: (String, String) -> Int32
+    var ftruncate: (Int32, off_t) -> Int32
+    var mkdir: (String, mode_t) -> Int32
+    /// The signal that asked the process to stop, or 0.
+    var interrupted: () -> Int32 = { 0 }
+
+    /// Throws when a signal asked the process to stop: called before each step that commits.
+    func checkInterrupted() throws {
+        let signal = interrupted()
+        if signal != 0 { throw BookClubError.interrupted(signal: signal, detail: "nothing was saved.") }
+    }
+
+    static var real: Syscalls {
+        Syscalls(
+            open: { Glibc.open($0, $1, $2) }, write: { Glibc.write($0, $1, $2) }, fsync: { Glibc.fsync($0) },
+            rename: { Glibc.rename($0, $1) }, ftruncate: { Glibc.ftruncate($0, $1) }, mkdir: { Glibc.mkdir($0, $1) })
+    }
+
+    /// These calls, but the `occurrence`th call of `call` fails with `code`.
+    func failing(_ call: InjectedFault.Call, occurrence: Int, code: Int32) -> Syscalls {
+        let counter = CallCounter()
+        func fails(_ which: InjectedFault.Call) -> Bool {
+            guard which == call else { return false }
+            counter.calls += 1
+            if counter.calls == occurrence {
+                errno = code
+                return true
+            }
+            return false
+        }
+        let real = self
+        return Syscalls(
+            open: { fails(.open) ? -1 : real.open($0, $1, $2) },
+            write: { fails(.write) ? -1 : real.write($0, $1, $2) },
+            fsync: { fails(.fsync) ? -1 : real.fsync($0) },
+            rename: { fails(.rename) ? -1 : real.rename($0, $1) },
+            ftruncate: { fails(.truncate) ? -1 : real.ftruncate($0, $1) },
+            mkdir: real.mkdir, interrupted: real.interrupted)
+    }
+}
+
+private final class CallCounter {
+    var calls = 0
+}
+
+private final class MemoryFiles {
+    var files: [String: Data]
+    init(_ files: [String: Data]) { self.files = files }
+}
+
+/// The POSIX calls behind `FileSystem.live`.
+enum POSIXFile {
+    static func failure(_ path: String, _ what: String, _ code: Int32 = errno) -> BookClubError {
+        .io(path: path, cause: "\(what): \(String(cString: strerror(code)))")
+    }
+
+    static func size(_ path: String) throws -> Int? {
+        var status = stat()
+        guard stat(path, &status) == 0 else {
+            if errno == ENOENT { return nil }
+            throw failure(path, "cannot read the size")
+        }
+        return Int(status.st_size)
+    }
+
+    static func kind(_ path: String) -> String? {
+        var status = stat()
+        guard lstat(path, &status) == 0 else { return nil }
+        switch status.st_mode & S_IFMT {
+        case S_IFREG: return nil
+        case S_IFLNK: return "a symbolic link"
+        case S_IFDIR: return "a folder"
+        case S_IFIFO: return "a named pipe"
+        case S_IFSOCK: return "a socket"
+        default: return "a device"
+        }
+    }
+
+    static func tooShort(_ path: String, _ size: Int, _ expected: Int) -> BookClubError {
+        .corruptFile(
+            path: path, detail: "holds \(size) bytes where the store expects \(expected); it was cut short or replaced")
+    }
+
+    static func readAll(_ path: String, mapping: Bool = false) throws -> Data {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw failure(path, "cannot open") }
+        defer { close(fd) }
+        var status = stat()
+        let size = fstat(fd, &status) == 0 ? max(Int(status.st_size), 0) : 0
+        // Mapped with its pages in place (MAP_POPULATE): reading it into fresh memory costs a page
+        // fault a page, which a command about one book of thousands would pay for nothing.
+        if mapping, size >= 1 << 18, let mapped = mmap(nil, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0),
+            mapped != MAP_FAILED
+        {
+            return Data(
+                bytesNoCopy: mapped, count: size, deallocator: .custom { pointer, count in munmap(pointer, count) })
+        }
+        // Read into a buffer of the file's size (and a byte more, to meet the end in the same read).
+        var data = Data(count: size + 1)
+        var filled = 0
+        while true {
+            if filled == data.count { data.count += max(1 << 16, data.count) }  // it grew meanwhile
+            let count = data.withUnsafeMutableBytes { read(fd, $0.baseAddress! + filled, $0.count - filled) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw failure(path, "cannot read")
+            }
+            if count == 0 { break }
+            filled += count
+        }
+        data.count = filled
+        return data
+    }
+
+    /// Reads up to `length` bytes in chunks of 1 MiB, each cut after its last line break (the rest is
+    /// carried into the next chunk), so that memory stays flat however long the file is.
+    static func readLines(_ path: String, length: Int, body: (Data) throws -> Void) throws {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        if fd < 0 && errno == ENOENT { return }
+        guard fd >= 0 else { throw failure(path, "cannot open") }
+        defer { close(fd) }
+        let chunkSize = 1 << 20
+        var buffer = [UInt8](repeating: 0, count: chunkSize)
+        var pending = Data()
+        var remaining = length
+        while remaining > 0 {
+            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, min(chunkSize, remaining)) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw failure(path, "cannot read")
+            }
+            if count == 0 { break }
+            remaining -= count
+            pending.append(contentsOf: buffer[0..<count])
+            if let lastBreak = pending.lastIndex(of: 0x0A) {
+                try body(pending[pending.startIndex...lastBreak])
+                pending = Data(pending[(lastBreak + 1)...])
+            }
+        }
+        if !pending.isEmpty { try body(pending) }
+    }
+
+    static func writeAll(_ fd: Int32, _ data: Data, path: String, sys: Syscalls) throws {
+        try data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
+            var offset = 0
+            while offset < bytes.count {
+                let written = sys.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    throw failure(path, "cannot write")
+                }
+                offset += written
+            }
+        }
+    }
+
+    /// Creates the folders missing above `path`, each synced in its parent, so that a new store's
+    /// folder survives a power cut as its files do.
+    static func makeParent(of path: String, sys: Syscalls) throws {
+        let parent = path.parentPath
+        guard !parent.isEmpty, !FileManager.default.fileExists(atPath: parent) else { return }
+        try makeParent(of: parent, sys: sys)
+        guard sys.mkdir(parent, 0o700) == 0 || errno == EEXIST else {
+            throw failure(parent, "cannot create the folder")
+        }
+        try syncDirectory(of: parent, sys: sys)
+    }
+
+    static func syncDirectory(of path: String, sys: Syscalls) throws {
+        let parent = path.parentPath
+        let fd = sys.open(parent.isEmpty ? "." : parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0)
+        guard fd >= 0 else { throw failure(parent, "cannot open the folder") }
+        defer { close(fd) }
+        guard sys.fsync(fd) == 0 else { throw failure(parent, "cannot sync the folder") }
+    }
+
+    /// Temporary file in the same folder, fsync, rename over the target, fsync of the folder.
+    /// Skipped when the file already holds these bytes.
+    static func writeAtomically(_ path: String, _ data: Data, sys: Syscalls) throws {
+        if FileManager.default.fileExists(atPath: path), (try? readAll(path)) == data { return }
+        try makeParent(of: path, sys: sys)
+        let temporary = temporaryPrefix(for: path) + "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let fd = sys.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw failure(path, "cannot create a temporary file") }
+        var renamed = false
+        defer {
+            if !renamed { unlink(temporary) }
+        }
+        do {
+            defer { close(fd) }
+            try writeAll(fd, data, path: path, sys: sys)
+            guard sys.fsync(fd) == 0 else { throw failure(path, "cannot sync") }
+        }
+        try sys.checkInterrupted()
+        guard sys.rename(temporary, path) == 0 else { throw failure(path, "cannot replace the file") }
+        renamed = true
+        do {
+            try syncDirectory(of: path, sys: sys)
+        } catch BookClubError.io(let folder, let cause) {
+            throw BookClubError.io(
+                path: folder,
+                cause: cause
+                    + " after replacing \(path.lastPathComponent); the change is made but may not survive a crash")
+        }
+    }
+
+    /// `/dir/.store.json.tmp-`: what every temporary file of an atomic write of `path` starts with.
+    static func temporaryPrefix(for path: String) -> String {
+        let directory = path.parentPath
+        return (directory.isEmpty ? "" : directory + "/") + ".\(path.lastPathComponent).tmp-"
+    }
+
+    static func sweep(_ path: String) {
+        let directory = path.parentPath.isEmpty ? "." : path.parentPath
+        let prefix = temporaryPrefix(for: path).lastPathComponent
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] where name.hasPrefix(prefix)
+        {
+            unlink(directory + "/" + name)
+        }
+    }
+
+    static func append(_ path: String, _ data: Data, at offset: Int, sys: Syscalls) throws {
+        try makeParent(of: path, sys: sys)
+        let existed = FileManager.default.fileExists(atPath: path)
+        // Created only to be written from its start: a file that should hold bytes and is gone is not
+        // replaced by an empty one.
+        let fd = sys.open(path, O_WRONLY | O_CLOEXEC | (offset == 0 ? O_CREAT : 0), 0o600)
+        if fd < 0, errno == ENOENT { throw tooShort(path, 0, offset) }
+        guard fd >= 0 else { throw failure(path, "cannot open") }
+        defer { close(fd) }
+        var status = stat()
+        guard fstat(fd, &status) == 0 else { throw failure(path, "cannot read the size") }
+        guard Int(status.st_size) >= offset else { throw tooShort(path, Int(status.st_size), offset) }
+        try sys.checkInterrupted()
+        guard sys.ftruncate(fd, off_t(offset)) == 0 else { throw failure(path, "cannot truncate") }
+        guard lseek(fd, off_t(offset), SEEK_SET) >= 0 else { throw failure(path, "cannot seek") }
+        try writeAll(fd, data, path: path, sys: sys)
+        guard sys.fsync(fd) == 0 else { throw failure(path, "cannot sync") }
+        if !existed { try syncDirectory(of: path, sys: sys) }
+    }
+
+    /// `flock(2)` on a lock file of its own, polled until `timeout`; the returned closure unlocks.
+    static func lock(_ path: String, timeout: Double, sys: Syscalls) throws -> () -> Void {
+        try makeParent(of: path, sys: sys)
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw failure(path, "cannot open the lock file") }
+        let deadline = Date().addingTimeInterval(timeout)
+        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            let code = errno
+            guard code == EWOULDBLOCK || code == EINTR else {
+                close(fd)
+                throw failure(path, "cannot lock", code)
+            }
+            guard Date() < deadline else {
+                close(fd)
+                throw BookClubError.storeBusy(lockPath: path, seconds: timeout)
+            }
+            usleep(5_000)
+        }
+        return {
+            flock(fd, LOCK_UN)
+            close(fd)
+        }
+    }
+}

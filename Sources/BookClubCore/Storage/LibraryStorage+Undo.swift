@@ -1,0 +1,170 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// One change of the library, as `history` lists it and `undo` reverts it.
+public struct Change: Codable, Equatable, Sendable {
+    public var time: Date
+    /// The command line that made it, e.g. `progress dune 120`.
+    public var command: String
+    /// What changed, e.g. `'Dune': p. 120`.
+    public var summary: String
+    /// What turns the store back to how it was before the change; `nil` in a record of bookclub 0.1,
+    /// which kept the whole state file instead (such a change is listed, not undone).
+    var before: Revert?
+    /// The id of the state the change committed: the change can be undone while it is the latest.
+    var after: String
+
+    init(time: Date, command: String, summary: String, before: Revert, after: String) {
+        (self.time, self.command, self.summary, self.before, self.after) = (time, command, summary, before, after)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        time = try container.decode(Date.self, forKey: .time)
+        command = try container.decode(String.self, forKey: .command)
+        summary = try container.decode(String.self, forKey: .summary)
+        before = try? container.decode(Revert.self, forKey: .before)
+        after = try container.decode(String.self, forKey: .after)
+    }
+}
+
+/// The books and clubs a change replaced, as they were, and the committed history and state before it.
+struct Revert: Codable, Equatable, Sendable {
+    var books: [StoredBook]
+    /// The books the change added.
+    var absent: [Book.ID]
+    /// `nil` when the change left the clubs alone.
+    var clubs: [Club]?
+    var historyLength: Int
+    var state: String
+}
+
+/// The undo log, `STORE.undo`: JSON Lines, one `Change` a line, each sealed with its checksum
+/// (`Seal`), the last few commands that changed the library. A change is recorded before it is
+/// committed, so the log may hold records the store never committed (the writer was stopped, or the
+/// power cut) and records of changes since undone. They are told apart by the store itself: the changes
+/// the store holds are the record of its committed state, the record of the state before that, and so
+/// on. `history` lists those and `undo` reverts the latest of them; the rest are passed over.
+extension LibraryStorage {
+    /// How many changes `undo` can go back, at least.
+    public static let undoDepth = 20
+
+    public var undoPath: String { path + ".undo" }
+
+    /// The changes the store holds, oldest first.
+    public func changes() throws -> [Change] {
+        try changes(upTo: LibraryFiles(reading: self).commit.state)
+    }
+
+    /// The changes that led to `state`, oldest first, after those that bookclub 0.1 recorded at the
+    /// start of the log (listed, never undone).
+    func changes(upTo state: String) throws -> [Change] {
+        let records = try records()
+        let earliest = records.prefix { $0.before == nil }
+        let byState = Dictionary(
+            records.filter { $0.before != nil }.map { ($0.after, $0) }, uniquingKeysWith: { _, last in last })
+        var chain: [Change] = []
+        var state = state
+        while chain.count < records.count, let change = byState[state], let before = change.before {
+            chain.append(change)
+            state = before.state
+        }
+        return earliest + chain.reversed()
+    }
+
+    /// Every record whole enough to read, oldest first; a line a power cut tore is passed over.
+    private func records() throws -> [Change] {
+        try lines().compactMap { line in
+            Seal.check(line) == false ? nil : JSONCoding.decodeLine(Change.self, from: line)
+        }
+    }
+
+    func lines() throws -> [Data] {
+        guard let data = try fileSystem.read(undoPath) else { return [] }
+        return data.split(separator: 0x0A).map { Data($0) }
+    }
+
+    /// Reverts the latest change that is still in the store: the books and clubs it changed go back to
+    /// what they were, and entries it added drop out of the committed history. Returns `nil` when there
+    /// is nothing to undo. Takes the store lock.
+    public func undo(lockTimeout: Double) throws -> Change? {
+        let unlock = try fileSystem.lock(lockPath, lockTimeout)
+        defer { unlock() }
+        sweep()
+        var files = try LibraryFiles(reading: self)
+        let changes = try changes(upTo: files.commit.state)
+        // When no record is of the store's state (it was restored or edited by hand), nothing is undone.
+        guard let change = changes.last, let revert = change.before else { return nil }
+        var transaction = LibraryFiles.Transaction(
+            commit: LibraryFiles.Commit(historyLength: revert.historyLength, state: revert.state))
+        transaction.books = try revert.books.map { ($0.id, try LibraryFiles.line(for: $0)) }
+        transaction.removed = revert.absent
+        transaction.clubs = try revert.clubs.map(LibraryFiles.line(for:))
+        try files.commit(transaction)
+        // Committed: from here the undone record no longer leads to the store's state, whether or not
+        // the log is rewritten.
+        try writeChanges(Array(changes.dropLast()))
+        return change
+    }
+
+    /// A change recorded in the log, ready to be written.
+    struct Record {
+        /// Appended to the log at this size, or (when `nil`) the whole log, trimmed, written anew.
+        var offset: Int?
+        var data: Data
+        /// The whole log before a rewrite, to put back if the change fails.
+        var previous: Data?
+        /// Whether the log may be new to the store: empty, or not as the last commit left it (so a writer
+        /// that never committed may have created it without syncing its folder).
+        var isNewToTheStore: Bool
+        /// The log's length once written.
+        var length: Int { (offset ?? 0) + data.count }
+    }
+
+    /// Records a change about to be committed on top of `committed`, trimming the log now and then.
+    func record(_ change: Change, committed: LibraryFiles.Commit) throws -> Record {
+        let line = Seal.seal(try JSONCoding.encoder(pretty: false).encode(change))
+        let size = try fileSystem.size(undoPath) ?? 0
+        if size > 2 * Self.undoDepth * max(line.count, 1_000) {
+            // Written whole and renamed in place, its folder synced.
+            let changes = Array(try changes(upTo: committed.state).suffix(Self.undoDepth - 1)) + [change]
+            return Record(
+                offset: nil, data: try Self.log(changes), previous: try fileSystem.read(undoPath),
+                isNewToTheStore: false)
+        }
+        // The leading line break ends any line an interrupted write left.
+        let record = Data("\n".utf8) + line + Data("\n".utf8)
+        return Record(offset: size, data: record, isNewToTheStore: size == 0 || committed.undoLength != size)
+    }
+
+    func write(_ record: Record) throws {
+        if let offset = record.offset {
+            try fileSystem.append(undoPath, record.data, offset)
+        } else {
+            try fileSystem.writeAtomically(undoPath, record.data)
+        }
+    }
+
+    /// Puts the log back as it was before `record` was written.
+    func revert(_ record: Record) throws {
+        if let offset = record.offset {
+            try fileSystem.append(undoPath, Data(), offset)
+        } else if let previous = record.previous {
+            try fileSystem.writeAtomically(undoPath, previous)
+        }
+    }
+
+    func writeChanges(_ changes: [Change]) throws {
+        try fileSystem.writeAtomically(undoPath, Self.log(changes))
+    }
+
+    private static func log(_ changes: [Change]) throws -> Data {
+        let encoder = JSONCoding.encoder(pretty: false)
+        var data = Data()
+        for change in changes { data += Seal.seal(try encoder.encode(change)) + Data("\n".utf8) }
+        return data
+    }
+}

@@ -1,0 +1,383 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// How the library is kept on disk: a snapshot of the books with a journal of changes beside it, and an
+/// append-only history of every progress entry.
+///
+/// - `STORE` (`store.json`): the snapshot, pretty-printed JSON with sorted keys: each book with only
+///   the *latest* entry of each reading, the clubs, and `historyLength`, the committed size of the
+///   history. Rewritten only when the journal has grown to a quarter of its size.
+/// - `STORE.journal`: JSON Lines, each change's changed books and a commit line, appended.
+/// - `STORE.history`: JSON Lines, one progress entry a line, appended and never rewritten.
+/// - `STORE.lock`: the lock file every read-modify-write holds (`flock(2)`; scripts may use `flock(1)`).
+///
+/// A save appends the new entries to the history (cutting away anything past `historyLength` that an
+/// interrupted save left) and syncs it, then appends the changed books and a commit line to the
+/// journal and syncs it: the commit line is the commit. So a `progress` write costs the same however
+/// many books and entries the store holds, and a crash at any point leaves the last committed state.
+/// A command about one book decodes that book's line only (`LibraryScope`); a book's full history is
+/// read only when a command needs it (`show`, `notes`, `stats`, `export`).
+public struct LibraryStorage {
+    /// 1: books only. 2: clubs too. 3: with a journal, whose generation the snapshot names. A file of an
+    /// earlier version is read as it is, and kept as `STORE.v1` (or `.v2`) the first time it is rewritten.
+    public static let schemaVersion = 3
+
+    public let path: String
+    public let fileSystem: FileSystem
+
+    public init(path: String, fileSystem: FileSystem) {
+        self.path = path
+        self.fileSystem = fileSystem
+    }
+
+    public var historyPath: String { path + ".history" }
+    public var journalPath: String { path + ".journal" }
+    public var lockPath: String { path + ".lock" }
+    /// Where a store of an earlier schema is kept, as it was, before it is first rewritten.
+    public func backupPath(version: Int) -> String { path + ".v\(version)" }
+
+    /// The persistence of a library store. With `lockTimeout`, the store is locked first (and stays
+    /// locked until the store goes away), then read: use it for commands that change the library.
+    ///
+    /// - Parameters:
+    ///   - recording: the command line and time to record each save under in the undo log.
+    ///   - scope: the books to load; a save writes the books that changed, so the others stay as they are.
+    public func persistence(
+        lockTimeout: Double?, recording: (command: String, time: Date)? = nil, scope: LibraryScope = .everything
+    ) -> Persistence<Library> {
+        var files: LibraryFiles?
+        var unlock: (() -> Void)?
+        return Persistence(
+            load: {
+                if let timeout = lockTimeout {
+                    unlock = try fileSystem.lock(lockPath, timeout)
+                    sweep()
+                }
+                let read = try LibraryFiles(reading: self)
+                files = read
+                return try read.library(in: scope)
+            },
+            save: { old, new in
+                guard var current = files else { return }
+                // Everything that can fail comes before the first byte is written: the kind of each
+                // file, the history's length, every byte to write (a new snapshot decodes every book).
+                try checkFiles(committed: current.commit)
+                let lines = try Self.historyLines(adding: new, to: old)
+                let commit = LibraryFiles.Commit(
+                    historyLength: current.commit.historyLength + lines.count, state: Self.newID())
+                var (transaction, revert) = try Self.transaction(
+                    from: old, to: new, commit: commit, before: current.commit)
+                let undo = try recording.map { recording in
+                    let change = Change(
+                        time: recording.time, command: recording.command,
+                        summary: ChangeSummary.describe(from: old, to: new), before: revert, after: commit.state)
+                    return try record(change, committed: current.commit)
+                }
+                transaction.commit.undoLength = undo?.length
+                let plan = try current.plan(transaction)
+
+                // A failure from here on undoes what was written, so that a failed command changes no file.
+                var rollback: [() -> Void] = []
+                do {
+                    try keepOriginal(of: current)
+                    // A file's fsync makes its bytes durable, not its name: the folder is synced before
+                    // the commit when a file the commit depends on may be new to it. The history is,
+                    // while no commit has counted a byte of it (a stopped writer may have created it).
+                    var syncsFolder = undo?.isNewToTheStore ?? false
+                    if !lines.isEmpty {
+                        let length = current.commit.historyLength
+                        try fileSystem.append(historyPath, lines, length)
+                        rollback.append { _ = try? fileSystem.append(historyPath, Data(), length) }
+                        syncsFolder = syncsFolder || length == 0
+                    }
+                    if let undo {
+                        try write(undo)
+                        rollback.append { try? self.revert(undo) }
+                    }
+                    if syncsFolder { try fileSystem.syncFolder(path) }
+                    try current.commit(transaction, as: plan)
+                } catch {
+                    // Unless the commit took place and only what follows it failed (the folder's sync
+                    // after a new snapshot's rename): then the change stands, and its files with it.
+                    if (try? LibraryFiles(reading: self).commit.state) != commit.state {
+                        for step in rollback.reversed() { step() }
+                    }
+                    throw error
+                }
+                files = current
+            },
+            close: {
+                unlock?()
+                unlock = nil
+            })
+    }
+
+    /// Refuses a store whose files a save could not change as it should: one that is not a plain file
+    /// (a symbolic link would be replaced by a file, a folder or a pipe cannot be written), or a
+    /// history shorter than the store counts.
+    private func checkFiles(committed: LibraryFiles.Commit) throws {
+        for file in [path, journalPath, historyPath, undoPath] {
+            if let kind = fileSystem.kind(file) {
+                let advice =
+                    kind == "a symbolic link"
+                    ? "bookclub replaces its files by renaming a new one over them, which would replace the link: give the real path with --store or BOOKCLUB_STORE"
+                    : "bookclub keeps a file of its own there: move it away"
+                throw BookClubError.io(path: file, cause: "is \(kind); \(advice). Nothing was changed")
+            }
+        }
+        try checkHistory(committedLength: committed.historyLength)
+    }
+
+    /// Refuses a history shorter than the store counts, or missing.
+    private func checkHistory(committedLength length: Int) throws {
+        guard let size = try fileSystem.size(historyPath) else {
+            guard length == 0 else {
+                throw BookClubError.corruptFile(
+                    path: historyPath,
+                    detail:
+                        "is missing: \(path.lastPathComponent) counts \(length) bytes of progress entries in it. Put it back beside \(path.lastPathComponent) (from a backup, or the machine the store came from)"
+                )
+            }
+            return
+        }
+        guard size >= length else { throw POSIXFile.tooShort(historyPath, size, length) }
+    }
+
+    /// Keeps a store of an earlier schema as it was, once, before it is first rewritten.
+    private func keepOriginal(of files: LibraryFiles) throws {
+        if files.version < Self.schemaVersion, let original = try fileSystem.read(path),
+            try fileSystem.read(backupPath(version: files.version)) == nil
+        {
+            try fileSystem.writeAtomically(backupPath(version: files.version), original)
+        }
+    }
+
+    /// Folds the journal into a new snapshot, so that `STORE` alone holds the library (before it is
+    /// edited by hand, say: a change in the journal is newer than the snapshot and wins over it).
+    /// Takes the store lock. Returns `false` when there was nothing to fold.
+    public func foldJournal(lockTimeout: Double) throws -> Bool {
+        let unlock = try fileSystem.lock(lockPath, lockTimeout)
+        defer { unlock() }
+        sweep()
+        var files = try LibraryFiles(reading: self)
+        guard !files.isFolded, try fileSystem.read(path) != nil else { return false }
+        try keepOriginal(of: files)
+        let transaction = LibraryFiles.Transaction(commit: files.commit)
+        try files.commit(transaction, as: files.plan(transaction, folding: true))
+        return true
+    }
+
+    /// Starts an empty journal when the snapshot's is missing, going on from the snapshot alone (the
+    /// changes the journal held are lost with it); `false` when it is not missing. Takes the store lock.
+    public func startMissingJournal(lockTimeout: Double) throws -> Bool {
+        let unlock = try fileSystem.lock(lockPath, lockTimeout)
+        defer { unlock() }
+        return try LibraryFiles.startMissingJournal(of: self)
+    }
+
+    /// The transaction that turns `old` into `new`, and the one that turns it back.
+    private static func transaction(
+        from old: Library, to new: Library, commit: LibraryFiles.Commit, before: LibraryFiles.Commit
+    ) throws -> (LibraryFiles.Transaction, Revert) {
+        var transaction = LibraryFiles.Transaction(commit: commit)
+        var revert = Revert(books: [], absent: [], clubs: nil, historyLength: before.historyLength, state: before.state)
+        let oldBooks = Dictionary(old.books.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let newIDs = Set(new.books.map(\.id))
+        for book in new.books where oldBooks[book.id] != book {
+            transaction.books.append((book.id, try LibraryFiles.line(for: StoredBook(book))))
+            if let before = oldBooks[book.id] {
+                revert.books.append(StoredBook(before))
+            } else {
+                revert.absent.append(book.id)
+            }
+        }
+        for book in old.books where !newIDs.contains(book.id) {
+            transaction.removed.append(book.id)
+            revert.books.append(StoredBook(book))
+        }
+        if old.clubs != new.clubs {
+            transaction.clubs = try LibraryFiles.line(for: new.clubs)
+            revert.clubs = old.clubs
+        }
+        return (transaction, revert)
+    }
+
+    /// A new id for a state or a generation of the snapshot.
+    static func newID() -> String {
+        UUID().uuidString.replacing("-", with: "").lowercased()
+    }
+
+    /// How much of the history file the store has committed.
+    func committedHistoryLength() throws -> Int {
+        try LibraryFiles(reading: self).commit.historyLength
+    }
+
+    /// Removes what writers killed mid-save left; only under the store lock.
+    func sweep() {
+        fileSystem.sweep(path)
+        fileSystem.sweep(journalPath)
+        fileSystem.sweep(undoPath)
+    }
+
+    /// Every entry in the committed history of these books (of every book when `nil`), by reading id,
+    /// in time order.
+    public func history(of bookIDs: Set<Book.ID>?) throws -> [UUID: [ReadingProgress.Entry]] {
+        let length = try committedHistoryLength()
+        // Before any line is read, so that a history cut short is reported as such, not as bad JSON.
+        try checkHistory(committedLength: length)
+        // A few books: only the lines holding their ids are read (a line that merely mentions one is
+        // read, then passed over).
+        let needles = bookIDs.flatMap { $0.count <= 16 ? $0.map { Array("\"\($0)\"".utf8) } : nil }
+        var result: [UUID: [ReadingProgress.Entry]] = [:]
+        var read = 0
+        try fileSystem.readLines(historyPath, length) { chunk in
+            read += chunk.count
+            try chunk.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
+                guard let base = bytes.baseAddress else { return }
+                var start = 0
+                while start < bytes.count {
+                    let end =
+                        memchr(base + start, 0x0A, bytes.count - start).map { base.distance(to: UnsafeRawPointer($0)) }
+                        ?? bytes.count
+                    defer { start = end + 1 }
+                    let line = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
+                    guard !line.isEmpty, needles?.contains(where: { JSONLine.find($0, in: line) != nil }) ?? true else {
+                        continue
+                    }
+                    // Lines as bookclub writes them are read directly; any other goes to the decoder.
+                    let record =
+                        try HistoryLine.record(line)
+                        ?? JSONCoding.decode(HistoryRecord.self, from: Data(line), path: historyPath)
+                    if bookIDs?.contains(record.book) ?? true {
+                        if let problem = Library.problem(with: record.entry) {
+                            throw BookClubError.corruptFile(
+                                path: historyPath, detail: "book \(record.book): \(problem)")
+                        }
+                        result[record.reading, default: []].append(record.entry)
+                    }
+                }
+            }
+        }
+        guard read == length else { throw POSIXFile.tooShort(historyPath, read, length) }
+        return result.mapValues { $0.sorted { $0.time < $1.time } }
+    }
+
+    static func check(_ version: Int, path: String) throws {
+        guard version >= 1 else {
+            throw BookClubError.corruptFile(path: path, detail: "at `schemaVersion`: expected 1 or more")
+        }
+        guard version <= schemaVersion else {
+            throw BookClubError.newerSchema(path: path, found: version, supported: schemaVersion)
+        }
+    }
+
+    /// JSON Lines for the entries in `new` that `old` does not have.
+    static func historyLines(adding new: Library, to old: Library) throws -> Data {
+        var known = Set<UUID>()
+        for book in old.books {
+            for reading in book.readings {
+                for entry in reading.progress.entries { known.insert(entry.id) }
+            }
+        }
+        let encoder = JSONCoding.encoder(pretty: false)
+        var data = Data()
+        for book in new.books {
+            for reading in book.readings {
+                for entry in reading.progress.entries where !known.contains(entry.id) {
+                    data += try encoder.encode(HistoryRecord(book: book.id, reading: reading.id, entry: entry))
+                    data += Data("\n".utf8)
+                }
+            }
+        }
+        return data
+    }
+}
+
+// MARK: - File formats
+
+/// A book as the snapshot and the journal keep it: each reading with its latest entry only.
+struct StoredBook: Codable, Equatable, Sendable {
+    struct StoredReading: Codable, Equatable, Sendable {
+        var id: UUID
+        var started: Date?
+        var ending: Ending?
+        var resumed: [Ending]?
+        var latest: ReadingProgress.Entry?
+    }
+
+    var id: Book.ID
+    var title: String
+    var author: String?
+    var pages: Int?
+    var isbn: String?
+    var coverName: String?
+    var tags: [String]
+    var rating: Double?
+    var review: String?
+    var privateNotes: String?
+    var contributors: [Contributor]?
+    var details: [String: [String]]?
+    var added: Date
+    var readings: [StoredReading]
+
+    init(_ book: Book) {
+        (id, title, author, pages, isbn, coverName, tags, added) =
+            (book.id, book.title, book.author, book.pages, book.isbn, book.coverName, book.tags, book.added)
+        (rating, review, privateNotes) = (book.rating, book.review, book.privateNotes)
+        (contributors, details) = (book.contributors, book.details)
+        readings = book.readings.map {
+            StoredReading(
+                id: $0.id, started: $0.started, ending: $0.ending, resumed: $0.resumed, latest: $0.progress.latest)
+        }
+    }
+
+    var book: Book {
+        Book(
+            id: id, title: title, author: author, pages: pages, isbn: isbn, coverName: coverName, tags: tags,
+            rating: rating, review: review, privateNotes: privateNotes, contributors: contributors, details: details,
+            added: added,
+            readings: readings.map {
+                Reading(
+                    id: $0.id, started: $0.started, progress: ReadingProgress(entries: $0.latest.map { [$0] } ?? []),
+                    ending: $0.ending, resumed: $0.resumed)
+            })
+    }
+}
+
+struct HistoryRecord: Codable {
+    var book: Book.ID
+    var reading: UUID
+    var entry: ReadingProgress.Entry
+}
+
+extension Store where State == Library {
+    /// Loads the full progress history of these books into the store (it holds only the latest entry
+    /// of each reading until then). Not a change: nothing is saved because of it.
+    ///
+    /// - Parameter bookIDs: the books whose histories to load; `nil` for every book.
+    public func loadHistory(of bookIDs: Set<Book.ID>?, from storage: LibraryStorage) throws {
+        let history = try storage.history(of: bookIDs)
+        merge { library in
+            for index in library.books.indices where bookIDs?.contains(library.books[index].id) ?? true {
+                for r in library.books[index].readings.indices {
+                    let reading = library.books[index].readings[r]
+                    var entries = history[reading.id] ?? []
+                    // Entries added in memory since the load are not in the committed history yet.
+                    let loaded = Set(entries.map(\.id))
+                    entries += reading.progress.entries.filter { !loaded.contains($0.id) }
+                    library.books[index].readings[r].progress = ReadingProgress(entries: entries)
+                }
+                library.books[index].deriveFractions()
+            }
+        }
+    }
+}

@@ -1,0 +1,66 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// Where bookclub keeps its files, from `--store`/`--settings`, the `BOOKCLUB_*` variables and XDG.
+public struct Paths: Equatable, Sendable {
+    public var store: String
+    public var settings: String
+    public var scene: String
+    public var sceneName: String
+    /// Where `progress --edit` keeps its draft while the editor is open.
+    public var drafts: String
+    /// The folder of the hooks: executables named `on-add`, `on-progress`, `on-finish`, `on-change`.
+    public var hooks: String
+
+    /// A scene's selection belongs to one store: the default store's scenes are
+    /// `scenes/NAME.json`, another store's `scenes/store-HASH/NAME.json`, HASH naming its absolute path.
+    ///
+    /// - Parameters:
+    ///   - environment: the process environment (`HOME`, `XDG_*_HOME`, `BOOKCLUB_STORE`, `BOOKCLUB_SETTINGS`, `BOOKCLUB_SCENE`).
+    ///   - workingDirectory: what a relative store path is relative to.
+    ///   - userHome: the home folder the system gives the user, for when `HOME` is unset or empty.
+    public init(
+        environment: [String: String], store: String? = nil, settings: String? = nil, workingDirectory: String = "/",
+        userHome: String = "/"
+    ) {
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? userHome
+        func base(_ variable: String, _ fallback: String) -> String {
+            // XDG: a relative path in these variables is invalid and must be ignored.
+            if let value = environment[variable], value.hasPrefix("/") { return value }
+            return home + "/" + fallback
+        }
+        func nonEmpty(_ value: String?) -> String? { value.flatMap { $0.isEmpty ? nil : $0 } }
+        let config = base("XDG_CONFIG_HOME", ".config") + "/bookclub"
+        let defaultStore = base("XDG_DATA_HOME", ".local/share") + "/bookclub/store.json"
+        self.store = nonEmpty(store) ?? nonEmpty(environment["BOOKCLUB_STORE"]) ?? defaultStore
+        self.settings = nonEmpty(settings) ?? nonEmpty(environment["BOOKCLUB_SETTINGS"]) ?? config + "/settings.json"
+        hooks = config + "/hooks"
+        let name = nonEmpty(environment["BOOKCLUB_SCENE"]) ?? "default"
+        sceneName = name
+        // Any other character is written %XX, so that two names never share a file.
+        let safeName = name.utf8.map { byte in
+            let character = Character(Unicode.Scalar(byte))
+            return byte < 0x80 && (character.isLetter || character.isNumber || character == "-" || character == "_")
+                ? String(character) : (byte < 16 ? "%0" : "%") + String(byte, radix: 16, uppercase: true)
+        }.joined()
+        let state = base("XDG_STATE_HOME", ".local/state") + "/bookclub"
+        let absoluteStore = self.store.hasPrefix("/") ? self.store : workingDirectory + "/" + self.store
+        let storeFolder = absoluteStore == defaultStore ? "" : "store-" + Self.hash(absoluteStore) + "/"
+        scene = state + "/scenes/\(storeFolder)\(safeName).json"
+        drafts = state + "/drafts"
+    }
+
+    /// FNV-1a, 64 bits, in hexadecimal: a short stable name for a path.
+    static func hash(_ text: String) -> String {
+        var value: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 {
+            value ^= UInt64(byte)
+            value = value &* 0x100_0000_01b3
+        }
+        let hex = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+}
