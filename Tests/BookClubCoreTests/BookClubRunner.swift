@@ -11,6 +11,8 @@ struct BookClubRunner {
         var stdout: String
         var stderr: String
         var exitCode: Int32
+        /// Ended by a signal rather than an exit.
+        var signalled = false
     }
 
     let home: String
@@ -88,11 +90,24 @@ struct BookClubRunner {
         try run(arguments, input: input, environment: extra)
     }
 
-    func run(_ arguments: [String], input: String? = nil, environment extra: [String: String] = [:]) throws -> Result {
+    /// Runs bookclub to its end. With `timeLimit`, it is killed after that many seconds (by
+    /// `timeout(1)`), and `Result.signalled` tells a run a signal ended (a trap, a crash, the limit).
+    func run(
+        _ arguments: [String], input: String? = nil, environment extra: [String: String] = [:],
+        unsetting: [String] = [],
+        timeLimit: Int? = nil
+    ) throws -> Result {
         let process = Process()
-        process.executableURL = Self.executable
-        process.arguments = arguments
-        process.environment = environment.merging(extra) { $1 }
+        if let timeLimit {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
+            process.arguments = ["-s", "KILL", String(timeLimit), Self.executable.path] + arguments
+        } else {
+            process.executableURL = Self.executable
+            process.arguments = arguments
+        }
+        var variables = environment.merging(extra) { $1 }
+        for name in unsetting { variables[name] = nil }
+        process.environment = variables
         process.currentDirectoryURL = URL(fileURLWithPath: home)
         let stdout = Pipe()
         let stderr = Pipe()
@@ -101,14 +116,21 @@ struct BookClubRunner {
         process.standardError = stderr
         process.standardInput = stdin
         try process.run()
+        // Standard error is read meanwhile, so that a command that fills both pipes cannot stall.
+        nonisolated(unsafe) var err = Data()
+        let reader = Thread { err = stderr.fileHandleForReading.readDataToEndOfFile() }
+        reader.start()
         if let input { stdin.fileHandleForWriting.write(Data(input.utf8)) }
         try stdin.fileHandleForWriting.close()
         let out = stdout.fileHandleForReading.readDataToEndOfFile()
-        let err = stderr.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        while !reader.isFinished { usleep(1_000) }
+        let status = process.terminationStatus
         return Result(
             stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self),
-            exitCode: process.terminationStatus)
+            exitCode: status,
+            signalled: process.terminationReason == .uncaughtSignal
+                || (timeLimit != nil && (status == 124 || status == 137)))
     }
 
     /// Starts bookclub without waiting for it, its output thrown away (for concurrency and signal tests).

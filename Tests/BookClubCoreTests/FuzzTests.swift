@@ -13,16 +13,7 @@ import Testing
     static var seed: UInt64 { ProcessInfo.processInfo.environment["BOOKCLUB_FUZZ_SEED"].flatMap(UInt64.init) ?? 2026 }
 
     /// SplitMix64: small, fast and the same everywhere, so that a failure can be replayed.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
+    typealias Generator = SeededGenerator
 
     static let hostile = [
         "", " ", "--", "-", "-x", "--=", "=", "99999999999999999999", "-99999999999999999999", "1e308", "nan", "NaN%",

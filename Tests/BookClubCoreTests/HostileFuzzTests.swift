@@ -36,7 +36,7 @@ import Testing
     struct Outcome {
         var code: Int32
         var signalled: Bool
-        var stdout: Data
+        var stdout: String
         var stderr: String
     }
 
@@ -251,8 +251,7 @@ import Testing
             problems.append("a raw control character on standard error: \(outcome.stderr.debugDescription)")
         }
         // The iCalendar file ends its lines in CR LF; roff and completion scripts hold none.
-        let stdout = String(decoding: outcome.stdout, as: UTF8.self)
-        if Self.hasRawControl(stdout.unicodeScalars, allowing: ["\n", "\t", "\r"]) {
+        if Self.hasRawControl(outcome.stdout.unicodeScalars, allowing: ["\n", "\t", "\r"]) {
             problems.append("a raw control character on standard output")
         }
         let repairs = testCase.arguments.starts(with: ["doctor"]) && testCase.arguments.contains("--fix")
@@ -285,36 +284,11 @@ import Testing
         }
     }
 
-    /// Runs a case with a time limit; a signal that stops the program (a trap, a crash, the limit) is told apart.
+    /// Runs a case with a time limit.
     func run(_ runner: BookClubRunner, _ testCase: Case) throws -> Outcome {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
-        process.arguments = ["-s", "KILL", "20", BookClubRunner.executable.path] + testCase.arguments
-        var environment = runner.environment.merging(testCase.environment) { $1 }
-        for name in testCase.unset { environment[name] = nil }
-        process.environment = environment
-        process.currentDirectoryURL = URL(fileURLWithPath: runner.home)
-        let stdout = Pipe()
-        let stderr = Pipe()
-        let stdin = Pipe()
-        process.standardOutput = stdout
-        process.standardError = stderr
-        process.standardInput = stdin
-        try process.run()
-        // Standard error is read meanwhile, so that a command that fills both pipes cannot stall.
-        nonisolated(unsafe) var errors = Data()
-        let reader = Thread { errors = stderr.fileHandleForReading.readDataToEndOfFile() }
-        reader.start()
-        if let input = testCase.input { stdin.fileHandleForWriting.write(Data(input.utf8)) }
-        try stdin.fileHandleForWriting.close()
-        let output = stdout.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        while !reader.isFinished { usleep(1_000) }
-        let signalled =
-            process.terminationReason == .uncaughtSignal || process.terminationStatus == 137
-            || process.terminationStatus == 124
-        return Outcome(
-            code: process.terminationStatus, signalled: signalled, stdout: output,
-            stderr: String(decoding: errors, as: UTF8.self))
+        let result = try runner.run(
+            testCase.arguments, input: testCase.input, environment: testCase.environment, unsetting: testCase.unset,
+            timeLimit: 20)
+        return Outcome(code: result.exitCode, signalled: result.signalled, stdout: result.stdout, stderr: result.stderr)
     }
 }
