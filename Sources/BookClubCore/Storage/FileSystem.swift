@@ -409,7 +409,8 @@ enum POSIXFile {
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw failure(path, "cannot open the lock file") }
         // A monotonic clock: a wall clock set back while waiting would stretch the wait.
-        let deadline = ContinuousClock.now.advanced(by: .milliseconds(Int64((min(max(timeout, 0), 86_400) * 1_000).rounded())))
+        let deadline = ContinuousClock.now.advanced(
+            by: .milliseconds(Int64((min(max(timeout, 0), 86_400) * 1_000).rounded())))
         while flock(fd, LOCK_EX | LOCK_NB) != 0 {
             let code = errno
             guard code == EWOULDBLOCK || code == EINTR else {
