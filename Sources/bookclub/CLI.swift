@@ -59,24 +59,25 @@ enum CLI {
         ]
     }
 
-    static let globalOptions: [OptionSpec] = [
-        OptionSpec(
-            long: "store", kind: .value("path"),
-            help: "The store file (default: $BOOKCLUB_STORE, else $XDG_DATA_HOME/bookclub/store.json).",
-            isInherited: true),
-        OptionSpec(
-            long: "settings", kind: .value("path"),
-            help: "The settings file (default: $BOOKCLUB_SETTINGS, else $XDG_CONFIG_HOME/bookclub/settings.json).",
-            isInherited: true),
-        OptionSpec(long: "quiet", short: "q", kind: .flag, help: "Print only data and errors.", isInherited: true),
-        OptionSpec(
-            long: "color", kind: .value("when"), help: "When to colour output.",
-            allowedValues: ColorMode.allCases.map(\.rawValue), defaultValue: "auto", isInherited: true),
-        OptionSpec(long: "no-color", kind: .flag, help: "Never colour output (as --color never).", isInherited: true),
-        OptionSpec(
-            long: "no-hooks", kind: .flag, help: "Run no hooks for this command (as BOOKCLUB_NO_HOOKS=1).",
-            isInherited: true),
-    ]
+    static let store = OptionSpec(
+        long: "store", kind: .value("path"),
+        help: "The store file (default: $BOOKCLUB_STORE, else $XDG_DATA_HOME/bookclub/store.json).",
+        isInherited: true)
+    static let settings = OptionSpec(
+        long: "settings", kind: .value("path"),
+        help: "The settings file (default: $BOOKCLUB_SETTINGS, else $XDG_CONFIG_HOME/bookclub/settings.json).",
+        isInherited: true)
+    static let quiet = OptionSpec(
+        long: "quiet", short: "q", kind: .flag, help: "Print only data and errors.", isInherited: true)
+    static let color = OptionSpec(
+        long: "color", kind: .value("when"), help: "When to colour output.",
+        allowedValues: ColorMode.allCases.map(\.rawValue), defaultValue: "auto", isInherited: true)
+    static let noColor = OptionSpec(
+        long: "no-color", kind: .flag, help: "Never colour output (as --color never).", isInherited: true)
+    static let noHooks = OptionSpec(
+        long: "no-hooks", kind: .flag, help: "Run no hooks for this command (as BOOKCLUB_NO_HOOKS=1).",
+        isInherited: true)
+    static let globalOptions = [store, settings, quiet, color, noColor, noHooks]
 
     static var root: CommandConfiguration {
         func configuration(_ path: String) -> CommandConfiguration {
@@ -129,10 +130,10 @@ enum CLI {
                 write(HelpGenerator.render(path: path, width: process.terminal.width), true)
                 return 0
             }
-            for option in ["store", "settings"] where parsed.value(option)?.isEmpty == true {
+            for option in [Self.store, Self.settings] where parsed.value(option)?.isEmpty == true {
                 write(
                     UsageGenerator.errorReport(
-                        .invalidValue(value: "", label: "--\(option) <path>", reason: "a path cannot be empty"),
+                        .invalidValue(value: "", label: "\(option.longName) <path>", reason: "a path cannot be empty"),
                         path: path), false)
                 return usageErrorCode
             }
@@ -224,7 +225,9 @@ enum CLI {
             ("the settings file", paths.settings),
             ("the scene file", paths.scene),
         ]
-        if let output = parsed.value("output"), !output.isEmpty, output != "-" { roles.append(("--output", output)) }
+        if let output = parsed.value(CommonOptions.output("")), !output.isEmpty, output != "-" {
+            roles.append(("--output", output))
+        }
         var seen: [String: String] = [:]
         for (role, path) in roles {
             let key = absolute(path)
@@ -300,17 +303,17 @@ struct ProcessContext {
 
     /// The environment of one command, with the global options applied.
     func environment(for parsed: ParsedArguments, arguments: [String], timeZone: Zone) -> Environment {
-        let color: ColorMode? = parsed.flag("no-color") ? .never : parsed.value("color").flatMap { ColorMode($0) }
+        let color: ColorMode? = parsed.flag(CLI.noColor) ? .never : parsed.value(CLI.color).flatMap { ColorMode($0) }
         return Environment(
             variables: variables,
             paths: Paths(
-                environment: variables, store: parsed.value("store"), settings: parsed.value("settings"),
+                environment: variables, store: parsed.value(CLI.store), settings: parsed.value(CLI.settings),
                 workingDirectory: workingDirectory, userHome: userHome),
             workingDirectory: workingDirectory,
             commandLine: arguments.map(Environment.shellWord).joined(separator: " "),
             fileSystem: fileSystem, now: now, timeZone: timeZone, terminal: terminal, makeID: makeID,
             runEditor: runEditor, readLine: readLine, catchSignals: catchSignals, receivedSignal: receivedSignal,
-            didCommit: didCommit, sink: write, colorFlag: color, isQuiet: parsed.flag("quiet"),
-            hooksEnabled: !parsed.flag("no-hooks") && (variables["BOOKCLUB_NO_HOOKS"] ?? "").isEmpty)
+            didCommit: didCommit, sink: write, colorFlag: color, isQuiet: parsed.flag(CLI.quiet),
+            hooksEnabled: !parsed.flag(CLI.noHooks) && (variables["BOOKCLUB_NO_HOOKS"] ?? "").isEmpty)
     }
 }

@@ -41,16 +41,17 @@ struct BookTarget {
     var json: Bool
 
     init(_ arguments: ParsedArguments) {
-        reference = arguments.argument("book")
-        json = arguments.flag("json")
+        reference = arguments.argument(CommonOptions.book)
+        json = arguments.flag(CommonOptions.json)
     }
 }
 
 extension ParsedArguments {
     /// The value of `--name`, parsed as a `WHEN`; `nil` when the option is absent. Only plans
     /// (`allowFuture`) may lie ahead: what happened cannot have happened tomorrow.
-    func date(_ name: String, now: Date, timeZone: Zone, allowFuture: Bool = false) throws -> Date? {
-        guard let text = value(name) else { return nil }
+    func date(_ option: OptionSpec, now: Date, timeZone: Zone, allowFuture: Bool = false) throws -> Date? {
+        guard let text = value(option) else { return nil }
+        let name = option.long
         guard let date = When.parse(text, now: now, timeZone: timeZone, looking: allowFuture ? .ahead : .back) else {
             throw ParseError.invalidValue(
                 value: text, label: "--\(name) <when>", reason: "expected a date such as \(When.forms)")
@@ -62,8 +63,8 @@ extension ParsedArguments {
     }
 
     /// The `--output` file as given, or `nil` when absent; an empty name is refused.
-    func outputPath() throws -> String? {
-        guard let path = value("output") else { return nil }
+    func outputPath(_ option: OptionSpec) throws -> String? {
+        guard let path = value(option) else { return nil }
         if path.isEmpty {
             throw ParseError.invalidValue(value: path, label: "--output <file>", reason: "a file name cannot be empty")
         }
@@ -71,14 +72,14 @@ extension ParsedArguments {
     }
 
     /// A note as given, or `nil` when absent or blank.
-    func note(_ name: String = "note") -> String? {
-        guard let text = value(name)?.trimmed, !text.isEmpty else { return nil }
+    func note(_ option: OptionSpec) -> String? {
+        guard let text = value(option)?.trimmed, !text.isEmpty else { return nil }
         return text
     }
 
     /// `--rating`: `nil` when absent, `.some(nil)` when empty (to clear), else 0 to 5 in quarters.
-    func rating() throws -> Double?? {
-        guard let text = value("rating") else { return nil }
+    func rating(_ option: OptionSpec) throws -> Double?? {
+        guard let text = value(option) else { return nil }
         if text.trimmed.isEmpty { return .some(nil) }
         guard let rating = Rating.parse(text) else {
             throw ParseError.invalidValue(
@@ -88,8 +89,9 @@ extension ParsedArguments {
     }
 
     /// A whole number option within bounds.
-    func integer(_ name: String, in range: ClosedRange<Int>) throws -> Int? {
-        guard let text = value(name) else { return nil }
+    func integer(_ option: OptionSpec, in range: ClosedRange<Int>) throws -> Int? {
+        guard let text = value(option) else { return nil }
+        let name = option.long
         guard let number = Int(text), range.contains(number) else {
             throw ParseError.invalidValue(
                 value: text, label: "--\(name) <\(name)>",

@@ -98,26 +98,26 @@ private func path(_ names: String...) -> [CommandConfiguration] {
     "add Dune --author Herbert", "add Dune --author=Herbert", "add Dune -a Herbert", "add Dune -aHerbert",
 ])
 func valueOptionForms(_ line: String) {
-    #expect(parsed(line)?.value("author") == "Herbert")
-    #expect(parsed(line)?.argument("title") == "Dune")
+    #expect(parsed(line)?.value(AddCommand.author) == "Herbert")
+    #expect(parsed(line)?.argument(AddCommand.title) == "Dune")
 }
 
 @Test func groupedShortFlagsAndLastValueWins() throws {
     let arguments = try #require(parsed("add Dune -qa Frank --author Herbert --tag a --tag=b"))
-    #expect(arguments.flag("quiet"))
-    #expect(arguments.value("author") == "Herbert")
-    #expect(arguments.values("tag") == ["a", "b"])
-    #expect(arguments.value("color") == "auto")
-    #expect(arguments.value("pages") == nil)
+    #expect(arguments.flag(CLI.quiet))
+    #expect(arguments.value(AddCommand.author) == "Herbert")
+    #expect(arguments.values(AddCommand.tag) == ["a", "b"])
+    #expect(arguments.value(CLI.color) == "auto")
+    #expect(arguments.value(AddCommand.pages) == nil)
     #expect(arguments.commandPath == ["bookclub", "add"])
 }
 
 @Test func terminatorAndDashValues() throws {
-    #expect(parsed("add -- --weird")?.argument("title") == "--weird")
-    #expect(parsed("add -")?.argument("title") == "-")
-    #expect(parsed("progress -5")?.argument("value") == "-5")
-    #expect(parsed("progress Dune +20 --note=-x")?.value("note") == "-x")
-    #expect(parsed("progress 45%")?.argument("value") == "45%")
+    #expect(parsed("add -- --weird")?.argument(AddCommand.title) == "--weird")
+    #expect(parsed("add -")?.argument(AddCommand.title) == "-")
+    #expect(parsed("progress -5")?.argument(ProgressCommand.value) == "-5")
+    #expect(parsed("progress Dune +20 --note=-x")?.value(CommonOptions.note) == "-x")
+    #expect(parsed("progress 45%")?.argument(ProgressCommand.value) == "45%")
     #expect(parsed("new Dune")?.commandPath == ["bookclub", "add"])
 }
 
@@ -125,11 +125,11 @@ func valueOptionForms(_ line: String) {
 
 @Test func optionalBeforeRequiredPositional() throws {
     let one = try #require(parsed("progress 120"))
-    #expect(one.argument("book") == nil)
-    #expect(one.argument("value") == "120")
+    #expect(one.argument(CommonOptions.book) == nil)
+    #expect(one.argument(ProgressCommand.value) == "120")
     let two = try #require(parsed("progress Dune 120"))
-    #expect(two.argument("book") == "Dune")
-    #expect(two.argument("value") == "120")
+    #expect(two.argument(CommonOptions.book) == "Dune")
+    #expect(two.argument(ProgressCommand.value) == "120")
 }
 
 @Test func repeatingPositionalTakesTheRest() throws {
@@ -149,14 +149,14 @@ func valueOptionForms(_ line: String) {
 func inheritedOptionsOnEitherSide(_ line: String) throws {
     let arguments = try #require(parsed(line))
     #expect(arguments.commandPath == ["bookclub", "settings", "set"])
-    #expect(arguments.value("store") == "lib.json")
-    #expect(arguments.argument("key") == "theme")
-    #expect(arguments.argument("value") == "dark")
+    #expect(arguments.value(CLI.store) == "lib.json")
+    #expect(arguments.argument(SettingsSetCommand.key) == "theme")
+    #expect(arguments.argument(SettingsSetCommand.value) == "dark")
 }
 
 @Test func inheritedFlagBeforeAndAfter() {
-    #expect(parsed("-q list")?.flag("quiet") == true)
-    #expect(parsed("list --quiet --json")?.flag("json") == true)
+    #expect(parsed("-q list")?.flag(CLI.quiet) == true)
+    #expect(parsed("list --quiet --json")?.flag(CommonOptions.json) == true)
 }
 
 // MARK: - Help, version, completion
@@ -398,7 +398,7 @@ func thrownErrorMessages(_ error: ParseError, _ expected: String) {
     let text = HelpGenerator.render(path: path("add"), width: 80)
     #expect(!text.contains("debug-dump"))
     #expect(!UsageGenerator.usage(path: path("add")).contains("debug-dump"))
-    #expect(parsed("add Dune --debug-dump")?.flag("debug-dump") == true)
+    #expect(parsed("add Dune --debug-dump")?.flag(OptionSpec(long: "debug-dump", kind: .flag, help: "")) == true)
 }
 
 @Test(arguments: [[], ["add"], ["progress"], ["list"], ["settings"], ["settings", "get"], ["settings", "set"]])

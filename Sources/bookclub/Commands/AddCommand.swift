@@ -7,19 +7,25 @@ import BookClubCore
 #endif
 
 struct AddCommand: Command {
+    static let author = OptionSpec(long: "author", short: "a", kind: .value("author"), help: "Who wrote it.")
+    static let pages = OptionSpec(
+        long: "pages", short: "p", kind: .value("pages"),
+        help: "How many pages it has; lets you log page numbers.")
+    static let isbn = OptionSpec(long: "isbn", kind: .value("isbn"), help: "Its ISBN.")
+    static let cover = OptionSpec(long: "cover", kind: .value("name"), help: "The name of a cover image.")
+    static let tag = OptionSpec(long: "tag", short: "t", kind: .repeatingValue("tag"), help: "A tag; repeat for more.")
+    static let title = ArgumentSpec(name: "title", help: "The book's title.")
     static let configuration = CommandConfiguration(
         name: "add",
         abstract: "Add a book and print its id.",
         discussion: "Example: bookclub add \"Dune\" --author \"Frank Herbert\" --pages 412 --tag sf",
-        arguments: [ArgumentSpec(name: "title", help: "The book's title.")],
+        arguments: [title],
         options: [
-            OptionSpec(long: "author", short: "a", kind: .value("author"), help: "Who wrote it."),
-            OptionSpec(
-                long: "pages", short: "p", kind: .value("pages"),
-                help: "How many pages it has; lets you log page numbers."),
-            OptionSpec(long: "isbn", kind: .value("isbn"), help: "Its ISBN."),
-            OptionSpec(long: "cover", kind: .value("name"), help: "The name of a cover image."),
-            OptionSpec(long: "tag", short: "t", kind: .repeatingValue("tag"), help: "A tag; repeat for more."),
+            author,
+            pages,
+            isbn,
+            cover,
+            tag,
             CommonOptions.json,
         ])
 
@@ -32,16 +38,16 @@ struct AddCommand: Command {
     var json: Bool
 
     init(_ arguments: ParsedArguments) throws {
-        title = arguments.argument("title")?.trimmed ?? ""
+        title = arguments.argument(Self.title)?.trimmed ?? ""
         guard !title.isEmpty else {
             throw ParseError.invalidValue(value: title, label: "<title>", reason: "a title cannot be empty")
         }
-        author = arguments.value("author").flatMap(Self.nonEmpty)
-        pages = try arguments.integer("pages", in: Library.pageCounts)
-        isbn = arguments.value("isbn").flatMap(Self.nonEmpty)
-        cover = arguments.value("cover").flatMap(Self.nonEmpty)
-        tags = Self.tags(arguments.values("tag"))
-        json = arguments.flag("json")
+        author = arguments.value(Self.author).flatMap(Self.nonEmpty)
+        pages = try arguments.integer(Self.pages, in: Library.pageCounts)
+        isbn = arguments.value(Self.isbn).flatMap(Self.nonEmpty)
+        cover = arguments.value(Self.cover).flatMap(Self.nonEmpty)
+        tags = Self.tags(arguments.values(Self.tag))
+        json = arguments.flag(CommonOptions.json)
     }
 
     static func nonEmpty(_ text: String) -> String? {

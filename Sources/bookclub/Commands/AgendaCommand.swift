@@ -1,6 +1,9 @@
 import BookClubCore
 
 struct AgendaCommand: Command {
+    static let days = OptionSpec(
+        long: "days", kind: .value("days"), help: "How many days ahead to look.", defaultValue: "30")
+    static let club = OptionSpec(long: "club", kind: .value("club"), help: "Only this club's meetings.")
     static let configuration = CommandConfiguration(
         name: "agenda",
         abstract: "Upcoming meetings of every club, and where you stand against each one's target.",
@@ -10,8 +13,8 @@ struct AgendaCommand: Command {
             With a club selected (select --club), only that club's meetings.
             """,
         options: [
-            OptionSpec(long: "days", kind: .value("days"), help: "How many days ahead to look.", defaultValue: "30"),
-            OptionSpec(long: "club", kind: .value("club"), help: "Only this club's meetings."),
+            days,
+            club,
             CommonOptions.json,
         ])
 
@@ -20,9 +23,9 @@ struct AgendaCommand: Command {
     var json: Bool
 
     init(_ arguments: ParsedArguments) throws {
-        days = try arguments.integer("days", in: 0...3650) ?? 30
-        club = arguments.value("club")
-        json = arguments.flag("json")
+        days = try arguments.integer(Self.days, in: 0...3650) ?? 30
+        club = arguments.value(Self.club)
+        json = arguments.flag(CommonOptions.json)
     }
 
     func run(in env: Environment) throws {

@@ -7,6 +7,13 @@ import BookClubCore
 /// title a line. That listing only reads the store, never takes its lock, and prints nothing (exit 0)
 /// when the store is absent or cannot be read, so that a broken store never spills into a prompt.
 struct CompletionsCommand: Command {
+    static let shell = ArgumentSpec(
+        name: "shell", help: "The shell. Omitted: the one $SHELL names, else bash.", isOptional: true,
+        allowedValues: BuiltinFlags.supportedShells.sorted())
+    static let titles = OptionSpec(
+        long: Listing.titles.rawValue, kind: .flag, help: "Print the book titles, one a line.", isHidden: true)
+    static let clubs = OptionSpec(
+        long: Listing.clubs.rawValue, kind: .flag, help: "Print the club names, one a line.", isHidden: true)
     static let configuration = CommandConfiguration(
         name: "completions",
         abstract: "Print a completion script for bash, zsh or fish.",
@@ -17,17 +24,8 @@ struct CompletionsCommand: Command {
               zsh:  bookclub completions zsh > ~/.zfunc/_bookclub  (~/.zfunc in $fpath)
               fish: bookclub completions fish > ~/.config/fish/completions/bookclub.fish
             """,
-        arguments: [
-            ArgumentSpec(
-                name: "shell", help: "The shell. Omitted: the one $SHELL names, else bash.", isOptional: true,
-                allowedValues: BuiltinFlags.supportedShells.sorted())
-        ],
-        options: [
-            OptionSpec(
-                long: Listing.titles.rawValue, kind: .flag, help: "Print the book titles, one a line.", isHidden: true),
-            OptionSpec(
-                long: Listing.clubs.rawValue, kind: .flag, help: "Print the club names, one a line.", isHidden: true),
-        ])
+        arguments: [shell],
+        options: [titles, clubs])
 
     /// What the hidden flags list; their names are the flags' (`--titles`, `--clubs`).
     enum Listing: String {
@@ -39,8 +37,8 @@ struct CompletionsCommand: Command {
     var listing: Listing?
 
     init(_ arguments: ParsedArguments) throws {
-        shell = arguments.argument("shell")
-        let listings = [Listing.titles, .clubs].filter { arguments.flag($0.rawValue) }
+        shell = arguments.argument(Self.shell)
+        let listings = [(Listing.titles, Self.titles), (.clubs, Self.clubs)].filter { arguments.flag($0.1) }.map(\.0)
         if listings.count > 1 {
             throw ParseError.exclusiveFlags(
                 duplicate: "--" + listings[1].rawValue, previous: "--" + listings[0].rawValue)

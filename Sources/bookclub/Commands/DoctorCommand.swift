@@ -1,6 +1,7 @@
 import BookClubCore
 
 struct DoctorCommand: Command {
+    static let fix = OptionSpec(long: "fix", kind: .flag, help: "Repair what can be repaired without losing anything.")
     static let configuration = CommandConfiguration(
         name: "doctor",
         abstract: "Check the store, its history, settings and scenes; --fix repairs what it safely can.",
@@ -11,7 +12,7 @@ struct DoctorCommand: Command {
             while a problem remains.
             """,
         options: [
-            OptionSpec(long: "fix", kind: .flag, help: "Repair what can be repaired without losing anything."),
+            fix,
             CommonOptions.json,
         ])
 
@@ -19,8 +20,8 @@ struct DoctorCommand: Command {
     var json: Bool
 
     init(_ arguments: ParsedArguments) throws {
-        fix = arguments.flag("fix")
-        json = arguments.flag("json")
+        fix = arguments.flag(Self.fix)
+        json = arguments.flag(CommonOptions.json)
     }
 
     func run(in env: Environment) throws {

@@ -7,19 +7,28 @@ import BookClubCore
 #endif
 
 struct EditCommand: Command {
+    static let title = OptionSpec(long: "title", kind: .value("title"), help: "A new title.")
+    static let author = OptionSpec(long: "author", short: "a", kind: .value("author"), help: "A new author.")
+    static let pages = OptionSpec(long: "pages", short: "p", kind: .value("pages"), help: "A new page count.")
+    static let isbn = OptionSpec(long: "isbn", kind: .value("isbn"), help: "A new ISBN.")
+    static let cover = OptionSpec(long: "cover", kind: .value("name"), help: "A new cover image name.")
+    static let addTag = OptionSpec(
+        long: "add-tag", kind: .repeatingValue("tag"), help: "A tag to add; repeat for more.")
+    static let removeTag = OptionSpec(
+        long: "remove-tag", kind: .repeatingValue("tag"), help: "A tag to remove; repeat for more.")
     static let configuration = CommandConfiguration(
         name: "edit",
         abstract: "Change a book's title, author, page count, ISBN, cover, tags, rating or review.",
         discussion: "An empty value clears an optional field: bookclub edit dune --isbn \"\"",
         arguments: [CommonOptions.book],
         options: [
-            OptionSpec(long: "title", kind: .value("title"), help: "A new title."),
-            OptionSpec(long: "author", short: "a", kind: .value("author"), help: "A new author."),
-            OptionSpec(long: "pages", short: "p", kind: .value("pages"), help: "A new page count."),
-            OptionSpec(long: "isbn", kind: .value("isbn"), help: "A new ISBN."),
-            OptionSpec(long: "cover", kind: .value("name"), help: "A new cover image name."),
-            OptionSpec(long: "add-tag", kind: .repeatingValue("tag"), help: "A tag to add; repeat for more."),
-            OptionSpec(long: "remove-tag", kind: .repeatingValue("tag"), help: "A tag to remove; repeat for more."),
+            title,
+            author,
+            pages,
+            isbn,
+            cover,
+            addTag,
+            removeTag,
             CommonOptions.rating, CommonOptions.review,
             CommonOptions.json,
         ])
@@ -33,20 +42,24 @@ struct EditCommand: Command {
     var review: String??
 
     init(_ arguments: ParsedArguments) throws {
-        reference = arguments.argument("book")
+        reference = arguments.argument(CommonOptions.book)
         self.arguments = arguments
-        let fields = ["title", "author", "pages", "isbn", "cover", "add-tag", "remove-tag", "rating", "review"]
+        let fields = [
+            Self.title, Self.author, Self.pages, Self.isbn, Self.cover, Self.addTag, Self.removeTag,
+            CommonOptions.rating,
+            CommonOptions.review,
+        ]
         guard fields.contains(where: { !arguments.values($0).isEmpty }) else {
             throw ParseError.message(
-                "Nothing to change: give at least one of " + fields.map { "--" + $0 }.joined(separator: ", "))
+                "Nothing to change: give at least one of " + fields.map(\.longName).joined(separator: ", "))
         }
-        if let title = arguments.value("title"), AddCommand.nonEmpty(title) == nil {
+        if let title = arguments.value(Self.title), AddCommand.nonEmpty(title) == nil {
             throw ParseError.invalidValue(value: title, label: "--title <title>", reason: "a title cannot be empty")
         }
-        clearsPages = arguments.value("pages") == ""
-        pages = clearsPages ? nil : try arguments.integer("pages", in: Library.pageCounts)
-        rating = try arguments.rating()
-        review = arguments.value("review").map { $0.trimmed.isEmpty ? nil : $0.trimmed }
+        clearsPages = arguments.value(Self.pages) == ""
+        pages = clearsPages ? nil : try arguments.integer(Self.pages, in: Library.pageCounts)
+        rating = try arguments.rating(CommonOptions.rating)
+        review = arguments.value(CommonOptions.review).map { $0.trimmed.isEmpty ? nil : $0.trimmed }
     }
 
     func run(in env: Environment) throws {
@@ -54,8 +67,8 @@ struct EditCommand: Command {
         let id = try env.resolveBook(reference, in: store.state).book.id
         // Each write through the binding is an update the observers hear; the command still saves once.
         let book = store.binding(\.books[store.state.index(of: id)!])
-        if let title = arguments.value("title").flatMap(AddCommand.nonEmpty) { book.title.wrappedValue = title }
-        if let author = arguments.value("author") { book.author.wrappedValue = AddCommand.nonEmpty(author) }
+        if let title = arguments.value(Self.title).flatMap(AddCommand.nonEmpty) { book.title.wrappedValue = title }
+        if let author = arguments.value(Self.author) { book.author.wrappedValue = AddCommand.nonEmpty(author) }
         if let pages {
             if let page = book.wrappedValue.currentReading?.progress.latest?.page, page > pages {
                 throw BookClubError.aborted(
@@ -65,10 +78,10 @@ struct EditCommand: Command {
             book.pages.wrappedValue = pages
         }
         if clearsPages { book.pages.wrappedValue = nil }
-        if let isbn = arguments.value("isbn") { book.isbn.wrappedValue = AddCommand.nonEmpty(isbn) }
-        if let cover = arguments.value("cover") { book.coverName.wrappedValue = AddCommand.nonEmpty(cover) }
-        let removed = Set(arguments.values("remove-tag").map { $0.lowercased() })
-        book.tags.wrappedValue = AddCommand.tags(book.tags.wrappedValue + arguments.values("add-tag"))
+        if let isbn = arguments.value(Self.isbn) { book.isbn.wrappedValue = AddCommand.nonEmpty(isbn) }
+        if let cover = arguments.value(Self.cover) { book.coverName.wrappedValue = AddCommand.nonEmpty(cover) }
+        let removed = Set(arguments.values(Self.removeTag).map { $0.lowercased() })
+        book.tags.wrappedValue = AddCommand.tags(book.tags.wrappedValue + arguments.values(Self.addTag))
             .filter { !removed.contains($0.lowercased()) }
         if rating != nil || review != nil {
             try store.update { try $0.rate(bookID: id, rating: rating, review: review, reference: reference ?? id) }
@@ -77,6 +90,6 @@ struct EditCommand: Command {
         try store.state.checkUnique(title: edited.title, author: edited.author, except: id)
         env.output.write(
             store.hasUnsavedChanges ? "Updated '\(edited.title.terminalSafe)'." : "Nothing changed.", as: .message)
-        if arguments.flag("json") { try env.writeJSON(BookJSON(edited)) }
+        if arguments.flag(CommonOptions.json) { try env.writeJSON(BookJSON(edited)) }
     }
 }

@@ -11,6 +11,11 @@ struct ExportCommand: Command {
         case json, csv, markdown
     }
 
+    static let format = OptionSpec(
+        long: "format", kind: .value("format"), help: "What to write.",
+        allowedValues: Format.allCases.map(\.rawValue),
+        defaultValue: Format.json.rawValue)
+    static let output = CommonOptions.output("Write to this file instead of standard output.")
     static let configuration = CommandConfiguration(
         name: "export",
         abstract: "Write every book, reading, note and club out, for other tools or for safekeeping.",
@@ -20,11 +25,8 @@ struct ExportCommand: Command {
             a reading journal. Example: bookclub export --format csv --output books.csv
             """,
         options: [
-            OptionSpec(
-                long: "format", kind: .value("format"), help: "What to write.",
-                allowedValues: Format.allCases.map(\.rawValue),
-                defaultValue: Format.json.rawValue),
-            CommonOptions.output("Write to this file instead of standard output."),
+            format,
+            output,
         ])
 
     var format: Format
@@ -32,8 +34,8 @@ struct ExportCommand: Command {
 
     init(_ arguments: ParsedArguments) throws {
         // The parser has checked the value against the allowed ones.
-        format = arguments.value("format").flatMap(Format.init) ?? .json
-        outputPath = try arguments.outputPath()
+        format = arguments.value(Self.format).flatMap(Format.init) ?? .json
+        outputPath = try arguments.outputPath(Self.output)
     }
 
     func run(in env: Environment) throws {

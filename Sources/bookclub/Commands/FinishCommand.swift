@@ -32,14 +32,16 @@ struct EndingRequest {
     var arguments: ParsedArguments
 
     func run(in env: Environment) throws {
-        let date = try arguments.date("date", now: env.now(), timeZone: env.timeZone) ?? env.now().wholeSeconds
-        let store = try env.library(forWriting: true, scope: env.scope(forBook: arguments.argument("book")))
-        let (book, reference) = try env.resolveBook(arguments.argument("book"), in: store.state)
-        let rating = try arguments.rating()
-        let review = arguments.note("review")
+        let date =
+            try arguments.date(CommonOptions.date, now: env.now(), timeZone: env.timeZone) ?? env.now().wholeSeconds
+        let store = try env.library(forWriting: true, scope: env.scope(forBook: arguments.argument(CommonOptions.book)))
+        let (book, reference) = try env.resolveBook(arguments.argument(CommonOptions.book), in: store.state)
+        let rating = try arguments.rating(CommonOptions.rating)
+        let review = arguments.note(CommonOptions.review)
         let changed = try store.update {
             try $0.end(
-                outcome, date: date, note: arguments.note(), rating: rating ?? nil, review: review, bookID: book.id,
+                outcome, date: date, note: arguments.note(CommonOptions.note), rating: rating ?? nil, review: review,
+                bookID: book.id,
                 reference: reference)
         }
         let title = book.title.terminalSafe
@@ -49,6 +51,6 @@ struct EndingRequest {
             env.output.write("Abandoned '\(title)' at \(ProgressText.percent(book.currentProgress)).", as: .message)
         case (false, _): env.output.write("'\(title)' is already \(outcome.rawValue); nothing changed.", as: .message)
         }
-        if arguments.flag("json") { try env.writeJSON(BookJSON(store.state[id: book.id]!)) }
+        if arguments.flag(CommonOptions.json) { try env.writeJSON(BookJSON(store.state[id: book.id]!)) }
     }
 }

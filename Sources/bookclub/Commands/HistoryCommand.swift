@@ -15,7 +15,7 @@ struct HistoryCommand: Command {
     var json: Bool
 
     init(_ arguments: ParsedArguments) throws {
-        json = arguments.flag("json")
+        json = arguments.flag(CommonOptions.json)
     }
 
     struct ChangeJSON: Encodable {

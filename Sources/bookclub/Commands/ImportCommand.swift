@@ -7,6 +7,11 @@ import BookClubCore
 #endif
 
 struct ImportCommand: Command {
+    static let dryRun = OptionSpec(
+        long: "dry-run", short: "n", kind: .flag, help: "List what would be imported, and change nothing.")
+    static let source = ArgumentSpec(
+        name: "source", help: "What made the file.", allowedValues: ImportFormat.allCases.map(\.rawValue))
+    static let file = ArgumentSpec(name: "file", help: "The exported file; - reads standard input.")
     static let configuration = CommandConfiguration(
         name: "import",
         abstract: "Add the books of a Goodreads, StoryGraph or bookclub JSON export.",
@@ -21,13 +26,11 @@ struct ImportCommand: Command {
             Example: bookclub import goodreads goodreads_library_export.csv --dry-run
             """,
         arguments: [
-            ArgumentSpec(
-                name: "source", help: "What made the file.", allowedValues: ImportFormat.allCases.map(\.rawValue)),
-            ArgumentSpec(name: "file", help: "The exported file; - reads standard input."),
+            source,
+            file,
         ],
         options: [
-            OptionSpec(
-                long: "dry-run", short: "n", kind: .flag, help: "List what would be imported, and change nothing."),
+            dryRun,
             CommonOptions.json,
         ])
 
@@ -37,19 +40,19 @@ struct ImportCommand: Command {
     var json: Bool
 
     init(_ arguments: ParsedArguments) throws {
-        let source = arguments.argument("source") ?? ""
+        let source = arguments.argument(Self.source) ?? ""
         guard let format = ImportFormat(source) else {
             throw ParseError.invalidArgumentValue(
                 value: source, label: "<source>", allowedValues: ImportFormat.allCases.map(\.rawValue),
                 help: "What made the file.")
         }
         self.format = format
-        file = arguments.argument("file") ?? ""
+        file = arguments.argument(Self.file) ?? ""
         guard !file.isEmpty else {
             throw ParseError.invalidValue(value: file, label: "<file>", reason: "a path cannot be empty")
         }
-        dryRun = arguments.flag("dry-run")
-        json = arguments.flag("json")
+        dryRun = arguments.flag(Self.dryRun)
+        json = arguments.flag(CommonOptions.json)
     }
 
     /// How messages name the file: as typed, or "standard input".

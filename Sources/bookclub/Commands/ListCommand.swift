@@ -7,19 +7,26 @@ import BookClubCore
 #endif
 
 struct ListCommand: Command {
+    static let reading = OptionSpec(long: "reading", kind: .flag, help: "Only books being read.")
+    static let finished = OptionSpec(long: "finished", kind: .flag, help: "Only finished books.")
+    static let abandoned = OptionSpec(long: "abandoned", kind: .flag, help: "Only abandoned books.")
+    static let unstarted = OptionSpec(long: "unstarted", kind: .flag, help: "Only books not yet started.")
+    static let all = OptionSpec(long: "all", kind: .flag, help: "Every book.")
+    static let tag = OptionSpec(long: "tag", short: "t", kind: .value("tag"), help: "Only books with this tag.")
+    static let stars = OptionSpec(long: "stars", kind: .flag, help: "Show your rating of each book as stars.")
     static let configuration = CommandConfiguration(
         name: "list",
         aliases: ["ls"],
         abstract: "List books, one line each, with a progress bar.",
         discussion: "Without a filter, lists the books being read and those not yet started.",
         options: [
-            OptionSpec(long: "reading", kind: .flag, help: "Only books being read."),
-            OptionSpec(long: "finished", kind: .flag, help: "Only finished books."),
-            OptionSpec(long: "abandoned", kind: .flag, help: "Only abandoned books."),
-            OptionSpec(long: "unstarted", kind: .flag, help: "Only books not yet started."),
-            OptionSpec(long: "all", kind: .flag, help: "Every book."),
-            OptionSpec(long: "tag", short: "t", kind: .value("tag"), help: "Only books with this tag."),
-            OptionSpec(long: "stars", kind: .flag, help: "Show your rating of each book as stars."),
+            reading,
+            finished,
+            abandoned,
+            unstarted,
+            all,
+            tag,
+            stars,
             CommonOptions.json,
         ])
 
@@ -29,7 +36,10 @@ struct ListCommand: Command {
     var stars: Bool
 
     init(_ arguments: ParsedArguments) throws {
-        let filters = ["reading", "finished", "abandoned", "unstarted", "all"].filter { arguments.flag($0) }
+        let filters = [Self.reading, Self.finished, Self.abandoned, Self.unstarted, Self.all].filter {
+            arguments.flag($0)
+        }
+        .map(\.long)
         if filters.count > 1 {
             throw ParseError.exclusiveFlags(duplicate: "--" + filters[1], previous: "--" + filters[0])
         }
@@ -38,9 +48,9 @@ struct ListCommand: Command {
         case "all": statuses = Set(Book.Status.allCases)
         case let name?: statuses = [Book.Status(rawValue: name)!]
         }
-        tag = arguments.value("tag")?.lowercased()
-        json = arguments.flag("json")
-        stars = arguments.flag("stars")
+        tag = arguments.value(Self.tag)?.lowercased()
+        json = arguments.flag(CommonOptions.json)
+        stars = arguments.flag(Self.stars)
     }
 
     func run(in env: Environment) throws {

@@ -7,6 +7,10 @@ import BookClubCore
 #endif
 
 struct LogCommand: Command {
+    static let stdin = OptionSpec(long: "stdin", kind: .flag, help: "Read the events from standard input (required).")
+    static let skipInvalid = OptionSpec(
+        long: "skip-invalid", kind: .flag,
+        help: "Log the valid lines and report the others, rather than rejecting the batch.")
     static let configuration = CommandConfiguration(
         name: "log",
         abstract: "Log a batch of reading events from standard input, all or nothing.",
@@ -18,10 +22,8 @@ struct LogCommand: Command {
             Example: my-ereader-sync | bookclub log --stdin
             """,
         options: [
-            OptionSpec(long: "stdin", kind: .flag, help: "Read the events from standard input (required)."),
-            OptionSpec(
-                long: "skip-invalid", kind: .flag,
-                help: "Log the valid lines and report the others, rather than rejecting the batch."),
+            stdin,
+            skipInvalid,
             CommonOptions.json,
         ])
 
@@ -29,11 +31,11 @@ struct LogCommand: Command {
     var json: Bool
 
     init(_ arguments: ParsedArguments) throws {
-        guard arguments.flag("stdin") else {
+        guard arguments.flag(Self.stdin) else {
             throw ParseError.message("log reads JSON Lines from standard input: give --stdin")
         }
-        skipInvalid = arguments.flag("skip-invalid")
-        json = arguments.flag("json")
+        skipInvalid = arguments.flag(Self.skipInvalid)
+        json = arguments.flag(CommonOptions.json)
     }
 
     struct Skipped: Encodable {

@@ -7,6 +7,11 @@ import BookClubCore
 #endif
 
 struct NotesCommand: Command {
+    static let club = OptionSpec(long: "club", kind: .value("club"), help: "The notes for a club's meeting.")
+    static let meeting = OptionSpec(
+        long: "meeting", kind: .value("meeting"),
+        help: "With --club: next (the default), a meeting id, or its date.")
+    static let output = CommonOptions.output("Write the notes to this file instead of standard output.")
     static let configuration = CommandConfiguration(
         name: "notes",
         abstract: "Print the notes to bring to the next meeting, as Markdown.",
@@ -15,11 +20,9 @@ struct NotesCommand: Command {
             """,
         arguments: [CommonOptions.book],
         options: [
-            OptionSpec(long: "club", kind: .value("club"), help: "The notes for a club's meeting."),
-            OptionSpec(
-                long: "meeting", kind: .value("meeting"),
-                help: "With --club: next (the default), a meeting id, or its date."),
-            CommonOptions.output("Write the notes to this file instead of standard output."),
+            club,
+            meeting,
+            output,
             CommonOptions.json,
         ])
 
@@ -30,9 +33,9 @@ struct NotesCommand: Command {
 
     init(_ arguments: ParsedArguments) throws {
         target = BookTarget(arguments)
-        club = arguments.value("club")
-        meeting = arguments.value("meeting")
-        outputPath = try arguments.outputPath()
+        club = arguments.value(Self.club)
+        meeting = arguments.value(Self.meeting)
+        outputPath = try arguments.outputPath(Self.output)
         if club != nil, let book = target.reference { throw ParseError.unexpectedArguments([book]) }
         if meeting != nil && club == nil && target.reference != nil {
             throw ParseError.message("--meeting goes with --club")

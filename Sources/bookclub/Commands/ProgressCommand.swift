@@ -7,6 +7,8 @@ import BookClubCore
 #endif
 
 struct ProgressCommand: Command {
+    static let edit = OptionSpec(long: "edit", short: "e", kind: .flag, help: "Write the update in your editor.")
+    static let value = ArgumentSpec(name: "value", help: "120, 45% or +20. Required unless --edit.", isOptional: true)
     static let configuration = CommandConfiguration(
         name: "progress",
         abstract: "Log how far you have read.",
@@ -18,12 +20,12 @@ struct ProgressCommand: Command {
             """,
         arguments: [
             CommonOptions.book,
-            ArgumentSpec(name: "value", help: "120, 45% or +20. Required unless --edit.", isOptional: true),
+            value,
         ],
         options: [
             CommonOptions.note,
             CommonOptions.date,
-            OptionSpec(long: "edit", short: "e", kind: .flag, help: "Write the update in your editor."),
+            edit,
             CommonOptions.json,
         ])
 
@@ -40,17 +42,17 @@ struct ProgressCommand: Command {
 
     init(_ arguments: ParsedArguments) throws {
         self.arguments = arguments
-        json = arguments.flag("json")
-        reference = arguments.argument("book")
-        if arguments.flag("edit") {
-            guard arguments.argument("value") == nil, arguments.value("note") == nil else {
+        json = arguments.flag(CommonOptions.json)
+        reference = arguments.argument(CommonOptions.book)
+        if arguments.flag(Self.edit) {
+            guard arguments.argument(Self.value) == nil, arguments.value(CommonOptions.note) == nil else {
                 throw ParseError.message(
                     "--edit takes the value and note from the editor; give neither on the command line")
             }
             source = .editor
             return
         }
-        var valueText = arguments.argument("value")
+        var valueText = arguments.argument(Self.value)
         if valueText == nil {
             // One argument is the value, unless it is plainly a book's name and the value was forgotten.
             guard let only = reference, !only.contains(where: \.isLetter) else {
@@ -62,11 +64,11 @@ struct ProgressCommand: Command {
             throw ParseError.invalidValue(
                 value: valueText ?? "", label: "<value>", reason: ProgressValue.problem(with: valueText ?? ""))
         }
-        source = .given(value, note: arguments.note())
+        source = .given(value, note: arguments.note(CommonOptions.note))
     }
 
     func run(in env: Environment) throws {
-        let given = try arguments.date("date", now: env.now(), timeZone: env.timeZone)
+        let given = try arguments.date(CommonOptions.date, now: env.now(), timeZone: env.timeZone)
         let (value, note): (ProgressValue, String?)
         switch source {
         case .given(let given, let givenNote): (value, note) = (given, givenNote)

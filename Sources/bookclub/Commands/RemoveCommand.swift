@@ -7,22 +7,25 @@ import BookClubCore
 #endif
 
 struct RemoveCommand: Command {
+    static let yes = OptionSpec(long: "yes", short: "y", kind: .flag, help: "Do not ask.")
+    static let book = ArgumentSpec(
+        name: "book", help: "The book: its id, an id prefix or its whole title (no guessing here).")
     static let configuration = CommandConfiguration(
         name: "remove",
         aliases: ["rm"],
         abstract: "Delete a book and its history.",
         discussion: "Asks first on a terminal; elsewhere (a script, a pipe) it needs --yes.",
         arguments: [
-            ArgumentSpec(name: "book", help: "The book: its id, an id prefix or its whole title (no guessing here).")
+            book
         ],
-        options: [OptionSpec(long: "yes", short: "y", kind: .flag, help: "Do not ask.")])
+        options: [yes])
 
     var reference: String
     var confirmed: Bool
 
     init(_ arguments: ParsedArguments) throws {
-        reference = arguments.argument("book") ?? ""
-        confirmed = arguments.flag("yes")
+        reference = arguments.argument(Self.book) ?? ""
+        confirmed = arguments.flag(Self.yes)
     }
 
     func run(in env: Environment) throws {

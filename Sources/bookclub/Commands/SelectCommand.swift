@@ -1,6 +1,12 @@
 import BookClubCore
 
 struct SelectCommand: Command {
+    static let club = OptionSpec(
+        long: "club", kind: .value("club"),
+        help:
+            "Select a club: commands that take a book use its current book, and agenda and notes use the club.")
+    static let clear = OptionSpec(long: "clear", kind: .flag, help: "Select nothing.")
+    static let book = ArgumentSpec(name: "book", help: "The book to select.", isOptional: true)
     static let configuration = CommandConfiguration(
         name: "select",
         abstract: "Select the book that commands use when you name none, in this scene.",
@@ -8,13 +14,10 @@ struct SelectCommand: Command {
             The selection belongs to the scene named by $BOOKCLUB_SCENE (default: default), so two shells \
             with different scenes keep their own. Without arguments, prints the selected book.
             """,
-        arguments: [ArgumentSpec(name: "book", help: "The book to select.", isOptional: true)],
+        arguments: [book],
         options: [
-            OptionSpec(
-                long: "club", kind: .value("club"),
-                help:
-                    "Select a club: commands that take a book use its current book, and agenda and notes use the club."),
-            OptionSpec(long: "clear", kind: .flag, help: "Select nothing."),
+            club,
+            clear,
             CommonOptions.json,
         ])
 
@@ -24,10 +27,10 @@ struct SelectCommand: Command {
     var json: Bool
 
     init(_ arguments: ParsedArguments) throws {
-        reference = arguments.argument("book")
-        club = arguments.value("club")
-        clear = arguments.flag("clear")
-        json = arguments.flag("json")
+        reference = arguments.argument(Self.book)
+        club = arguments.value(Self.club)
+        clear = arguments.flag(Self.clear)
+        json = arguments.flag(CommonOptions.json)
         if clear || club != nil, let reference {
             throw ParseError.unexpectedArguments([reference])
         }

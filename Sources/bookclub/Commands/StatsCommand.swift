@@ -7,6 +7,8 @@ import BookClubCore
 #endif
 
 struct StatsCommand: Command {
+    static let year = OptionSpec(
+        long: "year", kind: .value("year"), help: "The year to report, from 1900 to 9999 (default: this year).")
     static let configuration = CommandConfiguration(
         name: "stats",
         abstract: "Your reading in numbers: pages and books a month, pace, streaks and your yearly goal.",
@@ -20,8 +22,7 @@ struct StatsCommand: Command {
             calendar of reading days follow the numbers.
             """,
         options: [
-            OptionSpec(
-                long: "year", kind: .value("year"), help: "The year to report, from 1900 to 9999 (default: this year)."),
+            year,
             CommonOptions.json,
         ])
 
@@ -29,8 +30,8 @@ struct StatsCommand: Command {
     var json: Bool
 
     init(_ arguments: ParsedArguments) throws {
-        year = try arguments.integer("year", in: 1900...9999)
-        json = arguments.flag("json")
+        year = try arguments.integer(Self.year, in: 1900...9999)
+        json = arguments.flag(CommonOptions.json)
     }
 
     func run(in env: Environment) throws {

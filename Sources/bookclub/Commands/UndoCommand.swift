@@ -13,7 +13,7 @@ struct UndoCommand: Command {
     var json: Bool
 
     init(_ arguments: ParsedArguments) throws {
-        json = arguments.flag("json")
+        json = arguments.flag(CommonOptions.json)
     }
 
     func run(in env: Environment) throws {

@@ -11,25 +11,28 @@ struct ParsedArguments: Sendable {
     /// Tokens assigned to each positional argument (by ArgumentSpec.name).
     var positionalValues: [String: [String]] = [:]
 
-    func flag(_ long: String) -> Bool {
-        flagCounts[long, default: 0] > 0
+    // Options and arguments are read through their declarations (`arguments.flag(Self.json)`), so
+    // that a name no command declared cannot be read.
+
+    func flag(_ option: OptionSpec) -> Bool {
+        flagCounts[option.long, default: 0] > 0
     }
 
     /// The last value given, else the option's `defaultValue`.
-    func value(_ long: String) -> String? {
-        optionValues[long]?.last ?? defaultValues[long]
+    func value(_ option: OptionSpec) -> String? {
+        optionValues[option.long]?.last ?? defaultValues[option.long]
     }
 
     /// All values given to a repeating option, in order.
-    func values(_ long: String) -> [String] {
-        optionValues[long] ?? []
+    func values(_ option: OptionSpec) -> [String] {
+        optionValues[option.long] ?? []
     }
 
-    func argument(_ name: String) -> String? {
-        positionalValues[name]?.first
+    func argument(_ argument: ArgumentSpec) -> String? {
+        positionalValues[argument.name]?.first
     }
 
-    func arguments(_ name: String) -> [String] {
-        positionalValues[name] ?? []
+    func arguments(_ argument: ArgumentSpec) -> [String] {
+        positionalValues[argument.name] ?? []
     }
 }

@@ -1,12 +1,14 @@
 import BookClubCore
 
 struct ClubAddCommand: Command {
+    static let description = OptionSpec(long: "description", kind: .value("text"), help: "What the club is about.")
+    static let name = ArgumentSpec(name: "name", help: "The club's name.")
     static let configuration = CommandConfiguration(
         name: "add",
         abstract: "Add a book club and print its id.",
-        arguments: [ArgumentSpec(name: "name", help: "The club's name.")],
+        arguments: [name],
         options: [
-            OptionSpec(long: "description", kind: .value("text"), help: "What the club is about."),
+            description,
             CommonOptions.json,
         ])
 
@@ -15,12 +17,12 @@ struct ClubAddCommand: Command {
     var json: Bool
 
     init(_ arguments: ParsedArguments) throws {
-        name = arguments.argument("name")?.trimmed ?? ""
+        name = arguments.argument(Self.name)?.trimmed ?? ""
         guard !name.isEmpty else {
             throw ParseError.invalidValue(value: name, label: "<name>", reason: "a name cannot be empty")
         }
-        description = arguments.value("description").flatMap(AddCommand.nonEmpty)
-        json = arguments.flag("json")
+        description = arguments.value(Self.description).flatMap(AddCommand.nonEmpty)
+        json = arguments.flag(CommonOptions.json)
     }
 
     func run(in env: Environment) throws {

@@ -1,20 +1,23 @@
 import BookClubCore
 
 struct ClubCancelCommand: Command {
+    static let club = ArgumentSpec(name: "club", help: "The club.")
+    static let meeting = ArgumentSpec(
+        name: "meeting", help: "The meeting: its id or id prefix, its date (2026-12-03), or next.")
     static let configuration = CommandConfiguration(
         name: "cancel",
         abstract: "Cancel a meeting.",
         arguments: [
-            ArgumentSpec(name: "club", help: "The club."),
-            ArgumentSpec(name: "meeting", help: "The meeting: its id or id prefix, its date (2026-12-03), or next."),
+            club,
+            meeting,
         ])
 
     var club: String
     var meeting: String
 
     init(_ arguments: ParsedArguments) throws {
-        club = arguments.argument("club") ?? ""
-        meeting = arguments.argument("meeting") ?? ""
+        club = arguments.argument(Self.club) ?? ""
+        meeting = arguments.argument(Self.meeting) ?? ""
     }
 
     func run(in env: Environment) throws {

@@ -9,7 +9,7 @@ struct ClubListCommand: Command {
     var json: Bool
 
     init(_ arguments: ParsedArguments) throws {
-        json = arguments.flag("json")
+        json = arguments.flag(CommonOptions.json)
     }
 
     func run(in env: Environment) throws {

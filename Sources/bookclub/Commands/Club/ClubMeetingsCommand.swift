@@ -1,20 +1,23 @@
 import BookClubCore
 
 struct ClubMeetingsCommand: Command {
+    static let past = OptionSpec(long: "past", kind: .flag, help: "Include past meetings.")
+    static let ics = OptionSpec(
+        long: "ics", kind: .flag,
+        help: "Print the club's meetings as iCalendar (RFC 5545), for a calendar application.")
+    static let club = ArgumentSpec(
+        name: "club", help: "The club. Omitted: every club (or, with --ics, the selected club).",
+        isOptional: true)
     static let configuration = CommandConfiguration(
         name: "meetings",
         abstract: "List upcoming meetings, of one club or of all; or print them as an iCalendar file.",
         discussion: "Example: bookclub club meetings \"Sci-Fi Club\" --ics > scifi.ics",
         arguments: [
-            ArgumentSpec(
-                name: "club", help: "The club. Omitted: every club (or, with --ics, the selected club).",
-                isOptional: true)
+            club
         ],
         options: [
-            OptionSpec(long: "past", kind: .flag, help: "Include past meetings."),
-            OptionSpec(
-                long: "ics", kind: .flag,
-                help: "Print the club's meetings as iCalendar (RFC 5545), for a calendar application."),
+            past,
+            ics,
             CommonOptions.json,
         ])
 
@@ -24,10 +27,10 @@ struct ClubMeetingsCommand: Command {
     var json: Bool
 
     init(_ arguments: ParsedArguments) throws {
-        reference = arguments.argument("club")
-        past = arguments.flag("past")
-        ics = arguments.flag("ics")
-        json = arguments.flag("json")
+        reference = arguments.argument(Self.club)
+        past = arguments.flag(Self.past)
+        ics = arguments.flag(Self.ics)
+        json = arguments.flag(CommonOptions.json)
         if ics && json { throw ParseError.exclusiveFlags(duplicate: "--json", previous: "--ics") }
     }
 

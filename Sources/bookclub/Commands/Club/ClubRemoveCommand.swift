@@ -1,22 +1,25 @@
 import BookClubCore
 
 struct ClubRemoveCommand: Command {
+    static let yes = OptionSpec(long: "yes", short: "y", kind: .flag, help: "Do not ask.")
+    static let club = ArgumentSpec(
+        name: "club", help: "The club: its id, an id prefix or its whole name (no guessing here).")
     static let configuration = CommandConfiguration(
         name: "remove",
         aliases: ["rm"],
         abstract: "Delete a club and its meetings; the books stay.",
         discussion: "Asks first on a terminal; elsewhere (a script, a pipe) it needs --yes.",
         arguments: [
-            ArgumentSpec(name: "club", help: "The club: its id, an id prefix or its whole name (no guessing here).")
+            club
         ],
-        options: [OptionSpec(long: "yes", short: "y", kind: .flag, help: "Do not ask.")])
+        options: [yes])
 
     var reference: String
     var confirmed: Bool
 
     init(_ arguments: ParsedArguments) throws {
-        reference = arguments.argument("club") ?? ""
-        confirmed = arguments.flag("yes")
+        reference = arguments.argument(Self.club) ?? ""
+        confirmed = arguments.flag(Self.yes)
     }
 
     func run(in env: Environment) throws {

@@ -1,20 +1,22 @@
 import BookClubCore
 
 struct ClubRenameCommand: Command {
+    static let club = ArgumentSpec(name: "club", help: "The club.")
+    static let name = ArgumentSpec(name: "name", help: "Its new name.")
     static let configuration = CommandConfiguration(
         name: "rename",
         abstract: "Rename a club.",
         arguments: [
-            ArgumentSpec(name: "club", help: "The club."),
-            ArgumentSpec(name: "name", help: "Its new name."),
+            club,
+            name,
         ])
 
     var reference: String
     var name: String
 
     init(_ arguments: ParsedArguments) throws {
-        reference = arguments.argument("club") ?? ""
-        name = arguments.argument("name")?.trimmed ?? ""
+        reference = arguments.argument(Self.club) ?? ""
+        name = arguments.argument(Self.name)?.trimmed ?? ""
         guard !name.isEmpty else {
             throw ParseError.invalidValue(value: name, label: "<name>", reason: "a name cannot be empty")
         }

@@ -11,8 +11,8 @@ struct ClubShowCommand: Command {
     var json: Bool
 
     init(_ arguments: ParsedArguments) throws {
-        reference = arguments.argument("club")
-        json = arguments.flag("json")
+        reference = arguments.argument(ClubOptions.club)
+        json = arguments.flag(CommonOptions.json)
     }
 
     func run(in env: Environment) throws {
