@@ -287,8 +287,9 @@ struct ProcessContext {
     /// Writes raw text to standard output (`true`) or standard error.
     var write: (String, Bool) -> Void
     var workingDirectory = ProcessContext.systemWorkingDirectory()
-    /// The home folder the system gives the user, for when `HOME` is unset.
-    var userHome = ProcessContext.systemUserHome()
+    /// The home folder the system gives the user, for when `HOME` is unset (asked only then: the
+    /// password database costs a lookup through NSS).
+    var userHome: () -> String = ProcessContext.systemUserHome
 
     static func systemWorkingDirectory() -> String {
         guard let folder = getcwd(nil, 0) else { return "/" }

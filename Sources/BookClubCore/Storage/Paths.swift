@@ -24,9 +24,9 @@ public struct Paths: Equatable, Sendable {
     ///   - userHome: the home folder the system gives the user, for when `HOME` is unset or empty.
     public init(
         environment: [String: String], store: String? = nil, settings: String? = nil, workingDirectory: String = "/",
-        userHome: String = "/"
+        userHome: () -> String = { "/" }
     ) {
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? userHome
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? userHome()
         func base(_ variable: String, _ fallback: String) -> String {
             // XDG: a relative path in these variables is invalid and must be ignored.
             if let value = environment[variable], value.hasPrefix("/") { return value }
