@@ -284,11 +284,11 @@ enum POSIXFile {
         guard fd >= 0 else { throw failure(path, "cannot open") }
         defer { close(fd) }
         let chunkSize = 1 << 20
-        var buffer = [UInt8](repeating: 0, count: chunkSize)
+        var buffer = [UInt8](repeating: 0, count: min(chunkSize, max(length, 0)))
         var pending = Data()
         var remaining = length
         while remaining > 0 {
-            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, min(chunkSize, remaining)) }
+            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, min($0.count, remaining)) }
             if count < 0 {
                 if errno == EINTR { continue }
                 throw failure(path, "cannot read")

@@ -33,7 +33,8 @@ extension LibraryStorage {
             leftovers.journalBytes = max(0, (try fileSystem.size(journalPath) ?? 0) - length)
         }
         leftovers.historyBytes = max(0, (try fileSystem.size(historyPath) ?? 0) - files.commit.historyLength)
-        leftovers.undoRecords = try lines().count - changes(upTo: files.commit.state).count
+        let log = try fileSystem.read(undoPath)
+        leftovers.undoRecords = Self.lines(of: log).count - (try changes(upTo: files.commit.state, log: log)).count
         return leftovers
     }
 

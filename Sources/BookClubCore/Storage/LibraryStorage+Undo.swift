@@ -61,8 +61,8 @@ extension LibraryStorage {
 
     /// The changes that led to `state`, oldest first, after those that bookclub 0.1 recorded at the
     /// start of the log (listed, never undone).
-    func changes(upTo state: String) throws -> [Change] {
-        let records = try records()
+    func changes(upTo state: String, log: Data?? = nil) throws -> [Change] {
+        let records = Self.records(in: try log ?? fileSystem.read(undoPath))
         let earliest = records.prefix { $0.before == nil }
         let byState = Dictionary(
             records.filter { $0.before != nil }.map { ($0.after, $0) }, uniquingKeysWith: { _, last in last })
@@ -75,16 +75,15 @@ extension LibraryStorage {
         return earliest + chain.reversed()
     }
 
-    /// Every record whole enough to read, oldest first; a line a power cut tore is passed over.
-    private func records() throws -> [Change] {
-        try lines().compactMap { line in
+    /// Every record of the log whole enough to read, oldest first; a line a power cut tore is passed over.
+    private static func records(in log: Data?) -> [Change] {
+        lines(of: log).compactMap { line in
             Seal.check(line) == false ? nil : JSONCoding.decodeLine(Change.self, from: line)
         }
     }
 
-    func lines() throws -> [Data] {
-        guard let data = try fileSystem.read(undoPath) else { return [] }
-        return data.split(separator: 0x0A).map { Data($0) }
+    static func lines(of log: Data?) -> [Data] {
+        (log ?? Data()).split(separator: 0x0A).map { Data($0) }
     }
 
     /// Reverts the latest change that is still in the store: the books and clubs it changed go back to
@@ -130,10 +129,9 @@ extension LibraryStorage {
         let size = try fileSystem.size(undoPath) ?? 0
         if size > 2 * Self.undoDepth * max(line.count, 1_000) {
             // Written whole and renamed in place, its folder synced.
-            let changes = Array(try changes(upTo: committed.state).suffix(Self.undoDepth - 1)) + [change]
-            return Record(
-                offset: nil, data: try Self.log(changes), previous: try fileSystem.read(undoPath),
-                isNewToTheStore: false)
+            let previous = try fileSystem.read(undoPath)
+            let changes = Array(try changes(upTo: committed.state, log: previous).suffix(Self.undoDepth - 1)) + [change]
+            return Record(offset: nil, data: try Self.log(changes), previous: previous, isNewToTheStore: false)
         }
         // The leading line break ends any line an interrupted write left.
         let record = Data("\n".utf8) + line + Data("\n".utf8)
