@@ -131,6 +131,6 @@ extension BookClubError: LocalizedError {
     }
 
     private static func format(_ seconds: Double) -> String {
-        seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+        NumberText.short(seconds, decimals: 3)
     }
 }

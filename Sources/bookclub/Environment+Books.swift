@@ -62,10 +62,7 @@ extension Environment {
                 case "\\", "'": quoted += "\\" + String(scalar)
                 case _ where scalar.isTerminalUnsafe:
                     let hex = String(scalar.value, radix: 16)
-                    let width = scalar.value < 0x80 ? 2 : 4
-                    quoted +=
-                        (scalar.value < 0x80 ? "\\x" : "\\u") + String(repeating: "0", count: max(0, width - hex.count))
-                        + hex
+                    quoted += scalar.value < 0x80 ? "\\x" + hex.zeroPadded(to: 2) : "\\u" + hex.zeroPadded(to: 4)
                 default: quoted.unicodeScalars.append(scalar)
                 }
             }

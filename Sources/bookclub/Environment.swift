@@ -169,9 +169,7 @@ final class Environment {
         guard let base = changeBase, let library = libraryStore?.state, library != base else { return { [] } }
         let present = hooks.present
         var jobs: [Hooks.Job] = []
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .iso8601
+        let encoder = JSONCoding.encoder(pretty: false)
         func add(_ name: String, _ payload: HookPayload) {
             guard present.contains(name), let data = try? encoder.encode(payload) else { return }
             jobs.append(Hooks.Job(name: name, payload: data + Data("\n".utf8)))

@@ -38,12 +38,9 @@ public enum ICalendar {
     /// `20261203T190000Z`
     static func stamp(_ date: Date) -> String {
         let c = Zone.utc.local(date)
-        func pad(_ value: Int, _ width: Int) -> String {
-            let text = String(value)
-            return String(repeating: "0", count: max(0, width - text.count)) + text
-        }
-        return pad(c.year, 4) + pad(c.month, 2) + pad(c.day, 2) + "T" + pad(c.hour, 2) + pad(c.minute, 2)
-            + pad(c.second, 2) + "Z"
+        return String(c.year).zeroPadded(to: 4) + String(c.month).zeroPadded(to: 2) + String(c.day).zeroPadded(to: 2)
+            + "T" + String(c.hour).zeroPadded(to: 2) + String(c.minute).zeroPadded(to: 2)
+            + String(c.second).zeroPadded(to: 2) + "Z"
     }
 
     /// TEXT escaping: backslash, semicolon, comma and line breaks; other control characters dropped.

@@ -325,7 +325,7 @@ public enum ISBN {
         guard (8...10).contains(compact.count), compact.dropLast().allSatisfy({ $0.isASCII && $0.isNumber }),
             compact.last!.isNumber || compact.last == "X"
         else { return nil }
-        let padded = String(repeating: "0", count: 10 - compact.count) + compact
+        let padded = compact.zeroPadded(to: 10)
         return padded == compact || hasISBN10CheckDigit(padded) ? padded : nil
     }
 

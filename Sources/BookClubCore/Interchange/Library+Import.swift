@@ -244,7 +244,7 @@ struct BookMerge {
 
     private static func text(_ value: some CustomStringConvertible) -> String {
         if let date = value as? Date { return date.ISO8601Format() }
-        if let number = value as? Double, number == number.rounded() { return String(Int(number)) }
+        if let number = value as? Double { return NumberText.short(number, decimals: 6) }
         return value.description
     }
 }

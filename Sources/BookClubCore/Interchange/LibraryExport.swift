@@ -282,12 +282,8 @@ private struct ExportWriter {
         // Before 1583 Foundation's calendar is Julian, and so must this be to read back the same.
         guard seconds >= -12_212_553_600 else { return string(Date.ISO8601FormatStyle().format(date)) }
         let t = LocalDateTime(secondsSinceEpoch: Int64(seconds))
-        func pad(_ value: Int, _ width: Int) -> String {
-            let digits = String(value)
-            return String(repeating: "0", count: max(0, width - digits.count)) + digits
-        }
         text(
-            "\"\(pad(t.year, 4))-\(pad(t.month, 2))-\(pad(t.day, 2))T\(pad(t.hour, 2)):\(pad(t.minute, 2)):\(pad(t.second, 2))Z\""
+            "\"\(String(t.year).zeroPadded(to: 4))-\(String(t.month).zeroPadded(to: 2))-\(String(t.day).zeroPadded(to: 2))T\(String(t.hour).zeroPadded(to: 2)):\(String(t.minute).zeroPadded(to: 2)):\(String(t.second).zeroPadded(to: 2))Z\""
         )
     }
 }

@@ -262,11 +262,8 @@ extension ReadingStats {
         /// `2026-11-18`
         public var description: String {
             let parts = components
-            func pad(_ value: Int, _ width: Int) -> String {
-                let text = String(value)
-                return String(repeating: "0", count: max(0, width - text.count)) + text
-            }
-            return "\(pad(parts.year, 4))-\(pad(parts.month, 2))-\(pad(parts.day, 2))"
+            return
+                "\(String(parts.year).zeroPadded(to: 4))-\(String(parts.month).zeroPadded(to: 2))-\(String(parts.day).zeroPadded(to: 2))"
         }
 
         public static func < (lhs: Day, rhs: Day) -> Bool { lhs.number < rhs.number }

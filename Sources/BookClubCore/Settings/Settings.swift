@@ -52,9 +52,10 @@ public struct Settings: Equatable, Sendable {
     public static func key(named name: String) throws -> AnySettingKey {
         if let key = keys.first(where: { $0.name.lowercased() == name.lowercased() }) { return key }
         let close = keys.map(\.name).min {
-            editDistance($0.lowercased(), name.lowercased()) < editDistance($1.lowercased(), name.lowercased())
+            EditDistance.between($0.lowercased(), name.lowercased())
+                < EditDistance.between($1.lowercased(), name.lowercased())
         }
-        let suggestion = close.flatMap { editDistance($0.lowercased(), name.lowercased()) <= 3 ? $0 : nil }
+        let suggestion = close.flatMap { EditDistance.between($0.lowercased(), name.lowercased()) <= 3 ? $0 : nil }
         throw BookClubError.unknownSetting(name, suggestion: suggestion)
     }
 }
@@ -211,22 +212,4 @@ extension Settings {
                 try fileSystem.writeAtomically(path, try JSONCoding.encoder().encode(settings) + Data("\n".utf8))
             })
     }
-}
-
-/// The Levenshtein distance, for "did you mean" suggestions.
-func editDistance(_ a: String, _ b: String) -> Int {
-    let a = Array(a)
-    let b = Array(b)
-    guard !a.isEmpty else { return b.count }
-    var row = Array(0...b.count)
-    for i in 1...a.count {
-        var previous = row[0]
-        row[0] = i
-        for j in stride(from: 1, through: b.count, by: 1) {
-            let current = row[j]
-            row[j] = min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] == b[j - 1] ? 0 : 1))
-            previous = current
-        }
-    }
-    return row[b.count]
 }

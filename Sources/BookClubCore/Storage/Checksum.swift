@@ -65,7 +65,7 @@ enum Seal {
         let open = object.dropLast()
         let crc = checksum(covered, open)
         let hex = String(crc, radix: 16)
-        return Data(open) + key + Data((String(repeating: "0", count: 8 - hex.count) + hex).utf8) + Data(#""}"#.utf8)
+        return Data(open) + key + Data(hex.zeroPadded(to: 8).utf8) + Data(#""}"#.utf8)
     }
 
     /// `true` when the line is sealed and its checksum holds, `false` when it is sealed and does not

@@ -5,8 +5,9 @@
 #endif
 
 /// The JSON conventions of every file bookclub writes: pretty-printed, sorted keys, ISO 8601 dates.
-enum JSONCoding {
-    static func encoder(pretty: Bool = true) -> JSONEncoder {
+public enum JSONCoding {
+    /// The one encoder set-up of every JSON bookclub writes, in files and on standard output.
+    public static func encoder(pretty: Bool = true) -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting =
             pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]

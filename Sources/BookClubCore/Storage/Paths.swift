@@ -61,6 +61,6 @@ public struct Paths: Equatable, Sendable {
             value = value &* 0x100_0000_01b3
         }
         let hex = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
+        return hex.zeroPadded(to: 16)
     }
 }

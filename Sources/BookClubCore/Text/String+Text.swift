@@ -8,6 +8,11 @@ extension String {
         return String(self[first...last])
     }
 
+    /// The text with zeros before it to make `width` characters (`7` → `007`); longer text is kept whole.
+    public func zeroPadded(to width: Int) -> String {
+        String(repeating: "0", count: max(0, width - count)) + self
+    }
+
     /// The folder part of a path (`/a/b` for `/a/b/c.json`); empty for a bare name.
     public var parentPath: String {
         guard let slash = lastIndex(of: "/") else { return "" }

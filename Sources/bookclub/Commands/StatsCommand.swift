@@ -72,7 +72,7 @@ struct StatsCommand: Command {
         var rows = [
             [
                 "Pages",
-                "\(stats.pages) on \(count(stats.readingDays, "reading day")), \(oneDecimal(stats.pagesPerDay)) a day",
+                "\(stats.pages) on \(count(stats.readingDays, "reading day")), \(NumberText.short(stats.pagesPerDay)) a day",
             ],
             [
                 "Books",
@@ -87,7 +87,7 @@ struct StatsCommand: Command {
             rows.insert(
                 [
                     "Ratings",
-                    "\(count(stats.ratings.count, "book")) rated, \(Rating.stars(average)) (\(oneDecimal(average))) on average",
+                    "\(count(stats.ratings.count, "book")) rated, \(Rating.stars(average)) (\(NumberText.short(average))) on average",
                 ], at: 2)
         }
         if let goal = stats.goal { rows.append(["Goal", describe(goal, in: stats)]) }
@@ -105,7 +105,8 @@ struct StatsCommand: Command {
                 + (goal.ahead > 0 ? "\(goal.ahead) over" : goal.ahead < 0 ? "\(-goal.ahead) short" : "reached")
         }
         let standing = goal.ahead > 0 ? "\(goal.ahead) ahead" : goal.ahead < 0 ? "\(-goal.ahead) behind" : "on track"
-        return text + "; \(oneDecimal(goal.expected)) expected by today: \(standing); on course for \(goal.projected)"
+        return text
+            + "; \(NumberText.short(goal.expected)) expected by today: \(standing); on course for \(goal.projected)"
     }
 
     private static func streaks(_ stats: ReadingStats) -> String {
@@ -136,8 +137,8 @@ struct StatsCommand: Command {
             stats.pagesPerDay == 0
             ? "Time to finish: no pace yet, as nothing was read in \(stats.year)"
             : stats.year == stats.today.year
-                ? "Time to finish at \(oneDecimal(stats.pagesPerDay)) pages a day"
-                : "Time to finish at \(oneDecimal(stats.pagesPerDay)) pages a day, your pace in \(stats.year)"
+                ? "Time to finish at \(NumberText.short(stats.pagesPerDay)) pages a day"
+                : "Time to finish at \(NumberText.short(stats.pagesPerDay)) pages a day, your pace in \(stats.year)"
         let rows = stats.timeToFinish.map { finish in
             [
                 finish.title.terminalSafe, count(finish.pagesLeft, "page") + " left",
@@ -158,10 +159,4 @@ struct StatsCommand: Command {
         "\(number) \(noun)\(number == 1 ? "" : "s")"
     }
 
-    /// "35.9"; "36" when whole.
-    static func oneDecimal(_ value: Double) -> String {
-        guard value.isFinite else { return "0" }
-        let tenths = Int((value * 10).rounded())
-        return tenths % 10 == 0 ? "\(tenths / 10)" : "\(tenths / 10).\(abs(tenths % 10))"
-    }
 }

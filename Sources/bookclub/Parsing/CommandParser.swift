@@ -1,3 +1,5 @@
+import BookClubCore
+
 /// Turns raw arguments into a `ParseOutcome` for a command tree.
 enum CommandParser {
     static func parse(

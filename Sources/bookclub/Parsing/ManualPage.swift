@@ -1,3 +1,5 @@
+import BookClubCore
+
 /// Renders a manual page in roff with the man(7) macros, from the same command tree as `--help`:
 /// NAME, SYNOPSIS, DESCRIPTION, COMMANDS (each command and subcommand with its usage, abstract,
 /// discussion, arguments and options), GLOBAL OPTIONS, then the sections the tool adds (ENVIRONMENT,
@@ -177,7 +179,7 @@ enum ManualPage {
             case _ where !character.isASCII:
                 for scalar in character.unicodeScalars {
                     let hex = String(scalar.value, radix: 16, uppercase: true)
-                    result += "\\[u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex + "]"
+                    result += "\\[u" + hex.zeroPadded(to: 4) + "]"
                 }
             case _ where character.asciiValue.map { $0 < 0x20 || $0 == 0x7F } == true: result += " "
             default: result.append(character)

@@ -78,10 +78,7 @@ struct BookJSON: Encodable {
 enum JSONOutput {
     /// One JSON document: pretty-printed, sorted keys, ISO 8601 dates.
     static func render(_ value: some Encodable) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .iso8601
-        return escapingTerminalControls(String(decoding: try encoder.encode(value), as: UTF8.self))
+        escapingTerminalControls(String(decoding: try JSONCoding.encoder().encode(value), as: UTF8.self))
     }
 
     /// The document with the characters JSON leaves raw but a terminal acts on (C1 controls such as
@@ -93,7 +90,7 @@ enum JSONOutput {
         for scalar in json.unicodeScalars {
             if scalar.isTerminalUnsafe && scalar != "\n" {
                 let hex = String(scalar.value, radix: 16)
-                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                result += "\\u" + hex.zeroPadded(to: 4)
             } else {
                 result.unicodeScalars.append(scalar)
             }

@@ -93,16 +93,11 @@ enum MeetingText {
         case .reached: return "target reached"
         case .unknown, .onTrack, .behind:
             var text =
-                "you are on p. \(item.currentPage ?? 0), \(item.pagesToGo ?? 0) pages to go, \(number(item.pagesPerDay ?? 0)) pages a day"
+                "you are on p. \(item.currentPage ?? 0), \(item.pagesToGo ?? 0) pages to go, \(NumberText.short(item.pagesPerDay ?? 0)) pages a day"
             if item.standing == .behind {
-                text += "; behind: your recent pace is \(number(item.recentPagesPerDay ?? 0)) pages a day"
+                text += "; behind: your recent pace is \(NumberText.short(item.recentPagesPerDay ?? 0)) pages a day"
             }
             return text
         }
-    }
-
-    static func number(_ value: Double) -> String {
-        let rounded = (value * 10).rounded() / 10
-        return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
     }
 }

@@ -1,6 +1,6 @@
 /// Levenshtein distance, used for "Did you mean ...?" suggestions.
-enum EditDistance {
-    static func between(_ lhs: String, _ rhs: String) -> Int {
+public enum EditDistance {
+    public static func between(_ lhs: String, _ rhs: String) -> Int {
         let a = Array(lhs)
         let b = Array(rhs)
         if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
@@ -19,7 +19,7 @@ enum EditDistance {
     }
 
     /// The closest candidate with a distance below `limit`, or nil.
-    static func closest(to word: String, in candidates: [String], below limit: Int) -> String? {
+    public static func closest(to word: String, in candidates: [String], below limit: Int) -> String? {
         candidates
             .map { (candidate: $0, distance: between(word, $0)) }
             .filter { $0.distance < limit }
