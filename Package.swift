@@ -21,7 +21,7 @@ let package = Package(
         .testTarget(
             name: "BookClubCoreTests",
             dependencies: ["BookClubCore", "bookclub"],
-            exclude: ["Fixtures"],
+            exclude: ["Fixtures", "Snapshots"],
             swiftSettings: strict
         ),
     ],

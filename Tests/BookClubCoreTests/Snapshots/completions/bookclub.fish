@@ -1,0 +1,358 @@
+# Prints the subcommand being typed and how many of its arguments precede the cursor.
+function __bookclub_state
+    set -l cmd 'bookclub'
+    set -l n 0
+    set -l skip 0
+    for word in (commandline -opc)[2..-1]
+        if test $skip = 1
+            set skip 0
+            continue
+        end
+        switch "$cmd:$word"
+            case 'bookclub:add'
+                set cmd 'bookclub/add'; set n 0
+            case 'bookclub:list'
+                set cmd 'bookclub/list'; set n 0
+            case 'bookclub:ls'
+                set cmd 'bookclub/list'; set n 0
+            case 'bookclub:show'
+                set cmd 'bookclub/show'; set n 0
+            case 'bookclub:progress'
+                set cmd 'bookclub/progress'; set n 0
+            case 'bookclub:finish'
+                set cmd 'bookclub/finish'; set n 0
+            case 'bookclub:unfinish'
+                set cmd 'bookclub/unfinish'; set n 0
+            case 'bookclub:abandon'
+                set cmd 'bookclub/abandon'; set n 0
+            case 'bookclub:reread'
+                set cmd 'bookclub/reread'; set n 0
+            case 'bookclub:edit'
+                set cmd 'bookclub/edit'; set n 0
+            case 'bookclub:remove'
+                set cmd 'bookclub/remove'; set n 0
+            case 'bookclub:rm'
+                set cmd 'bookclub/remove'; set n 0
+            case 'bookclub:notes'
+                set cmd 'bookclub/notes'; set n 0
+            case 'bookclub:select'
+                set cmd 'bookclub/select'; set n 0
+            case 'bookclub:undo'
+                set cmd 'bookclub/undo'; set n 0
+            case 'bookclub:history'
+                set cmd 'bookclub/history'; set n 0
+            case 'bookclub:doctor'
+                set cmd 'bookclub/doctor'; set n 0
+            case 'bookclub:agenda'
+                set cmd 'bookclub/agenda'; set n 0
+            case 'bookclub:export'
+                set cmd 'bookclub/export'; set n 0
+            case 'bookclub:log'
+                set cmd 'bookclub/log'; set n 0
+            case 'bookclub:import'
+                set cmd 'bookclub/import'; set n 0
+            case 'bookclub:stats'
+                set cmd 'bookclub/stats'; set n 0
+            case 'bookclub:completions'
+                set cmd 'bookclub/completions'; set n 0
+            case 'bookclub:manual'
+                set cmd 'bookclub/manual'; set n 0
+            case 'bookclub:club'
+                set cmd 'bookclub/club'; set n 0
+            case 'bookclub:settings'
+                set cmd 'bookclub/settings'; set n 0
+            case 'bookclub/club:add'
+                set cmd 'bookclub/club/add'; set n 0
+            case 'bookclub/club:list'
+                set cmd 'bookclub/club/list'; set n 0
+            case 'bookclub/club:show'
+                set cmd 'bookclub/club/show'; set n 0
+            case 'bookclub/club:rename'
+                set cmd 'bookclub/club/rename'; set n 0
+            case 'bookclub/club:remove'
+                set cmd 'bookclub/club/remove'; set n 0
+            case 'bookclub/club:rm'
+                set cmd 'bookclub/club/remove'; set n 0
+            case 'bookclub/club:meeting'
+                set cmd 'bookclub/club/meeting'; set n 0
+            case 'bookclub/club:meetings'
+                set cmd 'bookclub/club/meetings'; set n 0
+            case 'bookclub/club:cancel'
+                set cmd 'bookclub/club/cancel'; set n 0
+            case 'bookclub/settings:list'
+                set cmd 'bookclub/settings/list'; set n 0
+            case 'bookclub/settings:get'
+                set cmd 'bookclub/settings/get'; set n 0
+            case 'bookclub/settings:set'
+                set cmd 'bookclub/settings/set'; set n 0
+            case 'bookclub/settings:reset'
+                set cmd 'bookclub/settings/reset'; set n 0
+            case 'bookclub:--store' 'bookclub:--settings' 'bookclub:--color'
+                set skip 1
+            case 'bookclub/add:--author' 'bookclub/add:-a' 'bookclub/add:--pages' 'bookclub/add:-p' 'bookclub/add:--isbn' 'bookclub/add:--cover' 'bookclub/add:--tag' 'bookclub/add:-t' 'bookclub/add:--store' 'bookclub/add:--settings' 'bookclub/add:--color'
+                set skip 1
+            case 'bookclub/list:--tag' 'bookclub/list:-t' 'bookclub/list:--store' 'bookclub/list:--settings' 'bookclub/list:--color'
+                set skip 1
+            case 'bookclub/show:--store' 'bookclub/show:--settings' 'bookclub/show:--color'
+                set skip 1
+            case 'bookclub/progress:--note' 'bookclub/progress:--date' 'bookclub/progress:--store' 'bookclub/progress:--settings' 'bookclub/progress:--color'
+                set skip 1
+            case 'bookclub/finish:--date' 'bookclub/finish:--note' 'bookclub/finish:--rating' 'bookclub/finish:--review' 'bookclub/finish:--store' 'bookclub/finish:--settings' 'bookclub/finish:--color'
+                set skip 1
+            case 'bookclub/unfinish:--store' 'bookclub/unfinish:--settings' 'bookclub/unfinish:--color'
+                set skip 1
+            case 'bookclub/abandon:--date' 'bookclub/abandon:--note' 'bookclub/abandon:--store' 'bookclub/abandon:--settings' 'bookclub/abandon:--color'
+                set skip 1
+            case 'bookclub/reread:--store' 'bookclub/reread:--settings' 'bookclub/reread:--color'
+                set skip 1
+            case 'bookclub/edit:--title' 'bookclub/edit:--author' 'bookclub/edit:-a' 'bookclub/edit:--pages' 'bookclub/edit:-p' 'bookclub/edit:--isbn' 'bookclub/edit:--cover' 'bookclub/edit:--add-tag' 'bookclub/edit:--remove-tag' 'bookclub/edit:--rating' 'bookclub/edit:--review' 'bookclub/edit:--store' 'bookclub/edit:--settings' 'bookclub/edit:--color'
+                set skip 1
+            case 'bookclub/remove:--store' 'bookclub/remove:--settings' 'bookclub/remove:--color'
+                set skip 1
+            case 'bookclub/notes:--club' 'bookclub/notes:--meeting' 'bookclub/notes:--output' 'bookclub/notes:-o' 'bookclub/notes:--store' 'bookclub/notes:--settings' 'bookclub/notes:--color'
+                set skip 1
+            case 'bookclub/select:--club' 'bookclub/select:--store' 'bookclub/select:--settings' 'bookclub/select:--color'
+                set skip 1
+            case 'bookclub/undo:--store' 'bookclub/undo:--settings' 'bookclub/undo:--color'
+                set skip 1
+            case 'bookclub/history:--store' 'bookclub/history:--settings' 'bookclub/history:--color'
+                set skip 1
+            case 'bookclub/doctor:--store' 'bookclub/doctor:--settings' 'bookclub/doctor:--color'
+                set skip 1
+            case 'bookclub/agenda:--days' 'bookclub/agenda:--club' 'bookclub/agenda:--store' 'bookclub/agenda:--settings' 'bookclub/agenda:--color'
+                set skip 1
+            case 'bookclub/export:--format' 'bookclub/export:--output' 'bookclub/export:-o' 'bookclub/export:--store' 'bookclub/export:--settings' 'bookclub/export:--color'
+                set skip 1
+            case 'bookclub/log:--store' 'bookclub/log:--settings' 'bookclub/log:--color'
+                set skip 1
+            case 'bookclub/import:--store' 'bookclub/import:--settings' 'bookclub/import:--color'
+                set skip 1
+            case 'bookclub/stats:--year' 'bookclub/stats:--store' 'bookclub/stats:--settings' 'bookclub/stats:--color'
+                set skip 1
+            case 'bookclub/completions:--store' 'bookclub/completions:--settings' 'bookclub/completions:--color'
+                set skip 1
+            case 'bookclub/manual:--store' 'bookclub/manual:--settings' 'bookclub/manual:--color'
+                set skip 1
+            case 'bookclub/club:--store' 'bookclub/club:--settings' 'bookclub/club:--color'
+                set skip 1
+            case 'bookclub/club/add:--description' 'bookclub/club/add:--store' 'bookclub/club/add:--settings' 'bookclub/club/add:--color'
+                set skip 1
+            case 'bookclub/club/list:--store' 'bookclub/club/list:--settings' 'bookclub/club/list:--color'
+                set skip 1
+            case 'bookclub/club/show:--store' 'bookclub/club/show:--settings' 'bookclub/club/show:--color'
+                set skip 1
+            case 'bookclub/club/rename:--store' 'bookclub/club/rename:--settings' 'bookclub/club/rename:--color'
+                set skip 1
+            case 'bookclub/club/remove:--store' 'bookclub/club/remove:--settings' 'bookclub/club/remove:--color'
+                set skip 1
+            case 'bookclub/club/meeting:--date' 'bookclub/club/meeting:--book' 'bookclub/club/meeting:--target' 'bookclub/club/meeting:--label' 'bookclub/club/meeting:--where' 'bookclub/club/meeting:--store' 'bookclub/club/meeting:--settings' 'bookclub/club/meeting:--color'
+                set skip 1
+            case 'bookclub/club/meetings:--store' 'bookclub/club/meetings:--settings' 'bookclub/club/meetings:--color'
+                set skip 1
+            case 'bookclub/club/cancel:--store' 'bookclub/club/cancel:--settings' 'bookclub/club/cancel:--color'
+                set skip 1
+            case 'bookclub/settings:--store' 'bookclub/settings:--settings' 'bookclub/settings:--color'
+                set skip 1
+            case 'bookclub/settings/list:--store' 'bookclub/settings/list:--settings' 'bookclub/settings/list:--color'
+                set skip 1
+            case 'bookclub/settings/get:--store' 'bookclub/settings/get:--settings' 'bookclub/settings/get:--color'
+                set skip 1
+            case 'bookclub/settings/set:--store' 'bookclub/settings/set:--settings' 'bookclub/settings/set:--color'
+                set skip 1
+            case 'bookclub/settings/reset:--store' 'bookclub/settings/reset:--settings' 'bookclub/settings/reset:--color'
+                set skip 1
+            case '*:-*'
+            case '*'
+                set n (math $n + 1)
+        end
+    end
+    echo $cmd
+    echo $n
+end
+
+function __bookclub_command_is
+    set -l state (__bookclub_state)
+    test "$state[1]" = "$argv[1]"
+end
+
+function __bookclub_argument_is
+    set -l state (__bookclub_state)
+    test "$state[1]" = "$argv[1]" -a "$state[2]" = "$argv[2]"
+end
+
+# Asks bookclub for titles or club names, passing on the files named on the command line.
+function __bookclub_list
+    set -l pass
+    set -l skip
+    for word in (commandline -opc)[2..-1]
+        if set -q skip[1]
+            set -a pass $skip=(string replace -r -- '^~' $HOME $word)
+            set -e skip
+            continue
+        end
+        switch $word
+            case --store --settings
+                set skip $word
+            case '--store=*' '--settings=*'
+                set -a pass $word
+        end
+    end
+    bookclub completions $argv[1] $pass 2>/dev/null
+end
+
+complete -c bookclub -f
+complete -c bookclub -n '__bookclub_command_is bookclub' -a 'add' -d 'Add a book and print its id.'
+complete -c bookclub -n '__bookclub_command_is bookclub' -a 'list' -d 'List books, one line each, with a progress bar.'
+complete -c bookclub -n '__bookclub_command_is bookclub' -a 'ls' -d 'List books, one line each, with a progress bar.'
+complete -c bookclub -n '__bookclub_command_is bookclub' -a 'show' -d 'Show a book'\''s card and its progress history with notes.'
+complete -c bookclub -n '__bookclub_command_is bookclub' -a 'progress' -d 'Log how far you have read.'
+complete -c bookclub -n '__bookclub_command_is bookclub' -a 'finish' -d 'Mark a book finished ("I'\''m Done").'
+complete -c bookclub -n '__bookclub_command_is bookclub' -a 'unfinish' -d 'Resume a finished or abandoned book, so that you can log progress again.'
+complete -c bookclub -n '__bookclub_command_is bookclub' -a 'abandon' -d 'Stop reading a book without finishing it; its progress is kept.'
+complete -c bookclub -n '__bookclub_command_is bookclub' -a 'reread' -d 'Start a new reading of a finished or abandoned book; the old one keeps its history.'
+complete -c bookclub -n '__bookclub_command_is bookclub' -a 'edit' -d 'Change a book'\''s title, author, page count, ISBN, cover, tags, rating or review.'
+complete -c bookclub -n '__bookclub_command_is bookclub' -a 'remove' -d 'Delete a book and its history.'
+complete -c bookclub -n '__bookclub_command_is bookclub' -a 'rm' -d 'Delete a book and its history.'
+complete -c bookclub -n '__bookclub_command_is bookclub' -a 'notes' -d 'Print the notes to bring to the next meeting, as Markdown.'
+complete -c bookclub -n '__bookclub_command_is bookclub' -a 'select' -d 'Select the book that commands use when you name none, in this scene.'
+complete -c bookclub -n '__bookclub_command_is bookclub' -a 'undo' -d 'Revert the last command that changed your books or clubs.'
+complete -c bookclub -n '__bookclub_command_is bookclub' -a 'history' -d 'List the recent commands that changed your books or clubs, newest first; undo reverts them.'
+complete -c bookclub -n '__bookclub_command_is bookclub' -a 'doctor' -d 'Check the store, its history, settings and scenes; --fix repairs what it safely can.'
+complete -c bookclub -n '__bookclub_command_is bookclub' -a 'agenda' -d 'Upcoming meetings of every club, and where you stand against each one'\''s target.'
+complete -c bookclub -n '__bookclub_command_is bookclub' -a 'export' -d 'Write every book, reading, note and club out, for other tools or for safekeeping.'
+complete -c bookclub -n '__bookclub_command_is bookclub' -a 'log' -d 'Log a batch of reading events from standard input, all or nothing.'
+complete -c bookclub -n '__bookclub_command_is bookclub' -a 'import' -d 'Add the books of a Goodreads, StoryGraph or bookclub JSON export.'
+complete -c bookclub -n '__bookclub_command_is bookclub' -a 'stats' -d 'Your reading in numbers: pages and books a month, pace, streaks and your yearly goal.'
+complete -c bookclub -n '__bookclub_command_is bookclub' -a 'completions' -d 'Print a completion script for bash, zsh or fish.'
+complete -c bookclub -n '__bookclub_command_is bookclub' -a 'manual' -d 'Print the manual page bookclub(1), in roff.'
+complete -c bookclub -n '__bookclub_command_is bookclub' -a 'club' -d 'Book clubs: their meetings, what to read by when.'
+complete -c bookclub -n '__bookclub_command_is bookclub' -a 'settings' -d 'Read and change settings.'
+complete -c bookclub -n '__bookclub_command_is bookclub' -a 'help' -d 'Show subcommand help information.'
+complete -c bookclub -n '__bookclub_command_is bookclub' -l store -r -F -d 'The store file (default: $BOOKCLUB_STORE, else $XDG_DATA_HOME/bookclub/store.json).'
+complete -c bookclub -n '__bookclub_command_is bookclub' -l settings -r -F -d 'The settings file (default: $BOOKCLUB_SETTINGS, else $XDG_CONFIG_HOME/bookclub/settings.json).'
+complete -c bookclub -n '__bookclub_command_is bookclub' -l quiet -s q -d 'Print only data and errors.'
+complete -c bookclub -n '__bookclub_command_is bookclub' -l color -x -a 'auto always never' -d 'When to colour output.'
+complete -c bookclub -n '__bookclub_command_is bookclub' -l no-color -d 'Never colour output (as --color never).'
+complete -c bookclub -n '__bookclub_command_is bookclub' -l no-hooks -d 'Run no hooks for this command (as BOOKCLUB_NO_HOOKS=1).'
+complete -c bookclub -n '__bookclub_command_is bookclub/add' -l author -s a -x -d 'Who wrote it.'
+complete -c bookclub -n '__bookclub_command_is bookclub/add' -l pages -s p -x -d 'How many pages it has; lets you log page numbers.'
+complete -c bookclub -n '__bookclub_command_is bookclub/add' -l isbn -x -d 'Its ISBN.'
+complete -c bookclub -n '__bookclub_command_is bookclub/add' -l cover -x -d 'The name of a cover image.'
+complete -c bookclub -n '__bookclub_command_is bookclub/add' -l tag -s t -x -d 'A tag; repeat for more.'
+complete -c bookclub -n '__bookclub_command_is bookclub/add' -l json -d 'Print the result as JSON.'
+complete -c bookclub -n '__bookclub_command_is bookclub/list' -l reading -d 'Only books being read.'
+complete -c bookclub -n '__bookclub_command_is bookclub/list' -l finished -d 'Only finished books.'
+complete -c bookclub -n '__bookclub_command_is bookclub/list' -l abandoned -d 'Only abandoned books.'
+complete -c bookclub -n '__bookclub_command_is bookclub/list' -l unstarted -d 'Only books not yet started.'
+complete -c bookclub -n '__bookclub_command_is bookclub/list' -l all -d 'Every book.'
+complete -c bookclub -n '__bookclub_command_is bookclub/list' -l tag -s t -x -d 'Only books with this tag.'
+complete -c bookclub -n '__bookclub_command_is bookclub/list' -l stars -d 'Show your rating of each book as stars.'
+complete -c bookclub -n '__bookclub_command_is bookclub/list' -l json -d 'Print the result as JSON.'
+complete -c bookclub -n '__bookclub_argument_is bookclub/show 0' -a '(__bookclub_list --titles)'
+complete -c bookclub -n '__bookclub_command_is bookclub/show' -l json -d 'Print the result as JSON.'
+complete -c bookclub -n '__bookclub_argument_is bookclub/progress 0' -a '(__bookclub_list --titles)'
+complete -c bookclub -n '__bookclub_command_is bookclub/progress' -l note -x -d 'A note to keep with it.'
+complete -c bookclub -n '__bookclub_command_is bookclub/progress' -l date -x -d 'When it happened: today, friday, last friday 19:00, 2 days ago, -2d, 20 nov or 2026-11-20T19:00 (a day alone is noon; today is now).'
+complete -c bookclub -n '__bookclub_command_is bookclub/progress' -l edit -s e -d 'Write the update in your editor.'
+complete -c bookclub -n '__bookclub_command_is bookclub/progress' -l json -d 'Print the result as JSON.'
+complete -c bookclub -n '__bookclub_argument_is bookclub/finish 0' -a '(__bookclub_list --titles)'
+complete -c bookclub -n '__bookclub_command_is bookclub/finish' -l date -x -d 'When it happened: today, friday, last friday 19:00, 2 days ago, -2d, 20 nov or 2026-11-20T19:00 (a day alone is noon; today is now).'
+complete -c bookclub -n '__bookclub_command_is bookclub/finish' -l note -x -d 'A note to keep with it.'
+complete -c bookclub -n '__bookclub_command_is bookclub/finish' -l rating -x -d 'Your rating, 0 to 5 in quarters (4.5, 3.75).'
+complete -c bookclub -n '__bookclub_command_is bookclub/finish' -l review -x -d 'Your review.'
+complete -c bookclub -n '__bookclub_command_is bookclub/finish' -l json -d 'Print the result as JSON.'
+complete -c bookclub -n '__bookclub_argument_is bookclub/unfinish 0' -a '(__bookclub_list --titles)'
+complete -c bookclub -n '__bookclub_command_is bookclub/unfinish' -l json -d 'Print the result as JSON.'
+complete -c bookclub -n '__bookclub_argument_is bookclub/abandon 0' -a '(__bookclub_list --titles)'
+complete -c bookclub -n '__bookclub_command_is bookclub/abandon' -l date -x -d 'When it happened: today, friday, last friday 19:00, 2 days ago, -2d, 20 nov or 2026-11-20T19:00 (a day alone is noon; today is now).'
+complete -c bookclub -n '__bookclub_command_is bookclub/abandon' -l note -x -d 'A note to keep with it.'
+complete -c bookclub -n '__bookclub_command_is bookclub/abandon' -l json -d 'Print the result as JSON.'
+complete -c bookclub -n '__bookclub_argument_is bookclub/reread 0' -a '(__bookclub_list --titles)'
+complete -c bookclub -n '__bookclub_command_is bookclub/reread' -l json -d 'Print the result as JSON.'
+complete -c bookclub -n '__bookclub_argument_is bookclub/edit 0' -a '(__bookclub_list --titles)'
+complete -c bookclub -n '__bookclub_command_is bookclub/edit' -l title -x -d 'A new title.'
+complete -c bookclub -n '__bookclub_command_is bookclub/edit' -l author -s a -x -d 'A new author.'
+complete -c bookclub -n '__bookclub_command_is bookclub/edit' -l pages -s p -x -d 'A new page count.'
+complete -c bookclub -n '__bookclub_command_is bookclub/edit' -l isbn -x -d 'A new ISBN.'
+complete -c bookclub -n '__bookclub_command_is bookclub/edit' -l cover -x -d 'A new cover image name.'
+complete -c bookclub -n '__bookclub_command_is bookclub/edit' -l add-tag -x -d 'A tag to add; repeat for more.'
+complete -c bookclub -n '__bookclub_command_is bookclub/edit' -l remove-tag -x -d 'A tag to remove; repeat for more.'
+complete -c bookclub -n '__bookclub_command_is bookclub/edit' -l rating -x -d 'Your rating, 0 to 5 in quarters (4.5, 3.75).'
+complete -c bookclub -n '__bookclub_command_is bookclub/edit' -l review -x -d 'Your review.'
+complete -c bookclub -n '__bookclub_command_is bookclub/edit' -l json -d 'Print the result as JSON.'
+complete -c bookclub -n '__bookclub_argument_is bookclub/remove 0' -a '(__bookclub_list --titles)'
+complete -c bookclub -n '__bookclub_command_is bookclub/remove' -l yes -s y -d 'Do not ask.'
+complete -c bookclub -n '__bookclub_argument_is bookclub/notes 0' -a '(__bookclub_list --titles)'
+complete -c bookclub -n '__bookclub_command_is bookclub/notes' -l club -x -a '(__bookclub_list --clubs)' -d 'The notes for a club'\''s meeting.'
+complete -c bookclub -n '__bookclub_command_is bookclub/notes' -l meeting -x -d 'With --club: next (the default), a meeting id, or its date.'
+complete -c bookclub -n '__bookclub_command_is bookclub/notes' -l output -s o -r -F -d 'Write the notes to this file instead of standard output.'
+complete -c bookclub -n '__bookclub_command_is bookclub/notes' -l json -d 'Print the result as JSON.'
+complete -c bookclub -n '__bookclub_argument_is bookclub/select 0' -a '(__bookclub_list --titles)'
+complete -c bookclub -n '__bookclub_command_is bookclub/select' -l club -x -a '(__bookclub_list --clubs)' -d 'Select a club: commands that take a book use its current book, and agenda and notes use the club.'
+complete -c bookclub -n '__bookclub_command_is bookclub/select' -l clear -d 'Select nothing.'
+complete -c bookclub -n '__bookclub_command_is bookclub/select' -l json -d 'Print the result as JSON.'
+complete -c bookclub -n '__bookclub_command_is bookclub/undo' -l json -d 'Print the result as JSON.'
+complete -c bookclub -n '__bookclub_command_is bookclub/history' -l json -d 'Print the result as JSON.'
+complete -c bookclub -n '__bookclub_command_is bookclub/doctor' -l fix -d 'Repair what can be repaired without losing anything.'
+complete -c bookclub -n '__bookclub_command_is bookclub/doctor' -l json -d 'Print the result as JSON.'
+complete -c bookclub -n '__bookclub_command_is bookclub/agenda' -l days -x -d 'How many days ahead to look.'
+complete -c bookclub -n '__bookclub_command_is bookclub/agenda' -l club -x -a '(__bookclub_list --clubs)' -d 'Only this club'\''s meetings.'
+complete -c bookclub -n '__bookclub_command_is bookclub/agenda' -l json -d 'Print the result as JSON.'
+complete -c bookclub -n '__bookclub_command_is bookclub/export' -l format -x -a 'json csv markdown' -d 'What to write.'
+complete -c bookclub -n '__bookclub_command_is bookclub/export' -l output -s o -r -F -d 'Write to this file instead of standard output.'
+complete -c bookclub -n '__bookclub_command_is bookclub/log' -l stdin -d 'Read the events from standard input (required).'
+complete -c bookclub -n '__bookclub_command_is bookclub/log' -l skip-invalid -d 'Log the valid lines and report the others, rather than rejecting the batch.'
+complete -c bookclub -n '__bookclub_command_is bookclub/log' -l json -d 'Print the result as JSON.'
+complete -c bookclub -n '__bookclub_argument_is bookclub/import 0' -a 'goodreads storygraph json'
+complete -c bookclub -n '__bookclub_argument_is bookclub/import 1' -F
+complete -c bookclub -n '__bookclub_command_is bookclub/import' -l dry-run -s n -d 'List what would be imported, and change nothing.'
+complete -c bookclub -n '__bookclub_command_is bookclub/import' -l json -d 'Print the result as JSON.'
+complete -c bookclub -n '__bookclub_command_is bookclub/stats' -l year -x -d 'The year to report, from 1900 to 9999 (default: this year).'
+complete -c bookclub -n '__bookclub_command_is bookclub/stats' -l json -d 'Print the result as JSON.'
+complete -c bookclub -n '__bookclub_argument_is bookclub/completions 0' -a 'bash fish zsh'
+complete -c bookclub -n '__bookclub_command_is bookclub/club' -a 'add' -d 'Add a book club and print its id.'
+complete -c bookclub -n '__bookclub_command_is bookclub/club' -a 'list' -d 'List the clubs with their next meeting.'
+complete -c bookclub -n '__bookclub_command_is bookclub/club' -a 'show' -d 'Show a club, its current book and its meetings.'
+complete -c bookclub -n '__bookclub_command_is bookclub/club' -a 'rename' -d 'Rename a club.'
+complete -c bookclub -n '__bookclub_command_is bookclub/club' -a 'remove' -d 'Delete a club and its meetings; the books stay.'
+complete -c bookclub -n '__bookclub_command_is bookclub/club' -a 'rm' -d 'Delete a club and its meetings; the books stay.'
+complete -c bookclub -n '__bookclub_command_is bookclub/club' -a 'meeting' -d 'Plan a meeting: when, which book, how far to read, where.'
+complete -c bookclub -n '__bookclub_command_is bookclub/club' -a 'meetings' -d 'List upcoming meetings, of one club or of all; or print them as an iCalendar file.'
+complete -c bookclub -n '__bookclub_command_is bookclub/club' -a 'cancel' -d 'Cancel a meeting.'
+complete -c bookclub -n '__bookclub_command_is bookclub/club' -a 'help' -d 'Show subcommand help information.'
+complete -c bookclub -n '__bookclub_command_is bookclub/club/add' -l description -x -d 'What the club is about.'
+complete -c bookclub -n '__bookclub_command_is bookclub/club/add' -l json -d 'Print the result as JSON.'
+complete -c bookclub -n '__bookclub_command_is bookclub/club/list' -l json -d 'Print the result as JSON.'
+complete -c bookclub -n '__bookclub_argument_is bookclub/club/show 0' -a '(__bookclub_list --clubs)'
+complete -c bookclub -n '__bookclub_command_is bookclub/club/show' -l json -d 'Print the result as JSON.'
+complete -c bookclub -n '__bookclub_argument_is bookclub/club/rename 0' -a '(__bookclub_list --clubs)'
+complete -c bookclub -n '__bookclub_argument_is bookclub/club/remove 0' -a '(__bookclub_list --clubs)'
+complete -c bookclub -n '__bookclub_command_is bookclub/club/remove' -l yes -s y -d 'Do not ask.'
+complete -c bookclub -n '__bookclub_argument_is bookclub/club/meeting 0' -a '(__bookclub_list --clubs)'
+complete -c bookclub -n '__bookclub_command_is bookclub/club/meeting' -l date -x -d 'When: thursday 19:00, next thursday 7pm, dec 3 19:00, in 2 weeks, 2026-12-03T19:00 (required).'
+complete -c bookclub -n '__bookclub_command_is bookclub/club/meeting' -l book -x -a '(__bookclub_list --titles)' -d 'The book to discuss.'
+complete -c bookclub -n '__bookclub_command_is bookclub/club/meeting' -l target -x -d 'How far to read by then: a page (250) or a percent (40%).'
+complete -c bookclub -n '__bookclub_command_is bookclub/club/meeting' -l label -x -d 'The target in words, e.g. "chapters 1-12".'
+complete -c bookclub -n '__bookclub_command_is bookclub/club/meeting' -l where -x -d 'A place or a link.'
+complete -c bookclub -n '__bookclub_command_is bookclub/club/meeting' -l json -d 'Print the result as JSON.'
+complete -c bookclub -n '__bookclub_argument_is bookclub/club/meetings 0' -a '(__bookclub_list --clubs)'
+complete -c bookclub -n '__bookclub_command_is bookclub/club/meetings' -l past -d 'Include past meetings.'
+complete -c bookclub -n '__bookclub_command_is bookclub/club/meetings' -l ics -d 'Print the club'\''s meetings as iCalendar (RFC 5545), for a calendar application.'
+complete -c bookclub -n '__bookclub_command_is bookclub/club/meetings' -l json -d 'Print the result as JSON.'
+complete -c bookclub -n '__bookclub_argument_is bookclub/club/cancel 0' -a '(__bookclub_list --clubs)'
+complete -c bookclub -n '__bookclub_command_is bookclub/settings' -a 'list' -d 'List every setting with its value, default and description.'
+complete -c bookclub -n '__bookclub_command_is bookclub/settings' -a 'get' -d 'Print the value of a setting.'
+complete -c bookclub -n '__bookclub_command_is bookclub/settings' -a 'set' -d 'Change a setting.'
+complete -c bookclub -n '__bookclub_command_is bookclub/settings' -a 'reset' -d 'Put a setting, or every setting, back to its default.'
+complete -c bookclub -n '__bookclub_command_is bookclub/settings' -a 'help' -d 'Show subcommand help information.'
+complete -c bookclub -n '__bookclub_command_is bookclub/settings/list' -l json -d 'Print the result as JSON.'
+complete -c bookclub -n '__bookclub_command_is bookclub/settings/get' -l json -d 'Print the result as JSON.'
+complete -c bookclub -n '__bookclub_command_is bookclub/settings/reset' -l all -d 'Reset every setting.'
+complete -c bookclub -n 'not __bookclub_command_is bookclub' -l store -r -F -d 'The store file (default: $BOOKCLUB_STORE, else $XDG_DATA_HOME/bookclub/store.json).'
+complete -c bookclub -n 'not __bookclub_command_is bookclub' -l settings -r -F -d 'The settings file (default: $BOOKCLUB_SETTINGS, else $XDG_CONFIG_HOME/bookclub/settings.json).'
+complete -c bookclub -n 'not __bookclub_command_is bookclub' -l quiet -s q -d 'Print only data and errors.'
+complete -c bookclub -n 'not __bookclub_command_is bookclub' -l color -x -a 'auto always never' -d 'When to colour output.'
+complete -c bookclub -n 'not __bookclub_command_is bookclub' -l no-color -d 'Never colour output (as --color never).'
+complete -c bookclub -n 'not __bookclub_command_is bookclub' -l no-hooks -d 'Run no hooks for this command (as BOOKCLUB_NO_HOOKS=1).'
+complete -c bookclub -l version -d 'Show the version.'
+complete -c bookclub -s h -l help -d 'Show help information.'
