@@ -35,8 +35,6 @@ public enum BookClubError: Error, Equatable, Sendable {
     case badImport(path: String, line: Int?, detail: String)
     case io(path: String, cause: String)
     case storeBusy(lockPath: String, seconds: Double)
-    case editorFailed(String)
-    case aborted(String)
     /// SIGINT or SIGTERM came before the change was committed: nothing was saved.
     case interrupted(signal: Int32, detail: String)
 
@@ -121,10 +119,6 @@ extension BookClubError: LocalizedError {
             "\(path): \(cause)"
         case .storeBusy(let lockPath, let seconds):
             "The store is busy: another bookclub held \(lockPath) for more than \(Self.format(seconds)) s. Try again."
-        case .editorFailed(let message):
-            message
-        case .aborted(let message):
-            message
         case .interrupted(_, let detail):
             "Interrupted; " + detail
         }

@@ -168,6 +168,9 @@ enum CLI {
             } catch let error as BookClubError {
                 env.output.write(error.message(in: env.timeZone).terminalSafe, as: .error)
                 return exitCode(error.kind)
+            } catch let error as CommandFailure {
+                env.output.write(error.message.terminalSafe, as: .error)
+                return exitCode(.rejected)
             } catch let error as ExitCode {
                 env.flushOutput()  // the command has said what went wrong
                 return error.code
@@ -252,6 +255,16 @@ enum CLI {
         case .busy: 75
         case .interrupted(let signal): 128 + signal
         }
+    }
+}
+
+/// What only the command line refuses (no editor to open, a removal not confirmed): said as
+/// `Error: <message>`, exit 1. The core's refusals are `BookClubError`s.
+struct CommandFailure: Error, Equatable {
+    var message: String
+
+    init(_ message: String) {
+        self.message = message
     }
 }
 

@@ -24,7 +24,7 @@ enum Editor {
         var pid = pid_t()
         let spawned = posix_spawn(&pid, "/bin/sh", nil, nil, &cArguments, environ)
         guard spawned == 0 else {
-            throw BookClubError.editorFailed(
+            throw CommandFailure(
                 "Cannot start the editor '\(command)': \(String(cString: strerror(spawned))); nothing was logged.")
         }
         var status: Int32 = 0
@@ -32,7 +32,7 @@ enum Editor {
         let exited = status & 0x7F == 0
         let code = (status >> 8) & 0xFF
         guard exited, code == 0 else {
-            throw BookClubError.editorFailed(
+            throw CommandFailure(
                 exited
                     ? "The editor '\(command)' exited with status \(code); nothing was logged."
                     : "The editor '\(command)' was stopped by signal \(status & 0x7F); nothing was logged.")

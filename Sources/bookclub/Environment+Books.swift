@@ -23,7 +23,7 @@ extension Environment {
         }
         guard let id = scene.selection else { throw BookClubError.noSelection }
         guard let book = library[id: id] else {
-            throw BookClubError.aborted(
+            throw CommandFailure(
                 "The selected book is no longer in the store. Name a book, or select one with `bookclub select BOOK`.")
         }
         return (book, Self.shellWord(book.title.lowercased()))
@@ -33,7 +33,7 @@ extension Environment {
     func resolveClub(_ reference: String?, in library: Library) throws -> Club {
         if let reference { return try library.resolveClub(reference) }
         guard let id = try scene().state.club, let club = library.clubs.first(where: { $0.id == id }) else {
-            throw BookClubError.aborted(
+            throw CommandFailure(
                 "No club given and none selected. Name a club, or select one with `bookclub select --club CLUB`.")
         }
         return club
@@ -43,11 +43,11 @@ extension Environment {
     func confirm(_ question: String, given confirmed: Bool) throws {
         guard !confirmed else { return }
         guard terminal.standardInputIsTerminal else {
-            throw BookClubError.aborted("Nothing removed: give --yes, as standard input is not a terminal to ask on.")
+            throw CommandFailure("Nothing removed: give --yes, as standard input is not a terminal to ask on.")
         }
         output.prompt(question + " [y/N] ")
         guard let answer = readLine()?.lowercased().trimmed, ["y", "yes"].contains(answer) else {
-            throw BookClubError.aborted("Nothing removed.")
+            throw CommandFailure("Nothing removed.")
         }
     }
 

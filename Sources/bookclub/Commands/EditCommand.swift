@@ -71,7 +71,7 @@ struct EditCommand: Command {
         if let author = arguments.value(Self.author) { book.author.wrappedValue = AddCommand.nonEmpty(author) }
         if let pages {
             if let page = book.wrappedValue.currentReading?.progress.latest?.page, page > pages {
-                throw BookClubError.aborted(
+                throw CommandFailure(
                     "'\(book.wrappedValue.title.terminalSafe)' has an entry at p. \(page); a page count of \(pages) would put it past the end."
                 )
             }

@@ -23,7 +23,7 @@ enum ProgressDraft {
         if env.variables["VISUAL"]?.trimmed.isEmpty ?? true, env.variables["EDITOR"]?.trimmed.isEmpty ?? true,
             !env.terminal.standardInputIsTerminal
         {
-            throw BookClubError.editorFailed("No editor to open: set $VISUAL or $EDITOR, or run this on a terminal.")
+            throw CommandFailure("No editor to open: set $VISUAL or $EDITOR, or run this on a terminal.")
         }
         var config = EditorConfig()
         config.present(initialProgress: book.currentProgress)
@@ -45,21 +45,21 @@ enum ProgressDraft {
         }
         do {
             try edited.get()
-        } catch let BookClubError.editorFailed(message) {
-            throw BookClubError.editorFailed(message + " Your draft is kept at \(path).")
+        } catch let failure as CommandFailure {
+            throw CommandFailure(failure.message + " Your draft is kept at \(path).")
         }
         guard let text = try env.fileSystem.read(path).map({ String(decoding: $0, as: UTF8.self) }) else {
-            throw BookClubError.aborted("The draft \(path) is gone; nothing was logged.")
+            throw CommandFailure("The draft \(path) is gone; nothing was logged.")
         }
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
             .filter { !$0.hasPrefix("#") }.map { String($0) }
         guard let first = lines.firstIndex(where: { !$0.trimmed.isEmpty }) else {
             _ = env.fileSystem.remove(path)
-            throw BookClubError.aborted("Empty draft; nothing was logged.")
+            throw CommandFailure("Empty draft; nothing was logged.")
         }
         let valueText = lines[first].trimmed
         guard let value = ProgressValue(parsing: valueText) else {
-            throw BookClubError.aborted(
+            throw CommandFailure(
                 "'\(valueText)' is not a progress value (\(ProgressValue.problem(with: valueText) ?? "")); your draft is kept at \(path)."
             )
         }

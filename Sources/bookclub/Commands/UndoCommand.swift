@@ -18,7 +18,7 @@ struct UndoCommand: Command {
 
     func run(in env: Environment) throws {
         guard let change = try env.storage.undo(lockTimeout: try env.settings().state.lockTimeout) else {
-            throw BookClubError.aborted("Nothing to undo.")
+            throw CommandFailure("Nothing to undo.")
         }
         if json { try env.writeJSON(HistoryCommand.ChangeJSON(change)) }
         env.output.write("Undid `\(change.command.terminalSafe)`: \(change.summary.terminalSafe).", as: .message)
