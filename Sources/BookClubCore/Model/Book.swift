@@ -109,3 +109,12 @@ extension Book {
         case unstarted, reading, finished, abandoned
     }
 }
+
+extension Book {
+    /// Tags as a book keeps them: trimmed, without blanks or repeats (whatever their case), in the
+    /// order given.
+    public static func tags(_ values: [String]) -> [String] {
+        var seen = Set<String>()
+        return values.compactMap(\.nonBlank).filter { seen.insert($0.lowercased()).inserted }
+    }
+}

@@ -8,6 +8,12 @@ extension String {
         return String(self[first...last])
     }
 
+    /// The text trimmed, or `nil` when nothing is left (an option given as "" or "  " means none).
+    public var nonBlank: String? {
+        let text = trimmed
+        return text.isEmpty ? nil : text
+    }
+
     /// The text with zeros before it to make `width` characters (`7` → `007`); longer text is kept whole.
     public func zeroPadded(to width: Int) -> String {
         String(repeating: "0", count: max(0, width - count)) + self

@@ -42,23 +42,12 @@ struct AddCommand: Command {
         guard !title.isEmpty else {
             throw ParseError.invalidValue(value: title, label: "<title>", reason: "a title cannot be empty")
         }
-        author = arguments.value(Self.author).flatMap(Self.nonEmpty)
+        author = arguments.value(Self.author).flatMap(\.nonBlank)
         pages = try arguments.integer(Self.pages, in: Library.pageCounts)
-        isbn = arguments.value(Self.isbn).flatMap(Self.nonEmpty)
-        cover = arguments.value(Self.cover).flatMap(Self.nonEmpty)
-        tags = Self.tags(arguments.values(Self.tag))
+        isbn = arguments.value(Self.isbn).flatMap(\.nonBlank)
+        cover = arguments.value(Self.cover).flatMap(\.nonBlank)
+        tags = Book.tags(arguments.values(Self.tag))
         json = arguments.flag(CommonOptions.json)
-    }
-
-    static func nonEmpty(_ text: String) -> String? {
-        let trimmed = text.trimmed
-        return trimmed.isEmpty ? nil : trimmed
-    }
-
-    /// Trimmed, without blanks or repeats, in the order given.
-    static func tags(_ values: [String]) -> [String] {
-        var seen = Set<String>()
-        return values.compactMap(nonEmpty).filter { seen.insert($0.lowercased()).inserted }
     }
 
     func run(in env: Environment) throws {

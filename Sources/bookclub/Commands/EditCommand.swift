@@ -53,7 +53,7 @@ struct EditCommand: Command {
             throw ParseError.message(
                 "Nothing to change: give at least one of " + fields.map(\.longName).joined(separator: ", "))
         }
-        if let title = arguments.value(Self.title), AddCommand.nonEmpty(title) == nil {
+        if let title = arguments.value(Self.title), title.nonBlank == nil {
             throw ParseError.invalidValue(value: title, label: "--title <title>", reason: "a title cannot be empty")
         }
         clearsPages = arguments.value(Self.pages) == ""
@@ -67,8 +67,8 @@ struct EditCommand: Command {
         let id = try env.resolveBook(reference, in: store.state).book.id
         // Each write through the binding is an update the observers hear; the command still saves once.
         let book = store.binding(\.books[store.state.index(of: id)!])
-        if let title = arguments.value(Self.title).flatMap(AddCommand.nonEmpty) { book.title.wrappedValue = title }
-        if let author = arguments.value(Self.author) { book.author.wrappedValue = AddCommand.nonEmpty(author) }
+        if let title = arguments.value(Self.title).flatMap(\.nonBlank) { book.title.wrappedValue = title }
+        if let author = arguments.value(Self.author) { book.author.wrappedValue = author.nonBlank }
         if let pages {
             if let page = book.wrappedValue.currentReading?.progress.latest?.page, page > pages {
                 throw CommandFailure(
@@ -78,10 +78,10 @@ struct EditCommand: Command {
             book.pages.wrappedValue = pages
         }
         if clearsPages { book.pages.wrappedValue = nil }
-        if let isbn = arguments.value(Self.isbn) { book.isbn.wrappedValue = AddCommand.nonEmpty(isbn) }
-        if let cover = arguments.value(Self.cover) { book.coverName.wrappedValue = AddCommand.nonEmpty(cover) }
+        if let isbn = arguments.value(Self.isbn) { book.isbn.wrappedValue = isbn.nonBlank }
+        if let cover = arguments.value(Self.cover) { book.coverName.wrappedValue = cover.nonBlank }
         let removed = Set(arguments.values(Self.removeTag).map { $0.lowercased() })
-        book.tags.wrappedValue = AddCommand.tags(book.tags.wrappedValue + arguments.values(Self.addTag))
+        book.tags.wrappedValue = Book.tags(book.tags.wrappedValue + arguments.values(Self.addTag))
             .filter { !removed.contains($0.lowercased()) }
         if rating != nil || review != nil {
             try store.update { try $0.rate(bookID: id, rating: rating, review: review, reference: reference ?? id) }

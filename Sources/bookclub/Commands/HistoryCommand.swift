@@ -18,16 +18,6 @@ struct HistoryCommand: Command {
         json = arguments.flag(CommonOptions.json)
     }
 
-    struct ChangeJSON: Encodable {
-        var time: Date
-        var command: String
-        var summary: String
-
-        init(_ change: Change) {
-            (time, command, summary) = (change.time, change.command, change.summary)
-        }
-    }
-
     func run(in env: Environment) throws {
         let changes = try env.storage.changes().reversed()
         if json {

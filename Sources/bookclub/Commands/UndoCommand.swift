@@ -20,7 +20,7 @@ struct UndoCommand: Command {
         guard let change = try env.storage.undo(lockTimeout: try env.settings().state.lockTimeout) else {
             throw CommandFailure("Nothing to undo.")
         }
-        if json { try env.writeJSON(HistoryCommand.ChangeJSON(change)) }
+        if json { try env.writeJSON(ChangeJSON(change)) }
         env.output.write("Undid `\(change.command.terminalSafe)`: \(change.summary.terminalSafe).", as: .message)
     }
 }

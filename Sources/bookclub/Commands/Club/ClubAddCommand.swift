@@ -21,7 +21,7 @@ struct ClubAddCommand: Command {
         guard !name.isEmpty else {
             throw ParseError.invalidValue(value: name, label: "<name>", reason: "a name cannot be empty")
         }
-        description = arguments.value(Self.description).flatMap(AddCommand.nonEmpty)
+        description = arguments.value(Self.description).flatMap(\.nonBlank)
         json = arguments.flag(CommonOptions.json)
     }
 

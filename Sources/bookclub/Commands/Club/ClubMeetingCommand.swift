@@ -39,7 +39,7 @@ struct ClubMeetingCommand: Command {
         guard arguments.value(Self.date) != nil else {
             throw ParseError.missingValue(option: "--date", valueName: "when", help: "When the meeting is.")
         }
-        let label = arguments.value(Self.label).flatMap(AddCommand.nonEmpty)
+        let label = arguments.value(Self.label).flatMap(\.nonBlank)
         switch arguments.value(Self.target).map({ ($0, ProgressValue(parsing: $0)) }) {
         case nil: target = label.map { Meeting.Target(label: $0) }
         case (_, .page(let page))?: target = Meeting.Target(page: page, label: label)
@@ -60,7 +60,7 @@ struct ClubMeetingCommand: Command {
         }
         let meeting = Meeting(
             id: String(env.makeID().prefix(8)), date: date, bookID: book?.id, target: target,
-            place: arguments.value(Self.where).flatMap(AddCommand.nonEmpty))
+            place: arguments.value(Self.where).flatMap(\.nonBlank))
         store.update { $0.clubs[$0.clubIndex(of: club.id)!].schedule(meeting) }
         if arguments.flag(CommonOptions.json) {
             try env.writeJSON(MeetingJSON(meeting, club: club, library: store.state))

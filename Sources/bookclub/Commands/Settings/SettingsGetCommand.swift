@@ -21,7 +21,7 @@ struct SettingsGetCommand: Command {
         let value = key.value(try env.settings().state)
         if json {
             try env.writeJSON(
-                SettingsListCommand.SettingJSON(
+                SettingJSON(
                     key: key.name, value: value, defaultValue: key.defaultValue, description: key.summary))
         } else {
             env.output.write(value, as: .data)

@@ -12,13 +12,6 @@ struct SettingsListCommand: Command {
         json = arguments.flag(CommonOptions.json)
     }
 
-    struct SettingJSON: Encodable {
-        var key: String
-        var value: String
-        var defaultValue: String
-        var description: String
-    }
-
     func run(in env: Environment) throws {
         let settings = try env.settings().state
         let keys = Settings.keys
