@@ -128,10 +128,12 @@ public struct LibraryStorage {
         for file in [path, journalPath, historyPath, undoPath] {
             if let kind = fileSystem.kind(file) {
                 let advice =
-                    kind == "a symbolic link"
-                    ? "bookclub replaces its files by renaming a new one over them, which would replace the link: give the real path with --store or BOOKCLUB_STORE"
-                    : "bookclub keeps a file of its own there: move it away"
-                throw BookClubError.io(path: file, cause: "is \(kind); \(advice). Nothing was changed")
+                    kind != "a symbolic link"
+                    ? "bookclub keeps a file of its own there: move it away"
+                    : file == path
+                        ? "bookclub replaces its files by renaming a new one over them, which would replace the link: give the real path with --store or BOOKCLUB_STORE"
+                        : "bookclub replaces its files by renaming a new one over them, which would replace the link: put the file itself in its place"
+                throw BookClubError.io(path: file, cause: "is \(kind); \(advice). Nothing was changed.")
             }
         }
         try checkHistory(committedLength: committed.historyLength)
