@@ -33,13 +33,6 @@ import Testing
         }
     }
 
-    struct Outcome {
-        var code: Int32
-        var signalled: Bool
-        var stdout: String
-        var stderr: String
-    }
-
     static let numbers = [
         "0", "1", "+1", "-1", "+5", "-5", "100", "412", "100000", "100001", "9223372036854775807",
         "-9223372036854775808",
@@ -222,10 +215,10 @@ import Testing
             }
             let before = PowerCut.Disk.read(home)
             let outcome = try run(runner, testCase)
-            tally[outcome.code, default: 0] += 1
+            tally[outcome.exitCode, default: 0] += 1
             // Files, not folders: a command may make the store's folder and lock file before it fails.
             let failures = check(
-                outcome, testCase, changed: outcome.code != 0 && PowerCut.Disk.read(home).files != before.files)
+                outcome, testCase, changed: outcome.exitCode != 0 && PowerCut.Disk.read(home).files != before.files)
             problems += failures.map { "case \(number) [\(testCase)]: \($0)" }
         }
         print("hostile fuzz: \(Self.count) cases, seed \(Self.seed), exit codes \(tally.sorted { $0.key < $1.key })")
@@ -236,16 +229,16 @@ import Testing
     }
 
     /// What is wrong with an outcome.
-    func check(_ outcome: Outcome, _ testCase: Case, changed: Bool) -> [String] {
+    func check(_ outcome: BookClubRunner.Result, _ testCase: Case, changed: Bool) -> [String] {
         var problems: [String] = []
         if outcome.signalled {
             problems.append("stopped by a signal (a crash or a trap) or by the 20-second limit: \(outcome.stderr)")
         }
-        if !Self.exitCodes.contains(outcome.code) {
-            problems.append("undocumented exit code \(outcome.code): \(outcome.stderr)")
+        if !Self.exitCodes.contains(outcome.exitCode) {
+            problems.append("undocumented exit code \(outcome.exitCode): \(outcome.stderr)")
         }
-        if outcome.code != 0 && outcome.stderr.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
-            problems.append("exit \(outcome.code) in silence")
+        if outcome.exitCode != 0 && outcome.stderr.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            problems.append("exit \(outcome.exitCode) in silence")
         }
         if Self.hasRawControl(outcome.stderr.unicodeScalars, allowing: ["\n"]) {
             problems.append("a raw control character on standard error: \(outcome.stderr.debugDescription)")
@@ -255,7 +248,9 @@ import Testing
             problems.append("a raw control character on standard output")
         }
         let repairs = testCase.arguments.starts(with: ["doctor"]) && testCase.arguments.contains("--fix")
-        if changed && !repairs { problems.append("failed with \(outcome.code) and changed a file: \(outcome.stderr)") }
+        if changed && !repairs {
+            problems.append("failed with \(outcome.exitCode) and changed a file: \(outcome.stderr)")
+        }
         return problems
     }
 
@@ -285,10 +280,9 @@ import Testing
     }
 
     /// Runs a case with a time limit.
-    func run(_ runner: BookClubRunner, _ testCase: Case) throws -> Outcome {
-        let result = try runner.run(
+    func run(_ runner: BookClubRunner, _ testCase: Case) throws -> BookClubRunner.Result {
+        try runner.run(
             testCase.arguments, input: testCase.input, environment: testCase.environment, unsetting: testCase.unset,
             timeLimit: 20)
-        return Outcome(code: result.exitCode, signalled: result.signalled, stdout: result.stdout, stderr: result.stderr)
     }
 }

@@ -42,9 +42,9 @@ public struct FileSystem {
     /// Removes the temporary files that interrupted atomic writes of `path` left; call it only while
     /// no other process can be writing `path` (under its lock).
     public var sweep: (_ path: String) -> Void
-    /// What a path is when it is there but is not a plain file ("a symbolic link", "a folder", ...);
-    /// `nil` for a plain file or nothing. The link itself is looked at, not what it points to.
-    public var kind: (_ path: String) -> String?
+    /// What a path is when it is there but is not a plain file; `nil` for a plain file or nothing.
+    /// The link itself is looked at, not what it points to.
+    public var kind: (_ path: String) -> OtherFileKind?
     /// Syncs the folder that holds `path`, so that a file created in it survives a power cut: a file's
     /// own fsync makes its bytes durable, not its name.
     public var syncFolder: (_ path: String) throws -> Void
@@ -62,7 +62,7 @@ public struct FileSystem {
         remove: @escaping (String) -> Bool,
         map: ((String) throws -> Data?)? = nil,
         syncFolder: @escaping (String) throws -> Void = { _ in },
-        kind: @escaping (String) -> String? = { _ in nil }
+        kind: @escaping (String) -> OtherFileKind? = { _ in nil }
     ) {
         self.read = read
         self.map = map ?? read
@@ -150,6 +150,15 @@ extension FileSystem {
     }
 }
 
+/// What stands at a path where a plain file was expected, said as in a message.
+public enum OtherFileKind: String, Sendable {
+    case symbolicLink = "a symbolic link"
+    case folder = "a folder"
+    case namedPipe = "a named pipe"
+    case socket = "a socket"
+    case device = "a device"
+}
+
 /// A system call a test can make fail.
 public enum InjectedFault {
     public enum Call: String, CaseIterable, Sendable {
@@ -227,16 +236,16 @@ enum POSIXFile {
         return Int(status.st_size)
     }
 
-    static func kind(_ path: String) -> String? {
+    static func kind(_ path: String) -> OtherFileKind? {
         var status = stat()
         guard lstat(path, &status) == 0 else { return nil }
         switch status.st_mode & S_IFMT {
         case S_IFREG: return nil
-        case S_IFLNK: return "a symbolic link"
-        case S_IFDIR: return "a folder"
-        case S_IFIFO: return "a named pipe"
-        case S_IFSOCK: return "a socket"
-        default: return "a device"
+        case S_IFLNK: return .symbolicLink
+        case S_IFDIR: return .folder
+        case S_IFIFO: return .namedPipe
+        case S_IFSOCK: return .socket
+        default: return .device
         }
     }
 

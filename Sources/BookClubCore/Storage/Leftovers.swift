@@ -34,7 +34,7 @@ extension LibraryStorage {
         }
         leftovers.historyBytes = max(0, (try fileSystem.size(historyPath) ?? 0) - files.commit.historyLength)
         let log = try fileSystem.read(undoPath)
-        leftovers.undoRecords = Self.lines(of: log).count - (try changes(upTo: files.commit.state, log: log)).count
+        leftovers.undoRecords = Self.lines(of: log).count - Self.changes(upTo: files.commit.state, in: log).count
         return leftovers
     }
 

@@ -120,7 +120,7 @@ struct LibraryFiles {
             guard let journal, !journal.isEmpty else {
                 // A snapshot of a generation always has a journal beside it: its own, or (when a fold
                 // was cut short) the one it replaced.
-                if journal == nil, previousGeneration != nil, generation != nil { throw missingJournal }
+                if journal == nil, expectsJournal { throw missingJournal }
                 return
             }
             if try lay(journal) { return }
@@ -134,6 +134,10 @@ struct LibraryFiles {
             }
         }
     }
+
+    /// Whether the snapshot always has a journal beside it (its own, or the one it replaced): one
+    /// written by bookclub 0.4 or later, which writes a first snapshot after its journal.
+    private var expectsJournal: Bool { generation != nil && previousGeneration != nil }
 
     private var missingJournal: BookClubError {
         .corruptFile(
@@ -157,18 +161,11 @@ struct LibraryFiles {
     /// Starts an empty journal beside a snapshot whose journal is missing, so that the store goes on
     /// from the snapshot alone; `false` when the journal is not missing.
     static func startMissingJournal(of storage: LibraryStorage) throws -> Bool {
-        do {
-            _ = try LibraryFiles(reading: storage)
-            return false
-        } catch BookClubError.corruptFile(let path, let detail)
-            where path == storage.journalPath && detail.hasPrefix("is missing")
-        {
-            let files = try LibraryFiles(storage: storage, snapshot: storage.fileSystem.read(storage.path))
-            let journal =
-                try JSONCoding.encoder(pretty: false).encode(["generation": files.generation]) + Data("\n".utf8)
-            try storage.fileSystem.writeAtomically(storage.journalPath, journal)
-            return true
-        }
+        let files = try LibraryFiles(storage: storage, snapshot: storage.fileSystem.read(storage.path))
+        guard files.expectsJournal, try storage.fileSystem.size(storage.journalPath) == nil else { return false }
+        let journal = try JSONCoding.encoder(pretty: false).encode(["generation": files.generation]) + Data("\n".utf8)
+        try storage.fileSystem.writeAtomically(storage.journalPath, journal)
+        return true
     }
 
     private init(storage: LibraryStorage, snapshot: Data?) throws {

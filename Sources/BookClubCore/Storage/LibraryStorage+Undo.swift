@@ -61,8 +61,13 @@ extension LibraryStorage {
 
     /// The changes that led to `state`, oldest first, after those that bookclub 0.1 recorded at the
     /// start of the log (listed, never undone).
-    func changes(upTo state: String, log: Data?? = nil) throws -> [Change] {
-        let records = Self.records(in: try log ?? fileSystem.read(undoPath))
+    func changes(upTo state: String) throws -> [Change] {
+        Self.changes(upTo: state, in: try fileSystem.read(undoPath))
+    }
+
+    /// The same, from the log's bytes already read.
+    static func changes(upTo state: String, in log: Data?) -> [Change] {
+        let records = records(in: log)
         let earliest = records.prefix { $0.before == nil }
         let byState = Dictionary(
             records.filter { $0.before != nil }.map { ($0.after, $0) }, uniquingKeysWith: { _, last in last })
@@ -130,7 +135,7 @@ extension LibraryStorage {
         if size > 2 * Self.undoDepth * max(line.count, 1_000) {
             // Written whole and renamed in place, its folder synced.
             let previous = try fileSystem.read(undoPath)
-            let changes = Array(try changes(upTo: committed.state, log: previous).suffix(Self.undoDepth - 1)) + [change]
+            let changes = Array(Self.changes(upTo: committed.state, in: previous).suffix(Self.undoDepth - 1)) + [change]
             return Record(offset: nil, data: try Self.log(changes), previous: previous, isNewToTheStore: false)
         }
         // The leading line break ends any line an interrupted write left.

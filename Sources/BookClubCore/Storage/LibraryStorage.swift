@@ -127,13 +127,16 @@ public struct LibraryStorage {
     private func checkFiles(committed: LibraryFiles.Commit) throws {
         for file in [path, journalPath, historyPath, undoPath] {
             if let kind = fileSystem.kind(file) {
+                let renaming =
+                    "bookclub replaces its files by renaming a new one over them, which would replace the link"
                 let advice =
-                    kind != "a symbolic link"
-                    ? "bookclub keeps a file of its own there: move it away"
-                    : file == path
-                        ? "bookclub replaces its files by renaming a new one over them, which would replace the link: give the real path with --store or BOOKCLUB_STORE"
-                        : "bookclub replaces its files by renaming a new one over them, which would replace the link: put the file itself in its place"
-                throw BookClubError.io(path: file, cause: "is \(kind); \(advice). Nothing was changed.")
+                    switch kind {
+                    case .symbolicLink where file == path:
+                        renaming + ": give the real path with --store or BOOKCLUB_STORE"
+                    case .symbolicLink: renaming + ": put the file itself in its place"
+                    default: "bookclub keeps a file of its own there: move it away"
+                    }
+                throw BookClubError.io(path: file, cause: "is \(kind.rawValue); \(advice). Nothing was changed.")
             }
         }
         try checkHistory(committedLength: committed.historyLength)
