@@ -93,7 +93,6 @@ final class Environment {
     private var sceneStore: Store<SceneState>?
     private var libraryStore: Store<Library>?
     private var libraryIsLocked = false
-    private var libraryScope = LibraryScope.everything
 
     var storage: LibraryStorage { LibraryStorage(path: paths.store, fileSystem: fileSystem) }
 
@@ -111,24 +110,21 @@ final class Environment {
         return store
     }
 
-    /// The library. `forWriting` takes the store lock first (waiting up to the `lockTimeout` setting)
-    /// and keeps it until the environment is closed; a command that only reads does not lock. A library
-    /// first opened for reading (as `progress --edit` does before the editor opens) is read again under
-    /// the lock when it is opened for writing.
+    /// The library, opened once by a command. `forWriting` takes the store lock first (waiting up to
+    /// the `lockTimeout` setting) and keeps it until the environment is closed; a command that only
+    /// reads does not lock. A library first opened for reading (as `progress --edit` does before the
+    /// editor opens) is read again under the lock when it is opened for writing.
     ///
-    /// - Parameter scope: the books to load. A command about one book loads only it (`scope(forBook:)`),
-    ///   so that it costs the same however many books the store holds.
+    /// - Parameter scope: the books to load, and which of them with their full history. A command about
+    ///   one book loads only it (`scope(forBook:)`), so that it costs the same however many books the
+    ///   store holds.
     func library(forWriting: Bool = false, scope: LibraryScope = .everything) throws -> Store<Library> {
-        if let libraryStore, libraryIsLocked || !forWriting, libraryScope == .everything || libraryScope == scope {
-            return libraryStore
-        }
-        precondition(!libraryIsLocked, "the library was opened for writing with another scope")
+        if let libraryStore, libraryIsLocked || !forWriting { return libraryStore }
         let timeout = forWriting ? try settings().state.lockTimeout : nil
         let store = try Store(
             persistence: storage.persistence(
                 lockTimeout: timeout, recording: forWriting ? (commandLine, now().wholeSeconds) : nil, scope: scope))
         libraryStore = store
-        libraryScope = scope
         libraryIsLocked = forWriting
         if forWriting { listenForHooks(on: store) }
         return store
@@ -136,11 +132,20 @@ final class Environment {
 
     /// The scope of a command about one book: the book a reference names, else the selected book; a
     /// club's current book is found among all of them.
-    func scope(forBook reference: String?) throws -> LibraryScope {
-        if let reference { return .book(named: reference) }
+    ///
+    /// - Parameter withHistory: whether the book comes with every entry, not only the latest.
+    func scope(forBook reference: String?, withHistory: Bool = false) throws -> LibraryScope {
         let scene = try scene().state
-        if let selection = scene.selection { return .books([selection]) }
-        return .everything
+        let scope: LibraryScope =
+            if let reference { .book(named: reference) } else if let selection = scene.selection {
+                .books([selection])
+            } else {
+                .everything
+            }
+        guard withHistory else { return scope }
+        return scope.withHistory { [unowned self] library in
+            (try? resolveBook(reference, in: library)).map { [$0.book.id] } ?? []
+        }
     }
 
     // MARK: Hooks

@@ -49,8 +49,8 @@ import Testing
                 kills += 1
             }
 
-            let reopened = try Store(persistence: storage.persistence(lockTimeout: nil))
-            try reopened.loadHistory(of: [bookID], from: storage)
+            let reopened = try Store(
+                persistence: storage.persistence(lockTimeout: nil, scope: .everything.withHistory { _ in [bookID] }))
             let entries = try #require(reopened.state[id: bookID]?.currentReading?.progress.entries)
             let notes = entries.compactMap(\.note).filter { $0.hasPrefix("trial ") }
             #expect(acknowledged.isSubset(of: Set(notes)), "trial \(trial): an acknowledged entry is missing")

@@ -108,9 +108,9 @@ import Testing
         #expect(page < 1_000, "the journal is folded in at last")
         #expect(page > 50, "not at every save")
         #expect(try text(storage, storage.journalPath).split(separator: "\n").count == 1)
-        let library = try Store(persistence: storage.persistence(lockTimeout: nil))
+        let library = try Store(
+            persistence: storage.persistence(lockTimeout: nil, scope: .everything.withHistory { _ in ["b0001"] }))
         #expect(library.state[id: "b0001"]?.currentPage == page)
-        try library.loadHistory(of: ["b0001"], from: storage)
         #expect(library.state[id: "b0001"]?.currentReading?.progress.entries.count == page)
         #expect(try storage.undo(lockTimeout: 1)?.command == "progress", "undo reaches past the fold")
         #expect(

@@ -35,8 +35,7 @@ import Testing
         let storage = LibraryStorage(path: path, fileSystem: .live)
         let library = try {
             // Without the lock, which would create the store's folder.
-            let store = try Store(persistence: storage.persistence(lockTimeout: nil))
-            try store.loadHistory(of: nil, from: storage)
+            let store = try Store(persistence: storage.persistence(lockTimeout: nil, scope: .everything.withHistory))
             return store.state
         }()
         return Observed(library: library, changes: try storage.changes().map(\.command))

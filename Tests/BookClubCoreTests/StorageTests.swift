@@ -17,6 +17,41 @@ import Testing
         }
     }
 
+    @Test func aScopeSaysWhichBooksComeWithTheirHistory() throws {
+        let storage = storage()
+        do {
+            let store = try Store(persistence: storage.persistence(lockTimeout: 1))
+            store.update { $0 = Fixture.shelf }
+            for (minutes, id) in [(0.0, "aaaa1111"), (1, "aaaa2222"), (2, "aaaa1111"), (3, "aaaa2222")] {
+                try store.update {
+                    _ = try $0.logProgress(
+                        .page(10 + Int(minutes)), note: nil, at: Fixture.now.addingTimeInterval(minutes * 60),
+                        bookID: id, reference: id)
+                }
+            }
+            try store.save()
+        }
+        func pages(_ scope: LibraryScope) throws -> [Book.ID: [Int?]] {
+            let library = try Store(persistence: storage.persistence(lockTimeout: nil, scope: scope)).state
+            return Dictionary(
+                uniqueKeysWithValues: library.books.compactMap { book in
+                    book.currentReading.map { (book.id, $0.progress.entries.map(\.page)) }
+                })
+        }
+        #expect(try pages(.everything) == ["aaaa1111": [12], "aaaa2222": [13]])
+        #expect(try pages(.everything.withHistory) == ["aaaa1111": [10, 12], "aaaa2222": [11, 13]])
+        #expect(try pages(.everything.withHistory { _ in ["aaaa2222"] }) == ["aaaa1111": [12], "aaaa2222": [11, 13]])
+        #expect(try pages(.book(named: "dune messiah").withHistory) == ["aaaa2222": [11, 13]])
+        // The choice is made on the books as the snapshot has them: the latest entry of each reading.
+        var seen: [Int?] = []
+        _ = try pages(
+            .books(["aaaa1111"]).withHistory { library in
+                seen = library.books.flatMap { $0.readings.flatMap { $0.progress.entries.map(\.page) } }
+                return ["aaaa1111"]
+            })
+        #expect(seen == [12])
+    }
+
     @Test func aMissingStoreIsAnEmptyLibrary() throws {
         let store = try Store(persistence: storage().persistence(lockTimeout: nil))
         #expect(store.state == Library())
@@ -38,10 +73,11 @@ import Testing
         #expect(!text.contains("the spice"))
         let reopened = try Store(persistence: storage.persistence(lockTimeout: nil))
         #expect(reopened.state[id: "aaaa1111"]?.currentReading?.progress.entries.map(\.page) == [150])
-        try reopened.loadHistory(of: ["aaaa1111"], from: storage)
-        #expect(reopened.state[id: "aaaa1111"]?.currentReading?.progress.entries.map(\.page) == [100, 150])
-        #expect(reopened.state[id: "aaaa1111"]?.currentReading?.progress.entries.first?.note == "the spice")
-        #expect(!reopened.hasUnsavedChanges)
+        let full = try Store(
+            persistence: storage.persistence(lockTimeout: nil, scope: .books(["aaaa1111"]).withHistory))
+        #expect(full.state[id: "aaaa1111"]?.currentReading?.progress.entries.map(\.page) == [100, 150])
+        #expect(full.state[id: "aaaa1111"]?.currentReading?.progress.entries.first?.note == "the spice")
+        #expect(!full.hasUnsavedChanges)
     }
 
     /// The history is read without Foundation's decoder where it can be: whatever the path, every
@@ -124,13 +160,11 @@ import Testing
         // A save that appended to the history but died before replacing the state file:
         let committed = try #require(try storage.fileSystem.read(storage.historyPath)).count
         try storage.fileSystem.append(storage.historyPath, Data("{\"book\":\"aaaa1111\",\"half".utf8), committed)
-        let reopened = try Store(persistence: storage.persistence(lockTimeout: 1))
-        try reopened.loadHistory(of: ["aaaa1111"], from: storage)
+        let reopened = try Store(persistence: storage.persistence(lockTimeout: 1, scope: .everything.withHistory))
         #expect(reopened.state[id: "aaaa1111"]?.currentReading?.progress.entries.count == 1)
         try log(reopened, .page(20), minutes: 1)
         try reopened.save()
-        let again = try Store(persistence: storage.persistence(lockTimeout: nil))
-        try again.loadHistory(of: ["aaaa1111"], from: storage)
+        let again = try Store(persistence: storage.persistence(lockTimeout: nil, scope: .everything.withHistory))
         #expect(again.state[id: "aaaa1111"]?.currentReading?.progress.entries.map(\.page) == [10, 20])
     }
 
@@ -358,12 +392,10 @@ import Testing
         for page in stride(from: 12, to: 2, by: -1) {
             #expect(try storage.undo(lockTimeout: 1)?.command == "progress dune \(page)")
         }
-        let store = try Store(persistence: storage.persistence(lockTimeout: nil))
-        try store.loadHistory(of: ["aaaa1111"], from: storage)
+        let store = try Store(persistence: storage.persistence(lockTimeout: nil, scope: .everything.withHistory))
         #expect(store.state[id: "aaaa1111"]?.currentReading?.progress.entries.map(\.page) == [1, 2])
         try commit(storage, "progress dune 40", log(40))
-        let again = try Store(persistence: storage.persistence(lockTimeout: nil))
-        try again.loadHistory(of: ["aaaa1111"], from: storage)
+        let again = try Store(persistence: storage.persistence(lockTimeout: nil, scope: .everything.withHistory))
         #expect(
             again.state[id: "aaaa1111"]?.currentReading?.progress.entries.map(\.page) == [1, 2, 40],
             "undone entries are gone for good")

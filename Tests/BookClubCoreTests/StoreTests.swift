@@ -96,16 +96,6 @@ import Testing
         withExtendedLifetime(token) {}
     }
 
-    @Test func mergeIsNotAChange() throws {
-        let store = try makeStore()
-        var heard = 0
-        let token = store.observe { heard += 1 }
-        store.merge { $0.books[0].tags = ["loaded"] }
-        #expect(store.state.books[0].tags == ["loaded"])
-        #expect(heard == 0)
-        #expect(!store.hasUnsavedChanges)
-        withExtendedLifetime(token) {}
-    }
 }
 
 @Suite struct BindingTests {

@@ -69,9 +69,8 @@ public enum Doctor {
         var library: Library?
         do {
             // Under the lock, so that a repair cannot race a writer.
-            let store = try Store(persistence: storage.persistence(lockTimeout: fix ? lockTimeout : nil))
-            let ids = Set(store.state.books.map(\.id))
-            try store.loadHistory(of: ids, from: storage)
+            let store = try Store(
+                persistence: storage.persistence(lockTimeout: fix ? lockTimeout : nil, scope: .everything.withHistory))
             library = store.state
             let entries = store.state.books.reduce(0) { $0 + $1.readings.reduce(0) { $0 + $1.progress.entries.count } }
             findings.append(
@@ -165,7 +164,7 @@ public enum Doctor {
     private static func outOfOrder(storage: LibraryStorage, library: Library) throws -> [Finding] {
         var lastTime: [UUID: Date] = [:]
         var books = Set<Book.ID>()
-        let length = try storage.committedHistoryLength()
+        let length = try LibraryFiles(reading: storage).commit.historyLength
         try storage.fileSystem.readLines(storage.historyPath, length) { chunk in
             for line in chunk.split(separator: 0x0A) {
                 guard let record = JSONCoding.decodeLine(HistoryRecord.self, from: Data(line)) else { continue }

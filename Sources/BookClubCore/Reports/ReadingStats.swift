@@ -8,8 +8,8 @@
 /// being read will be done, and where you stand against a yearly goal.
 ///
 /// ```swift
-/// try store.loadHistory(of: Set(store.state.books.map(\.id)), from: storage)
-/// let stats = ReadingStats(library: store.state, now: Date(), timeZone: .current, goal: 24)
+/// let library = try Store(persistence: storage.persistence(lockTimeout: nil, scope: .everything.withHistory)).state
+/// let stats = ReadingStats(library: library, now: Date(), timeZone: .current, goal: 24)
 /// print(stats.pages, stats.pagesPerDay, stats.currentStreak.days)
 /// ```
 ///

@@ -438,3 +438,14 @@ enum POSIXFile {
         }
     }
 }
+
+/// Where `byte` first occurs among the `count` bytes at `start` (`memchr(3)`): the JSON readers' search,
+/// here so that every call to the C library is in this one file.
+func firstByte(_ byte: UInt8, at start: UnsafeRawPointer, count: Int) -> UnsafeRawPointer? {
+    memchr(start, Int32(byte), count).map { UnsafeRawPointer($0) }
+}
+
+/// Whether the `count` bytes at `a` and at `b` are the same (`memcmp(3)`).
+func sameBytes(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, count: Int) -> Bool {
+    memcmp(a, b, count) == 0
+}

@@ -4,12 +4,6 @@
     import Foundation
 #endif
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Reads one member of a JSON object without decoding the rest: the store finds a book's id
 /// and title this way in each of thousands of lines, where Foundation's decoder would spend
 /// microseconds a line. `nil` means "not found or not sure"; callers then ask the decoder.
@@ -41,7 +35,7 @@ enum JSONLine {
             }
             let isWanted =
                 keyEnd - index - 2 == key.utf8CodeUnitCount
-                && memcmp(object.baseAddress! + index + 1, key.utf8Start, key.utf8CodeUnitCount) == 0
+                && sameBytes(object.baseAddress! + index + 1, key.utf8Start, count: key.utf8CodeUnitCount)
             index = keyEnd
             skipSpace()
             guard index < count, object[index] == UInt8(ascii: ":") else { return nil }
@@ -78,15 +72,15 @@ enum JSONLine {
         return JSONCoding.decodeLine([String].self, from: Data("[".utf8) + Data(raw) + Data("]".utf8))?.first
     }
 
-    /// Where `needle` first occurs in `bytes` at or after `start`: memchr for its first byte, memcmp for the rest.
+    /// Where `needle` first occurs in `bytes` at or after `start`: `firstByte` for its first byte, `sameBytes` for the rest.
     static func find(_ needle: [UInt8], in bytes: UnsafeRawBufferPointer, from start: Int = 0) -> Int? {
         guard let base = bytes.baseAddress, let first = needle.first else { return nil }
         var offset = start
         while offset + needle.count <= bytes.count,
-            let hit = memchr(base + offset, Int32(first), bytes.count - offset - needle.count + 1)
+            let hit = firstByte(first, at: base + offset, count: bytes.count - offset - needle.count + 1)
         {
             let at = base.distance(to: UnsafeRawPointer(hit))
-            if memcmp(hit, needle, needle.count) == 0 { return at }
+            if sameBytes(hit, needle, count: needle.count) { return at }
             offset = at + 1
         }
         return nil
@@ -104,7 +98,7 @@ enum JSONLine {
             var at = start
             while at + count <= bytes.count {
                 let byte = bytes[at + count - 1]
-                if byte == last, memcmp(base + at, pattern.baseAddress!, count - 1) == 0 { return at }
+                if byte == last, sameBytes(base + at, pattern.baseAddress!, count: count - 1) { return at }
                 at += shift[Int(byte)]
             }
             return nil
@@ -116,7 +110,7 @@ enum JSONLine {
         guard let base = bytes.baseAddress, let first = needle.first, bytes.count >= needle.count else { return nil }
         var at = bytes.count - needle.count
         while at >= 0 {
-            if bytes[at] == first, memcmp(base + at, needle, needle.count) == 0 { return at }
+            if bytes[at] == first, sameBytes(base + at, needle, count: needle.count) { return at }
             at -= 1
         }
         return nil
@@ -126,7 +120,8 @@ enum JSONLine {
     private static func stringEnd(_ bytes: UnsafeRawBufferPointer, from start: Int) -> Int? {
         var index = start + 1
         while index < bytes.count {
-            guard let hit = memchr(bytes.baseAddress! + index, Int32(UInt8(ascii: "\"")), bytes.count - index) else {
+            guard let hit = firstByte(UInt8(ascii: "\""), at: bytes.baseAddress! + index, count: bytes.count - index)
+            else {
                 return nil
             }
             let quote = bytes.baseAddress!.distance(to: UnsafeRawPointer(hit))

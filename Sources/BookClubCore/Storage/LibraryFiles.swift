@@ -4,12 +4,6 @@
     import Foundation
 #endif
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// A store's committed state as raw JSON, a slice a book: the snapshot `STORE` with the committed
 /// transactions of the journal `STORE.journal` laid over it. A book's JSON is decoded only when the
 /// book is asked for, so that a command about one book reads one book, however many the store holds.
@@ -235,11 +229,13 @@ struct LibraryFiles {
         var transactionStart = journal.startIndex
         var firstLine = 2
         var lineNumber = 0
-        // Where each line ends, found with memchr (a journal may run to hundreds of kilobytes).
+        // Where each line ends, found with `firstByte` (a journal may run to hundreds of kilobytes).
         let ends = journal.withUnsafeBytes { bytes -> [Int] in
             var ends: [Int] = []
             var offset = 0
-            while offset < bytes.count, let hit = memchr(bytes.baseAddress! + offset, 0x0A, bytes.count - offset) {
+            while offset < bytes.count,
+                let hit = firstByte(0x0A, at: bytes.baseAddress! + offset, count: bytes.count - offset)
+            {
                 offset = bytes.baseAddress!.distance(to: UnsafeRawPointer(hit)) + 1
                 ends.append(offset)
             }
@@ -334,7 +330,7 @@ struct LibraryFiles {
         func wrapped(_ prefix: StaticString) -> Data? {
             let count = prefix.utf8CodeUnitCount
             let matches = line.withUnsafeBytes { bytes in
-                bytes.count > count + 1 && memcmp(bytes.baseAddress!, prefix.utf8Start, count) == 0
+                bytes.count > count + 1 && sameBytes(bytes.baseAddress!, prefix.utf8Start, count: count)
                     && bytes[bytes.count - 1] == UInt8(ascii: "}")
             }
             return matches ? line[(line.startIndex + count)..<(line.endIndex - 1)] : nil
@@ -457,14 +453,16 @@ struct LibraryFiles {
             var books: [Data] = []
             var start = 0
             while true {
-                guard start + open.count <= bytes.count, memcmp(base + start, open, open.count) == 0 else { return nil }
+                guard start + open.count <= bytes.count, sameBytes(base + start, open, count: open.count) else {
+                    return nil
+                }
                 // A book ends at the first `}` that closes a line indented four spaces: a string holds
                 // no line break, and the book's own lines are indented six.
                 var offset = start + open.count
                 var end: Int?
-                while let hit = memchr(base + offset, Int32(UInt8(ascii: "}")), bytes.count - offset) {
+                while let hit = firstByte(UInt8(ascii: "}"), at: base + offset, count: bytes.count - offset) {
                     let at = base.distance(to: UnsafeRawPointer(hit))
-                    if memcmp(base + at - indent.count, indent, indent.count) == 0 {
+                    if sameBytes(base + at - indent.count, indent, count: indent.count) {
                         end = at + 1
                         break
                     }
@@ -597,20 +595,64 @@ struct LibraryFiles {
     }
 }
 
-/// Which books a command loads: all of them, or only those it is about (and the clubs), so that a
-/// command about one book reads one book however many the store holds.
-public enum LibraryScope: Equatable, Sendable {
-    case everything
-    /// The book a reference names, by the rules of `Library.resolve`; a reference that names no book,
-    /// or several, fails the load with the error `resolve` gives.
-    case book(named: String)
-    /// These books, those of them that are in the store.
-    case books(Set<Book.ID>)
+/// What a command reads of the library: which books, and which of them with every progress entry.
+///
+/// The snapshot holds the latest entry of each reading; the rest is in the history, read only for the
+/// books a scope names, so that a command about one book reads one book however many the store holds.
+/// A book loaded without its history holds the latest entry of each reading and nothing else.
+///
+/// ```swift
+/// storage.persistence(lockTimeout: nil, scope: .book(named: "dune").withHistory)
+/// storage.persistence(lockTimeout: nil, scope: .everything.withHistory { Set($0.clubs.compactMap(\.bookID)) })
+/// ```
+public struct LibraryScope {
+    public enum Books: Equatable, Sendable {
+        case everything
+        /// The book a reference names, by the rules of `Library.resolve`; a reference that names no book,
+        /// or several, fails the load with the error `resolve` gives.
+        case book(named: String)
+        /// These books, those of them that are in the store.
+        case books(Set<Book.ID>)
+    }
+
+    public var books: Books
+    /// The loaded books that come with every entry, chosen from the books as the snapshot has them.
+    var history: (Library) -> Set<Book.ID>
+
+    public static var everything: LibraryScope { LibraryScope(books: .everything, history: { _ in [] }) }
+    public static func book(named reference: String) -> LibraryScope {
+        LibraryScope(books: .book(named: reference), history: { _ in [] })
+    }
+    public static func books(_ ids: Set<Book.ID>) -> LibraryScope {
+        LibraryScope(books: .books(ids), history: { _ in [] })
+    }
+
+    /// The same books, each with its full history.
+    public var withHistory: LibraryScope {
+        LibraryScope(books: books, history: { Set($0.books.map(\.id)) })
+    }
+
+    /// The same books, those that `choose` names with their full history; `choose` sees them with
+    /// the latest entries only.
+    public func withHistory(of choose: @escaping (Library) -> Set<Book.ID>) -> LibraryScope {
+        LibraryScope(books: books, history: choose)
+    }
 }
 
 extension LibraryFiles {
     func library(in scope: LibraryScope) throws -> Library {
-        switch scope {
+        var library = try library(of: scope.books)
+        let ids = scope.history(library)
+        guard !ids.isEmpty else { return library }
+        let history = try storage.history(of: ids, length: commit.historyLength)
+        for index in library.books.indices where ids.contains(library.books[index].id) {
+            library.books[index].loadHistory(history)
+        }
+        return library
+    }
+
+    private func library(of books: LibraryScope.Books) throws -> Library {
+        switch books {
         case .everything:
             return try library(allLines().map(\.line))
         case .books(let ids):

@@ -4,12 +4,6 @@
     import Foundation
 #endif
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// How the library is kept on disk: a snapshot of the books with a journal of changes beside it, and an
 /// append-only history of every progress entry.
 ///
@@ -221,11 +215,6 @@ public struct LibraryStorage {
         UUID().uuidString.replacing("-", with: "").lowercased()
     }
 
-    /// How much of the history file the store has committed.
-    func committedHistoryLength() throws -> Int {
-        try LibraryFiles(reading: self).commit.historyLength
-    }
-
     /// Removes what writers killed mid-save left; only under the store lock.
     func sweep() {
         fileSystem.sweep(path)
@@ -236,7 +225,11 @@ public struct LibraryStorage {
     /// Every entry in the committed history of these books (of every book when `nil`), by reading id,
     /// in time order.
     public func history(of bookIDs: Set<Book.ID>?) throws -> [UUID: [ReadingProgress.Entry]] {
-        let length = try committedHistoryLength()
+        try history(of: bookIDs, length: LibraryFiles(reading: self).commit.historyLength)
+    }
+
+    /// Every entry in the first `length` bytes of the history.
+    func history(of bookIDs: Set<Book.ID>?, length: Int) throws -> [UUID: [ReadingProgress.Entry]] {
         // Before any line is read, so that a history cut short is reported as such, not as bad JSON.
         try checkHistory(committedLength: length)
         // A few books: only the lines holding their ids are read (a line that merely mentions one is
@@ -251,7 +244,9 @@ public struct LibraryStorage {
                 var start = 0
                 while start < bytes.count {
                     let end =
-                        memchr(base + start, 0x0A, bytes.count - start).map { base.distance(to: UnsafeRawPointer($0)) }
+                        firstByte(0x0A, at: base + start, count: bytes.count - start).map {
+                            base.distance(to: UnsafeRawPointer($0))
+                        }
                         ?? bytes.count
                     defer { start = end + 1 }
                     let line = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
@@ -364,25 +359,16 @@ struct HistoryRecord: Codable {
     var entry: ReadingProgress.Entry
 }
 
-extension Store where State == Library {
-    /// Loads the full progress history of these books into the store (it holds only the latest entry
-    /// of each reading until then). Not a change: nothing is saved because of it.
-    ///
-    /// - Parameter bookIDs: the books whose histories to load; `nil` for every book.
-    public func loadHistory(of bookIDs: Set<Book.ID>?, from storage: LibraryStorage) throws {
-        let history = try storage.history(of: bookIDs)
-        merge { library in
-            for index in library.books.indices where bookIDs?.contains(library.books[index].id) ?? true {
-                for r in library.books[index].readings.indices {
-                    let reading = library.books[index].readings[r]
-                    var entries = history[reading.id] ?? []
-                    // Entries added in memory since the load are not in the committed history yet.
-                    let loaded = Set(entries.map(\.id))
-                    entries += reading.progress.entries.filter { !loaded.contains($0.id) }
-                    library.books[index].readings[r].progress = ReadingProgress(entries: entries)
-                }
-                library.books[index].deriveFractions()
-            }
+extension Book {
+    /// Gives each reading every entry the history holds for it; the latest entry, which the snapshot
+    /// holds, is kept should the history not have it.
+    mutating func loadHistory(_ history: [UUID: [ReadingProgress.Entry]]) {
+        for index in readings.indices {
+            var entries = history[readings[index].id] ?? []
+            let loaded = Set(entries.map(\.id))
+            entries += readings[index].progress.entries.filter { !loaded.contains($0.id) }
+            readings[index].progress = ReadingProgress(entries: entries)
         }
+        deriveFractions()
     }
 }

@@ -83,15 +83,6 @@ public final class Store<State: Equatable> {
         saved = state
         saveCount += 1
     }
-
-    /// Adds to the state what was loaded lazily (a book's full history, say) without counting it as a
-    /// change: no observer is told and nothing becomes unsaved.
-    public func merge(_ body: (inout State) -> Void) {
-        precondition(!isUpdating, "Store.merge was called while an update was in progress")
-        let unsaved = hasUnsavedChanges
-        body(&state)
-        if unsaved { body(&saved) } else { saved = state }
-    }
 }
 
 /// Cancels an observation when `cancel()` is called or when it is released.

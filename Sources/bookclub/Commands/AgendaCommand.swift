@@ -28,22 +28,25 @@ struct AgendaCommand: Command {
         json = arguments.flag(CommonOptions.json)
     }
 
+    /// The clubs to show: the one named, else the selected one, else every club (`nil`).
+    private func clubs(in library: Library, env: Environment) throws -> [Club]? {
+        if let club { return [try library.resolveClub(club)] }
+        guard let selected = try env.scene().state.club, let club = library.clubs.first(where: { $0.id == selected })
+        else { return nil }
+        return [club]
+    }
+
     func run(in env: Environment) throws {
-        let store = try env.library()
-        let clubs: [Club]? =
-            if let club {
-                [try store.state.resolveClub(club)]
-            } else if let selected = try env.scene().state.club,
-                let club = store.state.clubs.first(where: { $0.id == selected })
-            {
-                [club]
-            } else {
-                nil
-            }
         let now = env.now()
-        let upcoming = Agenda.items(in: store.state, clubs: clubs, now: now, days: days)
-        try store.loadHistory(of: Set(upcoming.compactMap(\.meeting.bookID)), from: env.storage)
-        let items = Agenda.items(in: store.state, clubs: clubs, now: now, days: days)
+        // The pace of each meeting's book comes from its recent entries: those books come with their history.
+        let store = try env.library(
+            scope: .everything.withHistory { library in
+                // A club that names nothing is reported below.
+                let clubs: [Club]?
+                do { clubs = try self.clubs(in: library, env: env) } catch { return [] }
+                return Set(Agenda.items(in: library, clubs: clubs, now: now, days: days).compactMap(\.meeting.bookID))
+            })
+        let items = Agenda.items(in: store.state, clubs: try clubs(in: store.state, env: env), now: now, days: days)
         if json {
             try env.writeJSON(items.map { AgendaJSON($0, library: store.state) })
             return

@@ -39,8 +39,7 @@ struct ExportCommand: Command {
     }
 
     func run(in env: Environment) throws {
-        let store = try env.library()
-        try store.loadHistory(of: nil, from: env.storage)
+        let store = try env.library(scope: .everything.withHistory)
         let library = store.state
         switch (format, outputPath) {
         case (.json, let path?):

@@ -73,13 +73,11 @@ struct LogCommand: Command {
             if json { try env.writeJSON(summary) }
             return
         }
-        let store = try env.library(forWriting: true)
-        // A dated event may fall among earlier entries: its books' histories are loaded first.
-        let dated = Set(
-            lines.compactMap { try? $0.event.get() }.filter { $0.time != nil }.compactMap {
-                try? store.state.resolve($0.book).id
-            })
-        if !dated.isEmpty { try store.loadHistory(of: dated, from: env.storage) }
+        // A dated event may fall among earlier entries: its books come with their histories.
+        let dated = lines.compactMap { try? $0.event.get() }.filter { $0.time != nil }.map(\.book)
+        let store = try env.library(
+            forWriting: true,
+            scope: .everything.withHistory { library in Set(dated.compactMap { try? library.resolve($0).id }) })
         var touched: [Book.ID] = []
         try store.update { library in
             // Lines are taken in order, each on a copy, so that a line that fails leaves nothing behind.

@@ -61,14 +61,12 @@ struct NotesCommand: Command {
     }
 
     func run(in env: Environment) throws {
-        let store = try env.library()
         let scene = try env.scene().state
         if club != nil || (target.reference == nil && scene.selection == nil && scene.club != nil) {
-            return try runForClub(store: store, env: env)
+            return try runForClub(env: env)
         }
-        let id = try env.resolveBook(target.reference, in: store.state).book.id
-        try store.loadHistory(of: [id], from: env.storage)
-        let book = store.state[id: id]!
+        let store = try env.library(scope: env.scope(forBook: target.reference, withHistory: true))
+        let book = try env.resolveBook(target.reference, in: store.state).book
         if target.json {
             let notes = NotesReport.notes(of: book).map {
                 NotesJSON.Note(place: $0.place, time: $0.time, text: $0.text)
@@ -79,11 +77,15 @@ struct NotesCommand: Command {
         }
     }
 
-    private func runForClub(store: Store<Library>, env: Environment) throws {
-        let club = try env.resolveClub(club, in: store.state)
+    private func runForClub(env: Environment) throws {
         let now = env.now()
-        let meeting = try club.meeting(meeting ?? "next", now: now, timeZone: env.timeZone)
-        if let bookID = meeting.bookID { try store.loadHistory(of: [bookID], from: env.storage) }
+        func find(in library: Library) throws -> (Club, Meeting) {
+            let found = try env.resolveClub(self.club, in: library)
+            return (found, try found.meeting(self.meeting ?? "next", now: now, timeZone: env.timeZone))
+        }
+        let store = try env.library(
+            scope: .everything.withHistory { library in (try? find(in: library).1.bookID).map { [$0] } ?? [] })
+        let (club, meeting) = try find(in: store.state)
         let report = MeetingNotes.report(club: club, meeting: meeting, library: store.state, now: now)
         if target.json {
             let notes = report.notes.map { NotesJSON.Note(place: $0.place, time: $0.time, text: $0.text) }

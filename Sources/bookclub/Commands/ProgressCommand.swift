@@ -74,15 +74,19 @@ struct ProgressCommand: Command {
         case .given(let given, let givenNote): (value, note) = (given, givenNote)
         case .editor: (value, note) = try ProgressDraft.edit(reference: reference, env: env)
         }
-        let store = try env.library(forWriting: true, scope: env.scope(forBook: reference))
-        let (book, shellReference) = try env.resolveBook(reference, in: store.state)
+        // A backdated entry is placed among, and counts from, the entries before it: its book comes
+        // with its history.
+        let scope = try env.scope(forBook: reference).withHistory { library in
+            guard let given, let book = try? env.resolveBook(reference, in: library).book,
+                let latest = book.currentReading?.progress.latest, given < latest.time
+            else { return [] }
+            return [book.id]
+        }
+        let store = try env.library(forWriting: true, scope: scope)
         // Without --date, the entry is dated now, read under the lock, and never before the latest one:
         // a command that waited for the lock must not slip in behind the entries it waited for.
+        let (book, shellReference) = try env.resolveBook(reference, in: store.state)
         let time = given ?? max(env.now().wholeSeconds, book.currentReading?.progress.latest?.time ?? .distantPast)
-        if let latest = book.currentReading?.progress.latest, time < latest.time {
-            // A backdated entry is placed among, and counts from, the entries before it.
-            try store.loadHistory(of: [book.id], from: env.storage)
-        }
         let outcome = try store.update {
             try $0.logProgress(value, note: note, at: time, bookID: book.id, reference: shellReference)
         }

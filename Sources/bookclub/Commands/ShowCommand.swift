@@ -20,10 +20,8 @@ struct ShowCommand: Command {
     }
 
     func run(in env: Environment) throws {
-        let store = try env.library(scope: env.scope(forBook: target.reference))
-        let id = try env.resolveBook(target.reference, in: store.state).book.id
-        try store.loadHistory(of: [id], from: env.storage)
-        let book = store.state[id: id]!
+        let store = try env.library(scope: env.scope(forBook: target.reference, withHistory: true))
+        let book = try env.resolveBook(target.reference, in: store.state).book
         if target.json {
             try env.writeJSON(BookJSON(book, withHistory: true))
             return

@@ -36,8 +36,7 @@ struct StatsCommand: Command {
 
     func run(in env: Environment) throws {
         let goal = try env.settings().state.yearlyGoal
-        let store = try env.library()
-        try store.loadHistory(of: Set(store.state.books.map(\.id)), from: env.storage)
+        let store = try env.library(scope: .everything.withHistory)
         let stats = ReadingStats(library: store.state, now: env.now(), timeZone: env.timeZone, year: year, goal: goal)
         if json {
             try env.writeJSON(StatsJSON(stats))
