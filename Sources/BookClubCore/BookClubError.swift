@@ -24,6 +24,7 @@ public enum BookClubError: Error, Equatable, Sendable {
     case endsBeforeStart(title: String, outcome: Ending.Outcome, date: Date, started: Date)
     case needsPageCount(title: String, reference: String)
     case pageOutOfRange(page: Int, title: String, pages: Int)
+    case pagesBelowEntry(title: String, page: Int, pages: Int)
     case duplicateTitle(String)
     case invalidSetting(key: String, value: String, expected: String)
     case unknownSetting(String, suggestion: String?)
@@ -100,6 +101,8 @@ extension BookClubError: LocalizedError {
             "'\(title)' has no page count; log a percent (45%) or set it with `bookclub edit \(reference) --pages N`."
         case .pageOutOfRange(let page, let title, let pages):
             "Page \(page) is past the end of '\(title)' (\(pages) pages)."
+        case .pagesBelowEntry(let title, let page, let pages):
+            "'\(title)' has an entry at p. \(page); a page count of \(pages) would put it past the end."
         case .duplicateTitle(let title):
             "A book titled '\(title)' by the same author is already there."
         case .invalidSetting(let key, let value, let expected):

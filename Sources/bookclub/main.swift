@@ -19,10 +19,10 @@ import BookClubCore
 /// the program reads is an overlapping access that Swift's exclusivity checks stop with SIGABRT.
 /// Slots: the signal received, whether signals are caught, whether a save has committed (after
 /// which the rest of that command's saves go through).
-let signalState = UnsafeMutablePointer<Int32>.allocate(capacity: 3)
+private let signalState = UnsafeMutablePointer<Int32>.allocate(capacity: 3)
 signalState.initialize(repeating: 0, count: 3)
-var receivedSignal: Int32 { signalState[0] }
-var stopSignals = sigset_t()
+private var receivedSignal: Int32 { signalState[0] }
+private var stopSignals = sigset_t()
 sigemptyset(&stopSignals)
 for number in [SIGINT, SIGTERM] {
     sigaddset(&stopSignals, number)
@@ -33,8 +33,8 @@ for number in [SIGINT, SIGTERM] {
 // A parent may have started us with them blocked (a test runner does).
 sigprocmask(SIG_UNBLOCK, &stopSignals, nil)
 
-let variables = ProcessInfo.processInfo.environment
-var context = ProcessContext(
+private let variables = ProcessInfo.processInfo.environment
+private var context = Services(
     variables: variables,
     terminal: Terminal.current(environment: variables),
     write: { text, toStandardOutput in
@@ -54,4 +54,4 @@ context.catchSignals = { catching in
     signalState[1] = catching ? 1 : 0
 }
 context.receivedSignal = { receivedSignal }
-exit(CLI.run(Array(CommandLine.arguments.dropFirst()), process: context))
+exit(CLI.run(Array(CommandLine.arguments.dropFirst()), services: context))

@@ -1,3 +1,5 @@
+import BookClubCore
+import Foundation
 import Testing
 
 @testable import bookclub
@@ -97,27 +99,27 @@ private func path(_ names: String...) -> [CommandConfiguration] {
 @Test(arguments: [
     "add Dune --author Herbert", "add Dune --author=Herbert", "add Dune -a Herbert", "add Dune -aHerbert",
 ])
-func valueOptionForms(_ line: String) {
-    #expect(parsed(line)?.value(AddCommand.author) == "Herbert")
-    #expect(parsed(line)?.argument(AddCommand.title) == "Dune")
+func valueOptionForms(_ line: String) throws {
+    #expect(try parsed(line)?[AddCommand.author] == "Herbert")
+    #expect(try parsed(line)?[AddCommand.title] == "Dune")
 }
 
 @Test func groupedShortFlagsAndLastValueWins() throws {
     let arguments = try #require(parsed("add Dune -qa Frank --author Herbert --tag a --tag=b"))
-    #expect(arguments.flag(CLI.quiet))
-    #expect(arguments.value(AddCommand.author) == "Herbert")
-    #expect(arguments.values(AddCommand.tag) == ["a", "b"])
-    #expect(arguments.value(CLI.color) == "auto")
-    #expect(arguments.value(AddCommand.pages) == nil)
+    #expect(arguments[CLI.quiet])
+    #expect(try arguments[AddCommand.author] == "Herbert")
+    #expect(try arguments[every: AddCommand.tag] == ["a", "b"])
+    #expect(try arguments[CLI.color] == .auto)
+    #expect(try arguments[AddCommand.pages] == nil)
     #expect(arguments.commandPath == ["bookclub", "add"])
 }
 
 @Test func terminatorAndDashValues() throws {
-    #expect(parsed("add -- --weird")?.argument(AddCommand.title) == "--weird")
-    #expect(parsed("add -")?.argument(AddCommand.title) == "-")
-    #expect(parsed("progress -5")?.argument(ProgressCommand.value) == "-5")
-    #expect(parsed("progress Dune +20 --note=-x")?.value(CommonOptions.note) == "-x")
-    #expect(parsed("progress 45%")?.argument(ProgressCommand.value) == "45%")
+    #expect(try parsed("add -- --weird")?[AddCommand.title] == "--weird")
+    #expect(try parsed("add -")?[AddCommand.title] == "-")
+    #expect(try parsed("progress -5")?[ProgressCommand.value] == "-5")
+    #expect(try parsed("progress Dune +20 --note=-x")?[CommonOptions.note] == "-x")
+    #expect(try parsed("progress 45%")?[ProgressCommand.value] == "45%")
     #expect(parsed("new Dune")?.commandPath == ["bookclub", "add"])
 }
 
@@ -125,11 +127,11 @@ func valueOptionForms(_ line: String) {
 
 @Test func optionalBeforeRequiredPositional() throws {
     let one = try #require(parsed("progress 120"))
-    #expect(one.argument(CommonOptions.book) == nil)
-    #expect(one.argument(ProgressCommand.value) == "120")
+    #expect(try one[CommonOptions.book] == nil)
+    #expect(try one[ProgressCommand.value] == "120")
     let two = try #require(parsed("progress Dune 120"))
-    #expect(two.argument(CommonOptions.book) == "Dune")
-    #expect(two.argument(ProgressCommand.value) == "120")
+    #expect(try two[CommonOptions.book] == "Dune")
+    #expect(try two[ProgressCommand.value] == "120")
 }
 
 @Test func repeatingPositionalTakesTheRest() throws {
@@ -149,14 +151,14 @@ func valueOptionForms(_ line: String) {
 func inheritedOptionsOnEitherSide(_ line: String) throws {
     let arguments = try #require(parsed(line))
     #expect(arguments.commandPath == ["bookclub", "settings", "set"])
-    #expect(arguments.value(CLI.store) == "lib.json")
-    #expect(arguments.argument(SettingsSetCommand.key) == "theme")
-    #expect(arguments.argument(SettingsSetCommand.value) == "dark")
+    #expect(try arguments[CLI.store] == "lib.json")
+    #expect(try arguments[SettingsSetCommand.key] == "theme")
+    #expect(try arguments[SettingsSetCommand.value] == "dark")
 }
 
 @Test func inheritedFlagBeforeAndAfter() {
-    #expect(parsed("-q list")?.flag(CLI.quiet) == true)
-    #expect(parsed("list --quiet --json")?.flag(CommonOptions.json) == true)
+    #expect(parsed("-q list")?[CLI.quiet] == true)
+    #expect(parsed("list --quiet --json")?[CommonOptions.json] == true)
 }
 
 // MARK: - Help, version, completion
@@ -398,7 +400,7 @@ func thrownErrorMessages(_ error: ParseError, _ expected: String) {
     let text = HelpGenerator.render(path: path("add"), width: 80)
     #expect(!text.contains("debug-dump"))
     #expect(!UsageGenerator.usage(path: path("add")).contains("debug-dump"))
-    #expect(parsed("add Dune --debug-dump")?.flag(OptionSpec(long: "debug-dump", kind: .flag, help: "")) == true)
+    #expect(parsed("add Dune --debug-dump")?[Flag(long: "debug-dump", help: "")] == true)
 }
 
 @Test(arguments: [[], ["add"], ["progress"], ["list"], ["settings"], ["settings", "get"], ["settings", "set"]])
@@ -409,5 +411,52 @@ func helpLinesFitIn80Columns(_ names: [String]) {
     #expect(text.hasSuffix("\n"))
     for line in text.split(separator: "\n") {
         #expect(line.count <= 80, "\(line)")
+    }
+}
+
+// MARK: - Every declared option is read
+
+/// A value each option or argument accepts, chosen by what it takes.
+private func plausibleValue(name: String, valueName: String?, allowedValues: [String]?) -> String {
+    if let first = allowedValues?.first { return first }
+    switch valueName ?? name {
+    case "when": return "yesterday"
+    case "pages", "days", "target", "value": return "100"
+    case "year": return "2026"
+    case "stars": return "4"
+    case "file", "path": return "out.txt"
+    default: return "Dune"
+    }
+}
+
+/// Each command reads every option and argument it declares, whether none is given or any one: an
+/// option that is declared and shown in help but never read would be silently ignored.
+@Test(arguments: CLI.commands.map(\.path))
+func everyDeclaredOptionIsRead(_ path: String) throws {
+    let type = try #require(CLI.commands.first { $0.path == path }?.type)
+    let configuration = type.configuration
+    let declared = Set(configuration.options.map(\.long) + configuration.arguments.map(\.name))
+    for given in [nil] + configuration.options.map(Optional.some) {
+        var arguments = ParsedArguments(commandPath: ["bookclub"] + path.split(separator: " ").map(String.init))
+        for argument in configuration.arguments where !argument.isOptional {
+            arguments.positionalValues[argument.name] = [
+                plausibleValue(name: argument.name, valueName: nil, allowedValues: argument.allowedValues)
+            ]
+        }
+        if let given {
+            if let valueName = given.valueName {
+                arguments.optionValues[given.long] = [
+                    plausibleValue(name: given.long, valueName: valueName, allowedValues: given.allowedValues)
+                ]
+            } else {
+                arguments.flagCounts[given.long] = 1
+            }
+        }
+        arguments.context = ParseContext(now: Date(timeIntervalSince1970: 1_790_000_000), timeZone: .utc)
+        let reads = ReadLog()
+        arguments.reads = reads
+        _ = try? type.init(arguments)
+        let unread = declared.subtracting(reads.read).sorted()
+        #expect(unread.isEmpty, "bookclub \(path) \(given.map(\.longName) ?? "") leaves unread: \(unread)")
     }
 }

@@ -119,7 +119,7 @@ import Testing
             do {
                 let library = try Store(persistence: storage.persistence(lockTimeout: nil)).state
                 accepted += 1
-                _ = ListCommand.render(library.books, width: 80, style: Style(isEnabled: true), timeZone: Fixture.utc)
+                _ = BookTable.render(library.books, width: 80, style: Style(isEnabled: true), timeZone: Fixture.utc)
                 _ = library.books.map { NotesReport.markdown(for: $0, timeZone: Fixture.utc) }
                 _ = Agenda.items(in: library, now: Fixture.now, days: 3650)
                 _ = library.clubs.map { ICalendar.render(club: $0, books: library, now: Fixture.now) }
@@ -289,8 +289,8 @@ import Testing
                 #expect(result.added.count + result.merged.count == file.items.count)
                 // What an import adds is a library the store accepts, and it renders.
                 _ = try LibraryExport.decode(try LibraryExport(library).encoded(), path: "fuzz")
-                _ = ListCommand.render(library.books, width: 80, style: Style(isEnabled: true), timeZone: Fixture.utc)
-                _ = ImportCommand.plan(result) + [ImportCommand.summary(result, dryRun: false)]
+                _ = BookTable.render(library.books, width: 80, style: Style(isEnabled: true), timeZone: Fixture.utc)
+                _ = ImportText.plan(result) + [ImportText.summary(result, dryRun: false)]
                 outcomes["accepted", default: 0] += 1
             } catch let error as BookClubError {
                 #expect(error.kind == .dataFile, "\(error)")

@@ -282,11 +282,11 @@ import Testing
 /// text when pasted or parsed.
 @Suite struct TerminalSafetyTests {
     @Test func aShellWordWithControlsIsQuotedAsANSIC() {
-        #expect(Environment.shellWord("dune") == "dune")
-        #expect(Environment.shellWord("the dune") == "'the dune'")
-        #expect(Environment.shellWord("e\u{202E}vil") == "$'e\\u202evil'")
-        #expect(Environment.shellWord("\u{1B}]0;x\u{07}") == "$'\\x1b]0;x\\x07'")
-        #expect(Environment.shellWord("it's\u{9B}") == "$'it\\'s\\u009b'")
+        #expect(Session.shellWord("dune") == "dune")
+        #expect(Session.shellWord("the dune") == "'the dune'")
+        #expect(Session.shellWord("e\u{202E}vil") == "$'e\\u202evil'")
+        #expect(Session.shellWord("\u{1B}]0;x\u{07}") == "$'\\x1b]0;x\\x07'")
+        #expect(Session.shellWord("it's\u{9B}") == "$'it\\'s\\u009b'")
     }
 
     @Test func jsonOutputEscapesWhatATerminalWouldActOn() throws {

@@ -14,7 +14,7 @@ enum InProcess {
     static func run(_ arguments: [String], home: String, fileSystem: FileSystem = .live, stdin: [String] = []) -> Run {
         var result = Run(code: 0)
         var input = stdin[...]
-        var context = ProcessContext(
+        var context = Services(
             variables: ["HOME": home, "TZ": BookClubRunner.timeZoneName],
             terminal: Terminal(
                 width: 80, lineWidth: nil, standardOutputIsTerminal: false, standardErrorIsTerminal: false,
@@ -24,7 +24,7 @@ enum InProcess {
                 if toStandardOutput { result.stdout += text } else { result.stderr += text }
             })
         context.readLine = { input.popFirst() }
-        result.code = CLI.run(arguments, process: context)
+        result.code = CLI.run(arguments, services: context)
         return result
     }
 

@@ -53,7 +53,7 @@ import Testing
             }
         }
         for option in CLI.globalOptions {
-            #expect(rendered.contains(option.longName))
+            #expect(rendered.contains(option.spec.longName))
         }
         for variable in [
             "BOOKCLUB_STORE", "BOOKCLUB_SETTINGS", "BOOKCLUB_SCENE", "XDG_DATA_HOME", "XDG_CONFIG_HOME",

@@ -391,11 +391,14 @@ import Testing
         try disk.write(to: home)
         let storage = LibraryStorage(path: store, fileSystem: .live)
         let fixes = Doctor.examine(
-            storage: storage, settingsPath: home + "/none.json", sceneFolder: home + "/none", lockTimeout: 5, fix: true)
+            storage: storage, settingsPath: home + "/none.json", sceneFolder: home + "/none", lockTimeout: 5, fix: true,
+            now: Date())
         let mended = try #require(try? Self.observe(store), "\(name): doctor --fix did not mend the store: \(fixes)")
         if let opened { #expect(mended == opened, "\(name): doctor --fix changed what the store held") }
         let problems = Doctor.examine(
-            storage: storage, settingsPath: home + "/none.json", sceneFolder: home + "/none", lockTimeout: 5, fix: false
+            storage: storage, settingsPath: home + "/none.json", sceneFolder: home + "/none", lockTimeout: 5,
+            fix: false,
+            now: Date()
         )
         .filter { $0.kind == .problem }
         #expect(problems.isEmpty, "\(name): after doctor --fix: \(problems)")

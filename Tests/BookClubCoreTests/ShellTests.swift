@@ -354,7 +354,7 @@ enum ExternalTool {
 @Suite struct HelpTextTests {
     /// A text with a run of spaces is a line continuation gone wrong; help, usage and the manual show it.
     @Test func helpTextsHaveNoStrayRunsOfSpaces() {
-        var texts = CLI.globalOptions.map(\.help)
+        var texts = CLI.globalOptions.map(\.spec.help)
         for (_, type) in CLI.commands {
             let configuration = type.configuration
             texts +=

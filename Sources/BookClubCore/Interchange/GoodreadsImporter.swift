@@ -65,7 +65,7 @@ enum GoodreadsImporter {
             details: row.details(source: .goodreads, except: mapped), added: try row.day("Date Added") ?? context.now,
             status: status,
             readCount: readCount, readCountKey: "goodreads:Read Count",
-            dated: [(started: nil, ended: status == .reading ? nil : dateRead)])
+            dated: [(started: nil, ended: status == .reading ? nil : dateRead)], ids: context.ids)
         return ImportFile.Item(book: book, line: row.line)
     }
 }

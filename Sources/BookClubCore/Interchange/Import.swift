@@ -81,12 +81,13 @@ public struct ImportFile: Sendable {
     /// - Throws: `BookClubError.badImport` (or, for JSON, `.corruptFile` and `.newerSchema`), naming the
     ///   line where there is one.
     public init(
-        _ data: Data, format: ImportFormat, path: String, now: Date, timeZone: Zone, makeID: () -> Book.ID
+        _ data: Data, format: ImportFormat, path: String, now: Date, timeZone: Zone, makeID: () -> Book.ID,
+        ids: IDSource
     ) throws {
         switch format {
         case .goodreads, .storygraph:
             let items = try withoutActuallyEscaping(makeID) { makeID in
-                let context = ImportContext(path: path, now: now, timeZone: timeZone, makeID: makeID)
+                let context = ImportContext(path: path, now: now, timeZone: timeZone, makeID: makeID, ids: ids)
                 return try format == .goodreads
                     ? GoodreadsImporter.items(in: data, context) : StoryGraphImporter.items(in: data, context)
             }
@@ -105,7 +106,7 @@ extension ImportMapping {
         review: String?,
         privateNotes: String?, contributors: [Contributor]?, details: [String: [String]]?, added: Date,
         status: Book.Status,
-        readCount: Int, readCountKey: String, dated: [(started: Date?, ended: Date?)]
+        readCount: Int, readCountKey: String, dated: [(started: Date?, ended: Date?)], ids: IDSource
     ) -> Book {
         let ended = status == .finished || status == .abandoned
         var book = Book(
@@ -113,7 +114,8 @@ extension ImportMapping {
             review: ended ? nil : review, privateNotes: privateNotes, contributors: contributors, details: details,
             added: added,
             readings: readings(
-                status, readCount: readCount, dated: dated, rating: ended ? rating : nil, review: ended ? review : nil))
+                status, readCount: readCount, dated: dated, rating: ended ? rating : nil, review: ended ? review : nil,
+                ids: ids))
         // A count the readings do not show (a book read once, back on the to-read shelf) is kept as given.
         if book.readings.count < readCount {
             book.details = (book.details ?? [:]).merging([readCountKey: [String(readCount)]]) { $1 }
@@ -127,11 +129,13 @@ struct ImportContext {
     var path: String
     var now: Date
     var makeID: () -> Book.ID
+    /// Makes the ids of the readings.
+    var ids: IDSource
     /// The reader's time zone: a day is noon of it.
     var timeZone: Zone
 
-    init(path: String, now: Date, timeZone: Zone, makeID: @escaping () -> Book.ID) {
-        (self.path, self.now, self.makeID, self.timeZone) = (path, now, makeID, timeZone)
+    init(path: String, now: Date, timeZone: Zone, makeID: @escaping () -> Book.ID, ids: IDSource) {
+        (self.path, self.now, self.makeID, self.timeZone, self.ids) = (path, now, makeID, timeZone, ids)
     }
 }
 
@@ -375,12 +379,14 @@ enum ImportMapping {
     /// A rating and a review belong to a reading: the last one, when it has ended.
     static func readings(
         _ status: Book.Status, readCount: Int, dated: [(started: Date?, ended: Date?)], rating: Double? = nil,
-        review: String? = nil
+        review: String? = nil, ids: IDSource
     ) -> [Reading] {
         guard status != .unstarted else { return [] }
         let dated = dated.isEmpty ? [(started: nil, ended: nil)] : dated
         let earlier = max(readCount - dated.count, 0)
-        var readings = (0..<earlier).map { _ in Reading(started: nil, ending: Ending(outcome: .finished, date: nil)) }
+        var readings = (0..<earlier).map { _ in
+            Reading(id: ids.uuid(), started: nil, ending: Ending(outcome: .finished, date: nil))
+        }
         for (index, reading) in dated.enumerated() {
             let outcome: Ending.Outcome?
             switch index == dated.count - 1 ? status : .finished {
@@ -391,7 +397,7 @@ enum ImportMapping {
             let last = index == dated.count - 1
             readings.append(
                 Reading(
-                    started: reading.started,
+                    id: ids.uuid(), started: reading.started,
                     ending: outcome.map {
                         Ending(
                             outcome: $0, date: reading.ended, rating: last ? rating : nil, review: last ? review : nil)

@@ -87,8 +87,7 @@ extension Library {
             }
         }
         for var club in file.clubs {
-            let name = club.name.trimmed.lowercased()
-            if clubs.contains(where: { $0.id == club.id || $0.name.trimmed.lowercased() == name }) {
+            if clubIndex(of: club.id) != nil || self.club(named: club.name) != nil {
                 result.skippedClubs.append(club)
                 continue
             }

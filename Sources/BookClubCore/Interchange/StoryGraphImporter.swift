@@ -62,7 +62,7 @@ enum StoryGraphImporter {
             contributors: row.contributors("Contributors"), details: details(row),
             added: try row.day("Date Added") ?? context.now, status: status,
             readCount: try row.integer("Read Count", in: 0...100) ?? 0, readCountKey: "storygraph:Read Count",
-            dated: dated)
+            dated: dated, ids: context.ids)
         return ImportFile.Item(book: book, line: row.line)
     }
 

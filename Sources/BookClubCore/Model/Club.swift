@@ -136,12 +136,33 @@ public struct Meeting: Identifiable, Codable, Equatable, Sendable {
 }
 
 extension Library {
-    /// Adds a club.
+    /// The club called `name`, other than `except`. One rule for every club name: blanks around it
+    /// and case do not count, so "Sci-Fi Club" and " sci-fi club" are one name.
+    public func club(named name: String, except id: Club.ID? = nil) -> Club? {
+        let key = name.trimmed.lowercased()
+        return clubs.first { $0.id != id && $0.name.trimmed.lowercased() == key }
+    }
+
+    /// Adds a club, its name trimmed.
     public mutating func addClub(_ club: Club) throws {
-        guard !clubs.contains(where: { $0.name.lowercased() == club.name.lowercased() }) else {
-            throw BookClubError.duplicateClub(club.name)
-        }
+        var club = club
+        club.name = club.name.trimmed
+        guard self.club(named: club.name) == nil else { throw BookClubError.duplicateClub(club.name) }
         clubs.append(club)
+    }
+
+    /// Renames a club; the name is trimmed and must be no other club's.
+    public mutating func renameClub(_ id: Club.ID, to name: String) throws {
+        let name = name.trimmed
+        guard club(named: name, except: id) == nil else { throw BookClubError.duplicateClub(name) }
+        guard let index = clubIndex(of: id) else { return }
+        clubs[index].name = name
+    }
+
+    /// Removes a club and its meetings. Returns the removed club.
+    @discardableResult
+    public mutating func removeClub(_ id: Club.ID) -> Club? {
+        clubIndex(of: id).map { clubs.remove(at: $0) }
     }
 
     /// The index of the club with this id.

@@ -50,7 +50,7 @@ extension Library {
     /// - Parameters:
     ///   - reference: how the user named the book, for messages that name the fix.
     public mutating func logProgress(
-        _ value: ProgressValue, note: String?, at time: Date, bookID: Book.ID, reference: String
+        _ value: ProgressValue, note: String?, at time: Date, bookID: Book.ID, reference: String, ids: IDSource
     ) throws -> ProgressOutcome {
         guard let index = index(of: bookID) else { throw BookClubError.bookNotFound(reference) }
         var book = books[index]
@@ -60,7 +60,7 @@ extension Library {
         case .unstarted, .reading: break
         }
         if book.status == .unstarted {
-            book.readings.append(Reading(started: time))
+            book.readings.append(Reading(id: ids.uuid(), started: time))
         }
         let last = book.readings.count - 1
         // A backdated entry before the start moves the start back.
@@ -71,7 +71,7 @@ extension Library {
         if note == nil, let previous, previous.progress == fraction, previous.page == page {
             return .unchanged
         }
-        let entry = ReadingProgress.Entry(progress: fraction, page: page, time: time, note: note)
+        let entry = ReadingProgress.Entry(id: ids.uuid(), progress: fraction, page: page, time: time, note: note)
         book.readings[last].progress.add(entry)
         books[index] = book
         return .logged(entry)
@@ -83,8 +83,7 @@ extension Library {
     /// Returns `false` when the reading already ended that way, and changes nothing.
     public mutating func end(
         _ outcome: Ending.Outcome, date: Date?, note: String?, rating: Double? = nil, review: String? = nil,
-        bookID: Book.ID,
-        reference: String
+        bookID: Book.ID, reference: String, ids: IDSource
     ) throws -> Bool {
         guard let index = index(of: bookID) else { throw BookClubError.bookNotFound(reference) }
         let book = books[index]
@@ -101,7 +100,7 @@ extension Library {
         case (.abandoned, .finished):
             throw BookClubError.abandoned(title: book.title, reference: reference)
         case (.unstarted, _):
-            books[index].readings.append(Reading(started: nil))
+            books[index].readings.append(Reading(id: ids.uuid(), started: nil))
         case (.reading, _):
             if let date, let started = book.readings.last?.started, date < started {
                 throw BookClubError.endsBeforeStart(title: book.title, outcome: outcome, date: date, started: started)
@@ -126,6 +125,28 @@ extension Library {
         }
     }
 
+    /// Changes a book's own fields as `edit` asks: a page count below a logged page, an empty title
+    /// or the title and author of another book are refused, and nothing is changed.
+    public mutating func edit(bookID: Book.ID, _ edit: BookEdit, reference: String) throws {
+        guard let index = index(of: bookID) else { throw BookClubError.bookNotFound(reference) }
+        var book = books[index]
+        if let title = edit.title?.nonBlank { book.title = title }
+        if let author = edit.author { book.author = author?.nonBlank }
+        if let pages = edit.pages {
+            if let pages, let page = book.currentReading?.progress.latest?.page, page > pages {
+                throw BookClubError.pagesBelowEntry(title: book.title, page: page, pages: pages)
+            }
+            book.pages = pages
+        }
+        if let isbn = edit.isbn { book.isbn = isbn?.nonBlank }
+        if let cover = edit.coverName { book.coverName = cover?.nonBlank }
+        let removed = Set(edit.removeTags.map { $0.lowercased() })
+        book.tags = Book.tags(book.tags + edit.addTags).filter { !removed.contains($0.lowercased()) }
+        try checkUnique(title: book.title, author: book.author, except: bookID)
+        books[index] = book
+        try rate(bookID: bookID, rating: edit.rating, review: edit.review.map { $0?.nonBlank }, reference: reference)
+    }
+
     /// Resumes a finished or abandoned reading: the "I'm Done" toggle turned off. Returns how it had ended.
     ///
     /// The ending is kept, with its date, note, rating and review, among the reading's `resumed` ones.
@@ -141,11 +162,11 @@ extension Library {
     }
 
     /// Starts a new reading of a finished or abandoned book.
-    public mutating func reread(at time: Date, bookID: Book.ID, reference: String) throws {
+    public mutating func reread(at time: Date, bookID: Book.ID, reference: String, ids: IDSource) throws {
         guard let index = index(of: bookID) else { throw BookClubError.bookNotFound(reference) }
         switch books[index].status {
         case .finished, .abandoned:
-            books[index].readings.append(Reading(started: time))
+            books[index].readings.append(Reading(id: ids.uuid(), started: time))
         case .unstarted, .reading:
             throw BookClubError.notEnded(title: books[index].title, reference: reference)
         }

@@ -19,7 +19,7 @@ public struct Reading: Identifiable, Codable, Equatable, Sendable {
     public var resumed: [Ending]?
 
     public init(
-        id: UUID = UUID(), started: Date?, progress: ReadingProgress = ReadingProgress(), ending: Ending? = nil,
+        id: UUID, started: Date?, progress: ReadingProgress = ReadingProgress(), ending: Ending? = nil,
         resumed: [Ending]? = nil
     ) {
         self.id = id

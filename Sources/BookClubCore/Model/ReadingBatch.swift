@@ -114,22 +114,87 @@ extension Library {
     /// Applies one event as `progress` and then `finish` or `abandon` would: the note goes with the
     /// progress entry, or with the ending when the event logs no progress.
     /// An event without a time is dated `now`, but never before the book's latest entry.
-    public mutating func apply(_ event: ReadingEvent, now: Date) throws -> EventOutcome {
+    public mutating func apply(_ event: ReadingEvent, now: Date, ids: IDSource) throws -> EventOutcome {
         let book = try resolve(event.book)
         let time = event.time ?? max(now, book.currentReading?.progress.latest?.time ?? .distantPast)
         var outcome = EventOutcome(bookID: book.id)
         if let value = event.value,
             case .logged(let entry) = try logProgress(
-                value, note: event.note, at: time, bookID: book.id, reference: event.book)
+                value, note: event.note, at: time, bookID: book.id, reference: event.book, ids: ids)
         {
             outcome.entry = entry
         }
         if let action = event.action,
             try end(
-                action, date: time, note: event.value == nil ? event.note : nil, bookID: book.id, reference: event.book)
+                action, date: time, note: event.value == nil ? event.note : nil, bookID: book.id, reference: event.book,
+                ids: ids)
         {
             outcome.ending = action
         }
+        return outcome
+    }
+}
+
+/// One line of a batch as read: its number in the input, and the event or what is wrong with it.
+public typealias NumberedEvent = (number: Int, event: Result<ReadingEvent, ReadingEvent.Problem>)
+
+/// What applying a batch did.
+public struct BatchOutcome: Equatable, Sendable {
+    /// A line left out, and why.
+    public struct Skipped: Equatable, Sendable {
+        public var line: Int
+        public var reason: String
+    }
+
+    /// How many entries were logged, and how many values were already the latest.
+    public var logged = 0
+    public var unchanged = 0
+    /// The books the batch touched, in the order of their first line.
+    public var touched: [Book.ID] = []
+    public var finished: [Book.ID] = []
+    public var abandoned: [Book.ID] = []
+    public var skipped: [Skipped] = []
+
+    public init() {}
+}
+
+extension Library {
+    /// Applies the lines of a batch in order, each on a copy, so that a line that fails leaves
+    /// nothing behind. A line that fails is skipped when `skipInvalid`; otherwise it rejects the whole
+    /// batch with `BookClubError.invalidBatch`, and the library is left as it was.
+    public mutating func apply(
+        _ lines: [NumberedEvent], now: Date, timeZone: Zone, skipInvalid: Bool, ids: IDSource
+    ) throws -> BatchOutcome {
+        var outcome = BatchOutcome()
+        var library = self
+        for (number, parsed) in lines {
+            var attempt = library
+            let reason: String
+            do {
+                let event = try parsed.get()
+                let applied = try attempt.apply(event, now: now, ids: ids)
+                library = attempt
+                if !outcome.touched.contains(applied.bookID) { outcome.touched.append(applied.bookID) }
+                if applied.entry != nil {
+                    outcome.logged += 1
+                } else if event.value != nil {
+                    outcome.unchanged += 1
+                }
+                switch applied.ending {
+                case .finished: outcome.finished.append(applied.bookID)
+                case .abandoned: outcome.abandoned.append(applied.bookID)
+                case nil: break
+                }
+                continue
+            } catch let problem as ReadingEvent.Problem {
+                reason = problem.reason
+            } catch let error as BookClubError {
+                reason = error.message(in: timeZone)
+            }
+            guard skipInvalid else { throw BookClubError.invalidBatch(line: number, reason: reason) }
+            outcome.skipped.append(BatchOutcome.Skipped(line: number, reason: reason))
+        }
+        self = library
         return outcome
     }
 }

@@ -16,7 +16,7 @@ public struct ReadingProgress: Codable, Equatable, Sendable {
         public var time: Date
         public var note: String?
 
-        public init(id: UUID = UUID(), progress: Double, page: Int? = nil, time: Date, note: String? = nil) {
+        public init(id: UUID, progress: Double, page: Int? = nil, time: Date, note: String? = nil) {
             self.id = id
             self.progress = min(max(progress.isFinite ? progress : 0, 0), 1)
             self.page = page

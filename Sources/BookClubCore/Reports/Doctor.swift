@@ -25,8 +25,9 @@ public enum Doctor {
     /// - Parameters:
     ///   - sceneFolder: the folder of the scene files.
     ///   - fix: repair what can be repaired without losing anything (stale selections, temporary files).
+    ///   - now: the time, against which a temporary file counts as stale.
     public static func examine(
-        storage: LibraryStorage, settingsPath: String, sceneFolder: String, lockTimeout: Double, fix: Bool
+        storage: LibraryStorage, settingsPath: String, sceneFolder: String, lockTimeout: Double, fix: Bool, now: Date
     ) -> [Finding] {
         var findings: [Finding] = []
         let fileSystem = storage.fileSystem
@@ -44,7 +45,10 @@ public enum Doctor {
             for name in fileSystem.list(folder).sorted() where (folder + "/" + name).hasPrefix(prefix) {
                 let path = folder + "/" + name
                 let isStore = storeTemporaries.contains(prefix)
-                if fix && (isStore || (fileSystem.age(path) ?? 0) > 60 && fileSystem.remove(path)) {
+                if fix
+                    && (isStore
+                        || now.timeIntervalSince(fileSystem.modified(path) ?? now) > 60 && fileSystem.remove(path))
+                {
                     findings.append(.init(kind: .fixed, message: "removed \(path), left by an interrupted write"))
                 } else {
                     findings.append(

@@ -35,8 +35,8 @@ public struct FileSystem {
     public var lock: (_ path: String, _ timeout: Double) throws -> () -> Void
     /// The names in a folder; empty when there is none.
     public var list: (_ folder: String) -> [String]
-    /// How many seconds ago a file was last changed, or `nil` when there is none.
-    public var age: (_ path: String) -> Double?
+    /// When a file was last changed, or `nil` when there is none.
+    public var modified: (_ path: String) -> Date?
     /// Removes a file; `false` when it could not.
     public var remove: (_ path: String) -> Bool
     /// Removes the temporary files that interrupted atomic writes of `path` left; call it only while
@@ -58,7 +58,7 @@ public struct FileSystem {
         lock: @escaping (String, Double) throws -> () -> Void,
         sweep: @escaping (String) -> Void,
         list: @escaping (String) -> [String],
-        age: @escaping (String) -> Double? = { _ in nil },
+        modified: @escaping (String) -> Date? = { _ in nil },
         remove: @escaping (String) -> Bool,
         map: ((String) throws -> Data?)? = nil,
         syncFolder: @escaping (String) throws -> Void = { _ in },
@@ -73,7 +73,7 @@ public struct FileSystem {
         self.lock = lock
         self.sweep = sweep
         self.list = list
-        self.age = age
+        self.modified = modified
         self.remove = remove
         self.syncFolder = syncFolder
         self.kind = kind
@@ -111,10 +111,10 @@ extension FileSystem {
             lock: { try POSIXFile.lock($0, timeout: $1, sys: sys) },
             sweep: POSIXFile.sweep,
             list: { (try? FileManager.default.contentsOfDirectory(atPath: $0)) ?? [] },
-            age: { path in
+            modified: { path in
                 var status = stat()
                 guard stat(path, &status) == 0 else { return nil }
-                return Date().timeIntervalSince1970 - Double(status.st_mtim.tv_sec)
+                return Date(timeIntervalSince1970: Double(status.st_mtim.tv_sec))
             },
             remove: { unlink($0) == 0 },
             map: { path in

@@ -513,7 +513,7 @@ struct LibraryFiles {
         }
         var next = self
         next.apply(transaction)
-        let generation = LibraryStorage.newID()
+        let generation = storage.ids.hex()
         let document = Document(
             books: try next.allLines().map { try JSONCoding.decode(StoredBook.self, from: $0.line, path: path) },
             clubs: try next.decodedClubs(), generation: generation, previousGeneration: self.generation ?? "",

@@ -27,10 +27,13 @@ public struct LibraryStorage {
 
     public let path: String
     public let fileSystem: FileSystem
+    /// Makes the ids of the states and snapshot generations a save writes.
+    public let ids: IDSource
 
-    public init(path: String, fileSystem: FileSystem) {
+    public init(path: String, fileSystem: FileSystem, ids: IDSource) {
         self.path = path
         self.fileSystem = fileSystem
+        self.ids = ids
     }
 
     public var historyPath: String { path + ".history" }
@@ -67,7 +70,7 @@ public struct LibraryStorage {
                 try checkFiles(committed: current.commit)
                 let lines = try Self.historyLines(adding: new, to: old)
                 let commit = LibraryFiles.Commit(
-                    historyLength: current.commit.historyLength + lines.count, state: Self.newID())
+                    historyLength: current.commit.historyLength + lines.count, state: ids.hex())
                 var (transaction, revert) = try Self.transaction(
                     from: old, to: new, commit: commit, before: current.commit)
                 let undo = try recording.map { recording in
@@ -208,11 +211,6 @@ public struct LibraryStorage {
             revert.clubs = old.clubs
         }
         return (transaction, revert)
-    }
-
-    /// A new id for a state or a generation of the snapshot.
-    static func newID() -> String {
-        UUID().uuidString.replacing("-", with: "").lowercased()
     }
 
     /// Removes what writers killed mid-save left; only under the store lock.

@@ -1,5 +1,10 @@
 /// Numbers as people write them: `10`, not `10.0`; `35.9`; `0.25`.
 public enum NumberText {
+    /// "1 day", "3 days"; "2 entries" with a `plural` given.
+    public static func count(_ number: Int, _ noun: String, plural: String? = nil) -> String {
+        "\(number) \(number == 1 ? noun : plural ?? noun + "s")"
+    }
+
     /// `value` rounded to at most `decimals` places, with no trailing zeros; `0` for a value that is not
     /// finite, and Swift's own writing for one too large for whole digits (so that nothing traps).
     public static func short(_ value: Double, decimals: Int = 1) -> String {

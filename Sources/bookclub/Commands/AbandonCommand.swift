@@ -10,10 +10,10 @@ struct AbandonCommand: Command {
     var ending: EndingRequest
 
     init(_ arguments: ParsedArguments) throws {
-        ending = EndingRequest(outcome: .abandoned, arguments: arguments)
+        ending = try EndingRequest(outcome: .abandoned, arguments: arguments)
     }
 
-    func run(in env: Environment) throws {
-        try ending.run(in: env)
+    func run(in session: Session) throws {
+        try ending.run(in: session)
     }
 }

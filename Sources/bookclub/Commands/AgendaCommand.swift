@@ -1,9 +1,10 @@
 import BookClubCore
 
 struct AgendaCommand: Command {
-    static let days = OptionSpec(
-        long: "days", kind: .value("days"), help: "How many days ahead to look.", defaultValue: "30")
-    static let club = OptionSpec(long: "club", kind: .value("club"), help: "Only this club's meetings.")
+    static let days = Option(
+        long: "days", kind: .value("days"), help: "How many days ahead to look.", defaultValue: "30",
+        parse: .integer(in: 0...3650))
+    static let club = Option(long: "club", kind: .value("club"), help: "Only this club's meetings.")
     static let configuration = CommandConfiguration(
         name: "agenda",
         abstract: "Upcoming meetings of every club, and where you stand against each one's target.",
@@ -23,43 +24,45 @@ struct AgendaCommand: Command {
     var json: Bool
 
     init(_ arguments: ParsedArguments) throws {
-        days = try arguments.integer(Self.days, in: 0...3650) ?? 30
-        club = arguments.value(Self.club)
-        json = arguments.flag(CommonOptions.json)
+        days = try arguments[Self.days] ?? 30
+        club = try arguments[Self.club]
+        json = arguments[CommonOptions.json]
     }
 
     /// The clubs to show: the one named, else the selected one, else every club (`nil`).
-    private func clubs(in library: Library, env: Environment) throws -> [Club]? {
+    private func clubs(in library: Library, session: Session) throws -> [Club]? {
         if let club { return [try library.resolveClub(club)] }
-        guard let selected = try env.scene().state.club, let club = library.clubs.first(where: { $0.id == selected })
+        guard let selected = try session.scene().state.club,
+            let club = library.clubs.first(where: { $0.id == selected })
         else { return nil }
         return [club]
     }
 
-    func run(in env: Environment) throws {
-        let now = env.now()
+    func run(in session: Session) throws {
+        let now = session.now()
         // The pace of each meeting's book comes from its recent entries: those books come with their history.
-        let store = try env.library(
+        let store = try session.library(
             scope: .everything.withHistory { library in
                 // A club that names nothing is reported below.
                 let clubs: [Club]?
-                do { clubs = try self.clubs(in: library, env: env) } catch { return [] }
+                do { clubs = try self.clubs(in: library, session: session) } catch { return [] }
                 return Set(Agenda.items(in: library, clubs: clubs, now: now, days: days).compactMap(\.meeting.bookID))
             })
-        let items = Agenda.items(in: store.state, clubs: try clubs(in: store.state, env: env), now: now, days: days)
+        let items = Agenda.items(
+            in: store.state, clubs: try clubs(in: store.state, session: session), now: now, days: days)
         if json {
-            try env.writeJSON(items.map { AgendaJSON($0, library: store.state) })
+            try session.writeJSON(items.map { AgendaJSON($0, library: store.state) })
             return
         }
         guard !items.isEmpty else {
-            env.output.write(
+            session.output.write(
                 "No meetings in the next \(days) days. Plan one: bookclub club meeting CLUB --date WHEN --book BOOK",
                 as: .message)
             return
         }
-        let style = env.style
+        let style = session.style
         for item in items {
-            let date = DateText.minute(item.meeting.date, timeZone: env.timeZone)
+            let date = DateText.minute(item.meeting.date, timeZone: session.timeZone)
             var line =
                 item.club.name.terminalSafe + "  "
                 + MeetingText.describe(item.meeting, library: store.state).terminalSafe
@@ -72,9 +75,9 @@ struct AgendaCommand: Command {
             }
             // On a terminal a long line wraps under its text, past the date.
             let indent = date.displayWidth + 2
-            env.output.write(
+            session.output.write(
                 style.bold(date) + "  "
-                    + TextWrapping.hanging(line, width: env.terminal.lineWidth, firstColumn: indent, indent: indent),
+                    + TextWrapping.hanging(line, width: session.terminal.lineWidth, firstColumn: indent, indent: indent),
                 as: .data)
         }
     }

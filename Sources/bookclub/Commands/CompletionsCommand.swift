@@ -7,13 +7,13 @@ import BookClubCore
 /// title a line. That listing only reads the store, never takes its lock, and prints nothing (exit 0)
 /// when the store is absent or cannot be read, so that a broken store never spills into a prompt.
 struct CompletionsCommand: Command {
-    static let shell = ArgumentSpec(
+    static let shell = Argument(
         name: "shell", help: "The shell. Omitted: the one $SHELL names, else bash.", isOptional: true,
         allowedValues: BuiltinFlags.supportedShells.sorted())
-    static let titles = OptionSpec(
-        long: Listing.titles.rawValue, kind: .flag, help: "Print the book titles, one a line.", isHidden: true)
-    static let clubs = OptionSpec(
-        long: Listing.clubs.rawValue, kind: .flag, help: "Print the club names, one a line.", isHidden: true)
+    static let titles = Flag(
+        long: Listing.titles.rawValue, help: "Print the book titles, one a line.", isHidden: true)
+    static let clubs = Flag(
+        long: Listing.clubs.rawValue, help: "Print the club names, one a line.", isHidden: true)
     static let configuration = CommandConfiguration(
         name: "completions",
         abstract: "Print a completion script for bash, zsh or fish.",
@@ -37,8 +37,8 @@ struct CompletionsCommand: Command {
     var listing: Listing?
 
     init(_ arguments: ParsedArguments) throws {
-        shell = arguments.argument(Self.shell)
-        let listings = [(Listing.titles, Self.titles), (.clubs, Self.clubs)].filter { arguments.flag($0.1) }.map(\.0)
+        shell = try arguments[Self.shell]
+        let listings = [(Listing.titles, Self.titles), (.clubs, Self.clubs)].filter { arguments[$0.1] }.map(\.0)
         if listings.count > 1 {
             throw ParseError.exclusiveFlags(
                 duplicate: "--" + listings[1].rawValue, previous: "--" + listings[0].rawValue)
@@ -49,24 +49,24 @@ struct CompletionsCommand: Command {
         }
     }
 
-    func run(in env: Environment) throws {
+    func run(in session: Session) throws {
         if let listing {
-            for candidate in Self.candidates(listing, in: env) {
-                env.output.write(candidate, as: .data)
+            for candidate in Self.candidates(listing, in: session) {
+                session.output.write(candidate, as: .data)
             }
             return
         }
-        let shell = shell ?? BuiltinFlags.detectedShell(environment: env.variables)
+        let shell = shell ?? BuiltinFlags.detectedShell(environment: session.variables)
         guard let script = CompletionScript.script(for: shell, root: CLI.root) else {
             throw ParseError.unsupportedShell(shell)
         }
-        env.output.write(String(script.dropLast()), as: .data)  // write adds the last newline back
+        session.output.write(String(script.dropLast()), as: .data)  // write adds the last newline back
     }
 
     /// The titles or club names, cleaned for a prompt, without repeats, sorted; none when the store
     /// cannot be read.
-    static func candidates(_ listing: Listing, in env: Environment) -> [String] {
-        guard let library = try? env.library().state else { return [] }
+    static func candidates(_ listing: Listing, in session: Session) -> [String] {
+        guard let library = try? session.library().state else { return [] }
         let names =
             switch listing {
             case .titles: library.books.map(\.title)

@@ -1,7 +1,7 @@
 import BookClubCore
 
 struct DoctorCommand: Command {
-    static let fix = OptionSpec(long: "fix", kind: .flag, help: "Repair what can be repaired without losing anything.")
+    static let fix = Flag(long: "fix", help: "Repair what can be repaired without losing anything.")
     static let configuration = CommandConfiguration(
         name: "doctor",
         abstract: "Check the store, its history, settings and scenes; --fix repairs what it safely can.",
@@ -20,19 +20,19 @@ struct DoctorCommand: Command {
     var json: Bool
 
     init(_ arguments: ParsedArguments) throws {
-        fix = arguments.flag(Self.fix)
-        json = arguments.flag(CommonOptions.json)
+        fix = arguments[Self.fix]
+        json = arguments[CommonOptions.json]
     }
 
-    func run(in env: Environment) throws {
-        let timeout = (try? env.settings().state.lockTimeout) ?? Settings().lockTimeout
+    func run(in session: Session) throws {
+        let timeout = (try? session.settings().state.lockTimeout) ?? Settings().lockTimeout
         let findings = Doctor.examine(
-            storage: env.storage, settingsPath: env.paths.settings, sceneFolder: env.paths.scene.parentPath,
-            lockTimeout: timeout, fix: fix)
+            storage: session.storage, settingsPath: session.paths.settings, sceneFolder: session.paths.scene.parentPath,
+            lockTimeout: timeout, fix: fix, now: session.now())
         if json {
-            try env.writeJSON(findings)
+            try session.writeJSON(findings)
         } else {
-            let style = env.style
+            let style = session.style
             for finding in findings {
                 let mark =
                     switch finding.kind {
@@ -41,15 +41,15 @@ struct DoctorCommand: Command {
                     case .problem: style.red("problem")
                     case .fixed: style.green("fixed  ")
                     }
-                env.output.write(mark + "  " + finding.message.terminalSafe, as: .data)
+                session.output.write(mark + "  " + finding.message.terminalSafe, as: .data)
             }
         }
         let problems = findings.count { $0.kind == .problem }
         if problems > 0 {
             // Never a silent failure: one line on standard error, after the findings.
             let advice = fix ? "see above" : "see above, and `bookclub doctor --fix`"
-            env.output.sink(
-                env.output.messageStyle.red("Error: ")
+            session.output.sink(
+                session.output.messageStyle.red("Error: ")
                     + "doctor found \(problems) problem\(problems == 1 ? "" : "s"); \(advice).\n", false)
             throw ExitCode(code: 1)
         }

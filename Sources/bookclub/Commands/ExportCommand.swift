@@ -11,10 +11,10 @@ struct ExportCommand: Command {
         case json, csv, markdown
     }
 
-    static let format = OptionSpec(
+    static let format = Option<Format>(
         long: "format", kind: .value("format"), help: "What to write.",
         allowedValues: Format.allCases.map(\.rawValue),
-        defaultValue: Format.json.rawValue)
+        defaultValue: Format.json.rawValue, parse: .choice)
     static let output = CommonOptions.output("Write to this file instead of standard output.")
     static let configuration = CommandConfiguration(
         name: "export",
@@ -25,32 +25,31 @@ struct ExportCommand: Command {
             a reading journal. Example: bookclub export --format csv --output books.csv
             """,
         options: [
-            format,
-            output,
+            Self.format,
+            Self.output,
         ])
 
     var format: Format
     var outputPath: String?
 
     init(_ arguments: ParsedArguments) throws {
-        // The parser has checked the value against the allowed ones.
-        format = arguments.value(Self.format).flatMap(Format.init) ?? .json
-        outputPath = try arguments.outputPath(Self.output)
+        format = try arguments[Self.format] ?? .json
+        outputPath = try arguments[Self.output]
     }
 
-    func run(in env: Environment) throws {
-        let store = try env.library(scope: .everything.withHistory)
+    func run(in session: Session) throws {
+        let store = try session.library(scope: .everything.withHistory)
         let library = store.state
         switch (format, outputPath) {
         case (.json, let path?):
-            try env.writeFile(try LibraryExport(library).encoded(), to: path)
+            try session.writeFile(try LibraryExport(library).encoded(), to: path)
         case (.json, nil):
             // A book at a time: a large library is never held as one text.
-            try LibraryExport.write(library) { env.writeNow(String(decoding: $0, as: UTF8.self)) }
+            try LibraryExport.write(library) { session.writeNow(String(decoding: $0, as: UTF8.self)) }
         case (.csv, _):
-            try env.writeDocument(GoodreadsCSV.render(library, timeZone: env.timeZone), to: outputPath)
+            try session.writeDocument(GoodreadsCSV.render(library, timeZone: session.timeZone), to: outputPath)
         case (.markdown, _):
-            try env.writeDocument(ReadingJournal.markdown(library, timeZone: env.timeZone), to: outputPath)
+            try session.writeDocument(ReadingJournal.markdown(library, timeZone: session.timeZone), to: outputPath)
         }
     }
 }

@@ -18,39 +18,52 @@ struct FinishCommand: Command {
     var ending: EndingRequest
 
     init(_ arguments: ParsedArguments) throws {
-        ending = EndingRequest(outcome: .finished, arguments: arguments)
+        ending = try EndingRequest(outcome: .finished, arguments: arguments)
     }
 
-    func run(in env: Environment) throws {
-        try ending.run(in: env)
+    func run(in session: Session) throws {
+        try ending.run(in: session)
     }
 }
 
 /// What `finish` and `abandon` share: end the current reading, on a date, with a note.
 struct EndingRequest {
     var outcome: Ending.Outcome
-    var arguments: ParsedArguments
+    var reference: String?
+    var date: Date?
+    var note: String?
+    /// `.some(nil)`: given empty.
+    var rating: Double??
+    var review: String?
+    var json: Bool
 
-    func run(in env: Environment) throws {
-        let date =
-            try arguments.date(CommonOptions.date, now: env.now(), timeZone: env.timeZone) ?? env.now().wholeSeconds
-        let store = try env.library(forWriting: true, scope: env.scope(forBook: arguments.argument(CommonOptions.book)))
-        let (book, reference) = try env.resolveBook(arguments.argument(CommonOptions.book), in: store.state)
-        let rating = try arguments.rating(CommonOptions.rating)
-        let review = arguments.note(CommonOptions.review)
+    init(outcome: Ending.Outcome, arguments: ParsedArguments) throws {
+        self.outcome = outcome
+        reference = try arguments[CommonOptions.book]
+        date = try arguments[CommonOptions.date]
+        note = try arguments[CommonOptions.note] ?? nil
+        rating = try arguments[CommonOptions.rating]
+        review = try arguments[CommonOptions.review] ?? nil
+        json = arguments[CommonOptions.json]
+    }
+
+    func run(in session: Session) throws {
+        let date = date ?? session.now().wholeSeconds
+        let store = try session.library(forWriting: true, scope: session.scope(forBook: reference))
+        let (book, reference) = try session.resolveBook(reference, in: store.state)
         let changed = try store.update {
             try $0.end(
-                outcome, date: date, note: arguments.note(CommonOptions.note), rating: rating ?? nil, review: review,
-                bookID: book.id,
-                reference: reference)
+                outcome, date: date, note: note, rating: rating ?? nil, review: review, bookID: book.id,
+                reference: reference, ids: session.ids)
         }
         let title = book.title.terminalSafe
         switch (changed, outcome) {
-        case (true, .finished): env.output.write("Finished '\(title)'.", as: .message)
+        case (true, .finished): session.output.write("Finished '\(title)'.", as: .message)
         case (true, .abandoned):
-            env.output.write("Abandoned '\(title)' at \(ProgressText.percent(book.currentProgress)).", as: .message)
-        case (false, _): env.output.write("'\(title)' is already \(outcome.rawValue); nothing changed.", as: .message)
+            session.output.write("Abandoned '\(title)' at \(ProgressText.percent(book.currentProgress)).", as: .message)
+        case (false, _):
+            session.output.write("'\(title)' is already \(outcome.rawValue); nothing changed.", as: .message)
         }
-        if arguments.flag(CommonOptions.json) { try env.writeJSON(BookJSON(store.state[id: book.id]!)) }
+        if json { try session.writeJSON(BookJSON(store.state[id: book.id]!)) }
     }
 }

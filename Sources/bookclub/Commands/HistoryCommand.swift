@@ -15,29 +15,29 @@ struct HistoryCommand: Command {
     var json: Bool
 
     init(_ arguments: ParsedArguments) throws {
-        json = arguments.flag(CommonOptions.json)
+        json = arguments[CommonOptions.json]
     }
 
-    func run(in env: Environment) throws {
-        let changes = try env.storage.changes().reversed()
+    func run(in session: Session) throws {
+        let changes = try session.storage.changes().reversed()
         if json {
-            try env.writeJSON(changes.map(ChangeJSON.init))
+            try session.writeJSON(changes.map(ChangeJSON.init))
             return
         }
         guard !changes.isEmpty else {
-            env.output.write("No changes recorded yet.", as: .message)
+            session.output.write("No changes recorded yet.", as: .message)
             return
         }
         let rows = changes.map {
-            [DateText.minute($0.time, timeZone: env.timeZone), $0.command.terminalSafe, $0.summary.terminalSafe]
+            [DateText.minute($0.time, timeZone: session.timeZone), $0.command.terminalSafe, $0.summary.terminalSafe]
         }
         for line in Table(rows: rows, flexibleColumn: 1, wrapsLastColumn: true).render(
-            width: env.terminal.lineWidth,
+            width: session.terminal.lineWidth,
             style: { column, text in
-                column == 0 ? env.style.dim(text) : text
+                column == 0 ? session.style.dim(text) : text
             })
         {
-            env.output.write(line, as: .data)
+            session.output.write(line, as: .data)
         }
     }
 }

@@ -19,15 +19,15 @@ struct ManualCommand: Command {
 
     init(_ arguments: ParsedArguments) throws {}
 
-    func run(in env: Environment) throws {
+    func run(in session: Session) throws {
         let page = ManualPage.render(root: CLI.root, date: CLI.versionDate, sections: Self.sections)
-        env.output.write(String(page.dropLast()), as: .data)  // write adds the last newline back
+        session.output.write(String(page.dropLast()), as: .data)  // write adds the last newline back
     }
 
     /// DATES, ENVIRONMENT, FILES and EXIT STATUS; the paths and codes come from the code that uses them.
     static var sections: [ManualPage.Section] {
         let paths = Paths(environment: ["HOME": "~", "BOOKCLUB_SCENE": "NAME"])
-        let storage = LibraryStorage(path: "STORE", fileSystem: .live)
+        let storage = LibraryStorage(path: "STORE", fileSystem: .live, ids: Services.randomIDs)
         let environment = ManualPage.Section(
             title: "Environment",
             items: [
@@ -87,24 +87,30 @@ struct ManualCommand: Command {
             items: [
                 ("0", "Done."),
                 (
-                    "\(CLI.exitCode(.rejected))",
+                    "\(ErrorReport.exitCode(.rejected))",
                     "The request is valid but cannot be done: no such book, an ambiguous reference, a finished book; or doctor found a problem."
                 ),
                 (
                     "\(CLI.usageErrorCode)",
                     "A usage error: an unknown command or option, a missing or malformed argument."
                 ),
-                ("\(CLI.exitCode(.dataFile))", "A data file is unreadable or of a newer format; it is left untouched."),
-                ("\(CLI.exitCode(.io))", "Reading or writing a file failed."),
                 (
-                    "\(CLI.exitCode(.busy))",
+                    "\(ErrorReport.exitCode(.dataFile))",
+                    "A data file is unreadable or of a newer format; it is left untouched."
+                ),
+                ("\(ErrorReport.exitCode(.io))", "Reading or writing a file failed."),
+                (
+                    "\(ErrorReport.exitCode(.busy))",
                     "The store stayed locked by another command past the lockTimeout setting; try again."
                 ),
                 (
-                    "\(CLI.exitCode(.interrupted(signal: SIGINT)))",
+                    "\(ErrorReport.exitCode(.interrupted(signal: SIGINT)))",
                     "Stopped by SIGINT (Ctrl-C) before its changes were saved."
                 ),
-                ("\(CLI.exitCode(.interrupted(signal: SIGTERM)))", "Stopped by SIGTERM before its changes were saved."),
+                (
+                    "\(ErrorReport.exitCode(.interrupted(signal: SIGTERM)))",
+                    "Stopped by SIGTERM before its changes were saved."
+                ),
             ])
         return [dates, environment, files, exitStatus]
     }

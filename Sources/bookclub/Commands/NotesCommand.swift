@@ -7,8 +7,8 @@ import BookClubCore
 #endif
 
 struct NotesCommand: Command {
-    static let club = OptionSpec(long: "club", kind: .value("club"), help: "The notes for a club's meeting.")
-    static let meeting = OptionSpec(
+    static let club = Option(long: "club", kind: .value("club"), help: "The notes for a club's meeting.")
+    static let meeting = Option(
         long: "meeting", kind: .value("meeting"),
         help: "With --club: next (the default), a meeting id, or its date.")
     static let output = CommonOptions.output("Write the notes to this file instead of standard output.")
@@ -32,10 +32,10 @@ struct NotesCommand: Command {
     var outputPath: String?
 
     init(_ arguments: ParsedArguments) throws {
-        target = BookTarget(arguments)
-        club = arguments.value(Self.club)
-        meeting = arguments.value(Self.meeting)
-        outputPath = try arguments.outputPath(Self.output)
+        target = try BookTarget(arguments)
+        club = try arguments[Self.club]
+        meeting = try arguments[Self.meeting]
+        outputPath = try arguments[Self.output]
         if club != nil, let book = target.reference { throw ParseError.unexpectedArguments([book]) }
         if meeting != nil && club == nil && target.reference != nil {
             throw ParseError.message("--meeting goes with --club")
@@ -60,40 +60,40 @@ struct NotesCommand: Command {
         var notes: [Note]
     }
 
-    func run(in env: Environment) throws {
-        let scene = try env.scene().state
+    func run(in session: Session) throws {
+        let scene = try session.scene().state
         if club != nil || (target.reference == nil && scene.selection == nil && scene.club != nil) {
-            return try runForClub(env: env)
+            return try runForClub(session: session)
         }
-        let store = try env.library(scope: env.scope(forBook: target.reference, withHistory: true))
-        let book = try env.resolveBook(target.reference, in: store.state).book
+        let store = try session.library(scope: session.scope(forBook: target.reference, withHistory: true))
+        let book = try session.resolveBook(target.reference, in: store.state).book
         if target.json {
             let notes = NotesReport.notes(of: book).map {
                 NotesJSON.Note(place: $0.place, time: $0.time, text: $0.text)
             }
-            try env.writeJSON(NotesJSON(id: book.id, title: book.title, notes: notes))
+            try session.writeJSON(NotesJSON(id: book.id, title: book.title, notes: notes))
         } else {
-            try env.writeDocument(NotesReport.markdown(for: book, timeZone: env.timeZone), to: outputPath)
+            try session.writeDocument(NotesReport.markdown(for: book, timeZone: session.timeZone), to: outputPath)
         }
     }
 
-    private func runForClub(env: Environment) throws {
-        let now = env.now()
+    private func runForClub(session: Session) throws {
+        let now = session.now()
         func find(in library: Library) throws -> (Club, Meeting) {
-            let found = try env.resolveClub(self.club, in: library)
-            return (found, try found.meeting(self.meeting ?? "next", now: now, timeZone: env.timeZone))
+            let found = try session.resolveClub(self.club, in: library)
+            return (found, try found.meeting(self.meeting ?? "next", now: now, timeZone: session.timeZone))
         }
-        let store = try env.library(
+        let store = try session.library(
             scope: .everything.withHistory { library in (try? find(in: library).1.bookID).map { [$0] } ?? [] })
         let (club, meeting) = try find(in: store.state)
         let report = MeetingNotes.report(club: club, meeting: meeting, library: store.state, now: now)
         if target.json {
             let notes = report.notes.map { NotesJSON.Note(place: $0.place, time: $0.time, text: $0.text) }
-            try env.writeJSON(
+            try session.writeJSON(
                 MeetingNotesJSON(
                     agenda: AgendaJSON(report.item, library: store.state), since: report.since, notes: notes))
         } else {
-            try env.writeDocument(MeetingNotes.markdown(report, timeZone: env.timeZone), to: outputPath)
+            try session.writeDocument(MeetingNotes.markdown(report, timeZone: session.timeZone), to: outputPath)
         }
     }
 }

@@ -7,8 +7,8 @@ import BookClubCore
 #endif
 
 struct ProgressCommand: Command {
-    static let edit = OptionSpec(long: "edit", short: "e", kind: .flag, help: "Write the update in your editor.")
-    static let value = ArgumentSpec(name: "value", help: "120, 45% or +20. Required unless --edit.", isOptional: true)
+    static let edit = Flag(long: "edit", short: "e", help: "Write the update in your editor.")
+    static let value = Argument(name: "value", help: "120, 45% or +20. Required unless --edit.", isOptional: true)
     static let configuration = CommandConfiguration(
         name: "progress",
         abstract: "Log how far you have read.",
@@ -37,77 +37,80 @@ struct ProgressCommand: Command {
 
     var reference: String?
     var source: Source
+    var date: Date?
     var json: Bool
-    private var arguments: ParsedArguments
 
     init(_ arguments: ParsedArguments) throws {
-        self.arguments = arguments
-        json = arguments.flag(CommonOptions.json)
-        reference = arguments.argument(CommonOptions.book)
-        if arguments.flag(Self.edit) {
-            guard arguments.argument(Self.value) == nil, arguments.value(CommonOptions.note) == nil else {
+        json = arguments[CommonOptions.json]
+        reference = try arguments[CommonOptions.book]
+        date = try arguments[CommonOptions.date]
+        let valueText = try arguments[Self.value]
+        let note = try arguments[CommonOptions.note]
+        if arguments[Self.edit] {
+            guard valueText == nil, note == nil else {
                 throw ParseError.message(
                     "--edit takes the value and note from the editor; give neither on the command line")
             }
             source = .editor
             return
         }
-        var valueText = arguments.argument(Self.value)
-        if valueText == nil {
+        var text = valueText
+        if text == nil {
             // One argument is the value, unless it is plainly a book's name and the value was forgotten.
             guard let only = reference, !only.contains(where: \.isLetter) else {
                 throw ParseError.missingArgument(label: "<value>", help: "120, 45% or +20. Required unless --edit.")
             }
-            (valueText, reference) = (only, nil)
+            (text, reference) = (only, nil)
         }
-        guard let text = valueText, let value = ProgressValue(parsing: text) else {
+        guard let text, let value = ProgressValue(parsing: text) else {
             throw ParseError.invalidValue(
-                value: valueText ?? "", label: "<value>", reason: ProgressValue.problem(with: valueText ?? ""))
+                value: text ?? "", label: "<value>", reason: ProgressValue.problem(with: text ?? ""))
         }
-        source = .given(value, note: arguments.note(CommonOptions.note))
+        source = .given(value, note: note ?? nil)
     }
 
-    func run(in env: Environment) throws {
-        let given = try arguments.date(CommonOptions.date, now: env.now(), timeZone: env.timeZone)
+    func run(in session: Session) throws {
+        let given = date
         let (value, note): (ProgressValue, String?)
         switch source {
         case .given(let given, let givenNote): (value, note) = (given, givenNote)
-        case .editor: (value, note) = try ProgressDraft.edit(reference: reference, env: env)
+        case .editor: (value, note) = try ProgressDraft.edit(reference: reference, session: session)
         }
         // A backdated entry is placed among, and counts from, the entries before it: its book comes
         // with its history.
-        let scope = try env.scope(forBook: reference).withHistory { library in
-            guard let given, let book = try? env.resolveBook(reference, in: library).book,
+        let scope = try session.scope(forBook: reference).withHistory { library in
+            guard let given, let book = try? session.resolveBook(reference, in: library).book,
                 let latest = book.currentReading?.progress.latest, given < latest.time
             else { return [] }
             return [book.id]
         }
-        let store = try env.library(forWriting: true, scope: scope)
+        let store = try session.library(forWriting: true, scope: scope)
         // Without --date, the entry is dated now, read under the lock, and never before the latest one:
         // a command that waited for the lock must not slip in behind the entries it waited for.
-        let (book, shellReference) = try env.resolveBook(reference, in: store.state)
-        let time = given ?? max(env.now().wholeSeconds, book.currentReading?.progress.latest?.time ?? .distantPast)
+        let (book, shellReference) = try session.resolveBook(reference, in: store.state)
+        let time = given ?? max(session.now().wholeSeconds, book.currentReading?.progress.latest?.time ?? .distantPast)
         let outcome = try store.update {
-            try $0.logProgress(value, note: note, at: time, bookID: book.id, reference: shellReference)
+            try $0.logProgress(
+                value, note: note, at: time, bookID: book.id, reference: shellReference, ids: session.ids)
         }
         let updated = store.state[id: book.id]!
         switch outcome {
         case .unchanged:
-            env.output.write(
+            session.output.write(
                 "'\(book.title.terminalSafe)' is already at \(ProgressText.describe(updated)); nothing logged.",
                 as: .message)
         case .logged(let entry) where entry != updated.currentReading?.progress.latest:
-            env.output.write(
-                "'\(book.title.terminalSafe)': logged \(ProgressText.place(entry)) on \(DateText.minute(entry.time, timeZone: env.timeZone)), before the latest entry; you are at \(ProgressText.describe(updated)).",
+            session.output.write(
+                "'\(book.title.terminalSafe)': logged \(ProgressText.place(entry)) on \(DateText.minute(entry.time, timeZone: session.timeZone)), before the latest entry; you are at \(ProgressText.describe(updated)).",
                 as: .message)
         case .logged:
-            env.output.write("'\(book.title.terminalSafe)': \(ProgressText.describe(updated)).", as: .message)
+            session.output.write("'\(book.title.terminalSafe)': \(ProgressText.describe(updated)).", as: .message)
             if updated.currentProgress >= 1 {
-                env.output.write(
+                session.output.write(
                     "That is the end of the book: run `bookclub finish \(shellReference)` to mark it done.",
                     as: .message)
             }
         }
-        if json { try env.writeJSON(BookJSON(updated)) }
+        if json { try session.writeJSON(BookJSON(updated)) }
     }
 }

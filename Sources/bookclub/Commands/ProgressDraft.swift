@@ -12,34 +12,34 @@ import BookClubCore
 /// `progress --edit`: an `EditorConfig` presented in the user's editor, the way `git commit` does it.
 /// The store is not locked while the editor is open.
 enum ProgressDraft {
-    static func edit(reference: String?, env: Environment) throws -> (ProgressValue, String?) {
-        let (book, shellReference) = try env.resolveBook(
-            reference, in: try env.library(scope: env.scope(forBook: reference)).state)
+    static func edit(reference: String?, session: Session) throws -> (ProgressValue, String?) {
+        let (book, shellReference) = try session.resolveBook(
+            reference, in: try session.library(scope: session.scope(forBook: reference)).state)
         switch book.status {
         case .finished: throw BookClubError.finished(title: book.title, reference: shellReference)
         case .abandoned: throw BookClubError.abandoned(title: book.title, reference: shellReference)
         case .unstarted, .reading: break
         }
-        if env.variables["VISUAL"]?.trimmed.isEmpty ?? true, env.variables["EDITOR"]?.trimmed.isEmpty ?? true,
-            !env.terminal.standardInputIsTerminal
+        if session.variables["VISUAL"]?.trimmed.isEmpty ?? true, session.variables["EDITOR"]?.trimmed.isEmpty ?? true,
+            !session.terminal.standardInputIsTerminal
         {
             throw CommandFailure("No editor to open: set $VISUAL or $EDITOR, or run this on a terminal.")
         }
         var config = EditorConfig()
         config.present(initialProgress: book.currentProgress)
-        let path = env.paths.drafts + "/progress-\(book.id.prefix(8)).txt"
+        let path = session.paths.drafts + "/progress-\(book.id.prefix(8)).txt"
         // A draft kept from an editor that was stopped is offered again, never overwritten.
-        if try env.fileSystem.read(path) != nil {
-            env.output.write("Resuming your draft kept at \(path).", as: .message)
+        if try session.fileSystem.read(path) != nil {
+            session.output.write("Resuming your draft kept at \(path).", as: .message)
         } else {
-            try env.fileSystem.writeAtomically(path, Data(buffer(for: book, config: config).utf8))
+            try session.fileSystem.writeAtomically(path, Data(buffer(for: book, config: config).utf8))
         }
         // While the editor is open a Ctrl-C belongs to it (vim uses it), as in git; a SIGTERM, or a
         // Ctrl-C that ended the editor, stops here and keeps the draft.
-        env.catchSignals(true)
-        let edited = Result { try env.runEditor(Editor.command(environment: env.variables), path) }
-        let signal = env.receivedSignal()
-        env.catchSignals(false)
+        session.catchSignals(true)
+        let edited = Result { try session.runEditor(Editor.command(environment: session.variables), path) }
+        let signal = session.receivedSignal()
+        session.catchSignals(false)
         if signal == SIGTERM || (signal != 0 && (try? edited.get()) == nil) {
             throw BookClubError.interrupted(signal: signal, detail: "your draft is kept at \(path).")
         }
@@ -48,13 +48,13 @@ enum ProgressDraft {
         } catch let failure as CommandFailure {
             throw CommandFailure(failure.message + " Your draft is kept at \(path).")
         }
-        guard let text = try env.fileSystem.read(path).map({ String(decoding: $0, as: UTF8.self) }) else {
+        guard let text = try session.fileSystem.read(path).map({ String(decoding: $0, as: UTF8.self) }) else {
             throw CommandFailure("The draft \(path) is gone; nothing was logged.")
         }
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
             .filter { !$0.hasPrefix("#") }.map { String($0) }
         guard let first = lines.firstIndex(where: { !$0.trimmed.isEmpty }) else {
-            _ = env.fileSystem.remove(path)
+            _ = session.fileSystem.remove(path)
             throw CommandFailure("Empty draft; nothing was logged.")
         }
         let valueText = lines[first].trimmed
@@ -65,7 +65,7 @@ enum ProgressDraft {
         }
         config.note = lines[(first + 1)...].joined(separator: "\n")
         let draft = config.commit()
-        _ = env.fileSystem.remove(path)
+        _ = session.fileSystem.remove(path)
         return (value, draft?.note)
     }
 

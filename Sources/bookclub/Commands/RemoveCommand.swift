@@ -7,8 +7,8 @@ import BookClubCore
 #endif
 
 struct RemoveCommand: Command {
-    static let yes = OptionSpec(long: "yes", short: "y", kind: .flag, help: "Do not ask.")
-    static let book = ArgumentSpec(
+    static let yes = Flag(long: "yes", short: "y", help: "Do not ask.")
+    static let book = Argument(
         name: "book", help: "The book: its id, an id prefix or its whole title (no guessing here).")
     static let configuration = CommandConfiguration(
         name: "remove",
@@ -24,18 +24,18 @@ struct RemoveCommand: Command {
     var confirmed: Bool
 
     init(_ arguments: ParsedArguments) throws {
-        reference = arguments.argument(Self.book) ?? ""
-        confirmed = arguments.flag(Self.yes)
+        reference = try arguments[Self.book] ?? ""
+        confirmed = arguments[Self.yes]
     }
 
-    func run(in env: Environment) throws {
-        let store = try env.library(forWriting: true)
+    func run(in session: Session) throws {
+        let store = try session.library(forWriting: true)
         let book = try store.state.resolve(reference, exactly: true)
         let title = book.title.terminalSafe
-        try env.confirm("Remove '\(title)' and its reading history?", given: confirmed)
+        try session.confirm("Remove '\(title)' and its reading history?", given: confirmed)
         store.update { $0.removeBook(id: book.id) }
-        let scene = try env.scene()
+        let scene = try session.scene()
         if scene.state.selection == book.id { scene.update { $0.selection = nil } }
-        env.output.write("Removed '\(title)'.", as: .message)
+        session.output.write("Removed '\(title)'.", as: .message)
     }
 }

@@ -10,15 +10,17 @@ struct RereadCommand: Command {
     var target: BookTarget
 
     init(_ arguments: ParsedArguments) throws {
-        target = BookTarget(arguments)
+        target = try BookTarget(arguments)
     }
 
-    func run(in env: Environment) throws {
-        let store = try env.library(forWriting: true, scope: env.scope(forBook: target.reference))
-        let (book, shellReference) = try env.resolveBook(target.reference, in: store.state)
-        try store.update { try $0.reread(at: env.now().wholeSeconds, bookID: book.id, reference: shellReference) }
+    func run(in session: Session) throws {
+        let store = try session.library(forWriting: true, scope: session.scope(forBook: target.reference))
+        let (book, shellReference) = try session.resolveBook(target.reference, in: store.state)
+        try store.update {
+            try $0.reread(at: session.now().wholeSeconds, bookID: book.id, reference: shellReference, ids: session.ids)
+        }
         let count = store.state[id: book.id]!.readings.count
-        env.output.write("Started reading \(count) of '\(book.title.terminalSafe)'.", as: .message)
-        if target.json { try env.writeJSON(BookJSON(store.state[id: book.id]!)) }
+        session.output.write("Started reading \(count) of '\(book.title.terminalSafe)'.", as: .message)
+        if target.json { try session.writeJSON(BookJSON(store.state[id: book.id]!)) }
     }
 }

@@ -1,12 +1,12 @@
 import BookClubCore
 
 struct SelectCommand: Command {
-    static let club = OptionSpec(
+    static let club = Option(
         long: "club", kind: .value("club"),
         help:
             "Select a club: commands that take a book use its current book, and agenda and notes use the club.")
-    static let clear = OptionSpec(long: "clear", kind: .flag, help: "Select nothing.")
-    static let book = ArgumentSpec(name: "book", help: "The book to select.", isOptional: true)
+    static let clear = Flag(long: "clear", help: "Select nothing.")
+    static let book = Argument(name: "book", help: "The book to select.", isOptional: true)
     static let configuration = CommandConfiguration(
         name: "select",
         abstract: "Select the book that commands use when you name none, in this scene.",
@@ -27,43 +27,46 @@ struct SelectCommand: Command {
     var json: Bool
 
     init(_ arguments: ParsedArguments) throws {
-        reference = arguments.argument(Self.book)
-        club = arguments.value(Self.club)
-        clear = arguments.flag(Self.clear)
-        json = arguments.flag(CommonOptions.json)
+        reference = try arguments[Self.book]
+        club = try arguments[Self.club]
+        clear = arguments[Self.clear]
+        json = arguments[CommonOptions.json]
         if clear || club != nil, let reference {
             throw ParseError.unexpectedArguments([reference])
         }
         if clear && club != nil { throw ParseError.exclusiveFlags(duplicate: "--club", previous: "--clear") }
     }
 
-    func run(in env: Environment) throws {
-        let scene = try env.scene()
-        let library = try env.library().state
-        let sceneName = env.paths.sceneName.terminalSafe
+    func run(in session: Session) throws {
+        let scene = try session.scene()
+        let library = try session.library().state
+        let sceneName = session.paths.sceneName.terminalSafe
         if let club {
             let club = try library.resolveClub(club)
             scene.update { $0 = SceneState(club: club.id) }
-            env.output.write("Selected the club '\(club.name.terminalSafe)' in scene '\(sceneName)'.", as: .message)
+            session.output.write("Selected the club '\(club.name.terminalSafe)' in scene '\(sceneName)'.", as: .message)
         } else if clear {
             scene.update { $0 = SceneState() }
-            env.output.write("Cleared the selection of scene '\(env.paths.sceneName.terminalSafe)'.", as: .message)
+            session.output.write(
+                "Cleared the selection of scene '\(session.paths.sceneName.terminalSafe)'.", as: .message)
         } else if let reference {
             let book = try library.resolve(reference)
             scene.update { $0 = SceneState(selection: book.id) }
-            env.output.write(
-                "Selected '\(book.title.terminalSafe)' in scene '\(env.paths.sceneName.terminalSafe)'.", as: .message)
+            session.output.write(
+                "Selected '\(book.title.terminalSafe)' in scene '\(session.paths.sceneName.terminalSafe)'.",
+                as: .message)
         }
         let selected = scene.state.selection.flatMap { library[id: $0] }
         if json {
-            try env.writeJSON(selected.map { BookJSON($0) })
+            try session.writeJSON(selected.map { BookJSON($0) })
         } else if reference == nil && !clear && club == nil {
             if let selected {
-                env.output.write("\(selected.id.prefix(8))  \(selected.title.terminalSafe)", as: .data)
+                session.output.write("\(selected.id.prefix(8))  \(selected.title.terminalSafe)", as: .data)
             } else if let clubID = scene.state.club, let club = library.clubs.first(where: { $0.id == clubID }) {
-                env.output.write("\(club.id.prefix(8))  \(club.name.terminalSafe) (club)", as: .data)
+                session.output.write("\(club.id.prefix(8))  \(club.name.terminalSafe) (club)", as: .data)
             } else {
-                env.output.write("Nothing is selected in scene '\(env.paths.sceneName.terminalSafe)'.", as: .message)
+                session.output.write(
+                    "Nothing is selected in scene '\(session.paths.sceneName.terminalSafe)'.", as: .message)
             }
         }
     }

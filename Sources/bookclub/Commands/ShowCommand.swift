@@ -16,101 +16,20 @@ struct ShowCommand: Command {
     var target: BookTarget
 
     init(_ arguments: ParsedArguments) throws {
-        target = BookTarget(arguments)
+        target = try BookTarget(arguments)
     }
 
-    func run(in env: Environment) throws {
-        let store = try env.library(scope: env.scope(forBook: target.reference, withHistory: true))
-        let book = try env.resolveBook(target.reference, in: store.state).book
+    func run(in session: Session) throws {
+        let store = try session.library(scope: session.scope(forBook: target.reference, withHistory: true))
+        let book = try session.resolveBook(target.reference, in: store.state).book
         if target.json {
-            try env.writeJSON(BookJSON(book, withHistory: true))
+            try session.writeJSON(BookJSON(book, withHistory: true))
             return
         }
-        for line in Self.card(book, env: env) {
-            env.output.write(line, as: .data)
+        for line in BookCard.lines(
+            book, style: session.style, timeZone: session.timeZone, width: session.terminal.lineWidth)
+        {
+            session.output.write(line, as: .data)
         }
-    }
-
-    /// A review as text: Goodreads keeps reviews as HTML, so line breaks (`<br/>`) become lines, other
-    /// tags go and the common entities are decoded.
-    static func plainText(_ html: String) -> String {
-        html.replacing(/<br\s*\/?>/.ignoresCase(), with: "\n").replacing(/<\/?[a-zA-Z][^<>]*>/, with: "")
-            .replacing("&lt;", with: "<").replacing("&gt;", with: ">").replacing("&quot;", with: "\"")
-            .replacing("&#39;", with: "'").replacing("&nbsp;", with: " ").replacing("&amp;", with: "&")
-    }
-
-    static func card(_ book: Book, env: Environment) -> [String] {
-        let style = env.style
-        let zone = env.timeZone
-        let width = env.terminal.lineWidth
-        var lines = [style.bold(book.title.terminalSafe)]
-        var facts: [String] = []
-        if let author = book.author { facts.append("by " + author.terminalSafe) }
-        if let pages = book.pages { facts.append("\(pages) pages") }
-        if let isbn = book.isbn { facts.append("ISBN " + isbn.terminalSafe) }
-        if let rating = book.currentRating {
-            facts.append(
-                "rated \(Rating.stars(rating)) \(rating == rating.rounded() ? String(Int(rating)) : String(rating))/5")
-        }
-        if !book.tags.isEmpty { facts.append("tags: " + book.tags.joined(separator: ", ").terminalSafe) }
-        if !facts.isEmpty { lines.append(facts.joined(separator: " · ")) }
-        lines.append(style.dim("id \(book.id) · added \(DateText.day(book.added, timeZone: zone))"))
-        let barWidth = min(30, max(10, (env.terminal.lineWidth ?? 80) - 40))
-        lines.append("")
-        lines.append(
-            style.green(ProgressBar.render(book.currentProgress, width: barWidth)) + "  " + ProgressText.describe(book))
-        for (number, reading) in book.readings.enumerated() {
-            lines.append("")
-            var heading = book.readings.count > 1 ? "Reading \(number + 1)" : "Reading"
-            if let started = reading.started { heading += ", started \(DateText.day(started, timeZone: zone))" }
-            if let ending = reading.ending {
-                heading +=
-                    ", \(ending.outcome.rawValue)" + (ending.date.map { " \(DateText.day($0, timeZone: zone))" } ?? "")
-            }
-            lines.append(style.bold(heading))
-            if reading.progress.entries.isEmpty { lines.append(style.dim("  no progress logged")) }
-            // Notes are never cut: a note of several lines goes on as rows of its own.
-            let rows = reading.progress.entries.flatMap { entry in
-                let note = (entry.note ?? "").split(separator: "\n", omittingEmptySubsequences: false).map {
-                    String($0).terminalSafe
-                }
-                return [
-                    [
-                        DateText.minute(entry.time, timeZone: zone), entry.page.map { "p. \($0)" } ?? "",
-                        ProgressText.percent(entry.progress), note[0],
-                    ]
-                ] + note.dropFirst().map { ["", "", "", $0] }
-            }
-            // On a terminal, notes wrap under their column.
-            let table = Table(rows: rows, rightAligned: [2], wrapsLastColumn: true)
-            lines += table.render(width: width.map { $0 - 2 }) { column, text in column == 0 ? style.dim(text) : text }
-                .map { "  " + $0 }
-            for ending in reading.resumed ?? [] {
-                let label =
-                    ending.outcome.rawValue + (ending.date.map { " " + DateText.day($0, timeZone: zone) } ?? "")
-                    + ", then resumed"
-                let text = [ending.rating.map { Rating.stars($0) }, ending.note?.terminalSafe].compactMap { $0 }.joined(
-                    separator: " ")
-                lines.append("  " + style.dim(label + (text.isEmpty ? "" : ":")) + (text.isEmpty ? "" : " " + text))
-            }
-            if let ending = reading.ending, let note = ending.note {
-                let label = ending.outcome.rawValue + ": "
-                lines.append(
-                    "  " + style.dim(label)
-                        + TextWrapping.hanging(note.terminalSafe, width: width, firstColumn: 2 + label.count, indent: 4)
-                )
-            }
-        }
-        for (heading, text) in [("Review", book.currentReview), ("Private notes", book.privateNotes)] {
-            guard let text else { continue }
-            lines += ["", style.bold(heading)]
-            lines += plainText(text).split(separator: "\n", omittingEmptySubsequences: false).map { line in
-                line.isEmpty
-                    ? ""
-                    : width.map { TextWrapping.wrap(String(line).terminalSafe, width: $0, indent: 2) } ?? "  "
-                        + String(line).terminalSafe
-            }
-        }
-        return lines
     }
 }

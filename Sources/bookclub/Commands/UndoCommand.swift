@@ -13,14 +13,14 @@ struct UndoCommand: Command {
     var json: Bool
 
     init(_ arguments: ParsedArguments) throws {
-        json = arguments.flag(CommonOptions.json)
+        json = arguments[CommonOptions.json]
     }
 
-    func run(in env: Environment) throws {
-        guard let change = try env.storage.undo(lockTimeout: try env.settings().state.lockTimeout) else {
+    func run(in session: Session) throws {
+        guard let change = try session.storage.undo(lockTimeout: try session.settings().state.lockTimeout) else {
             throw CommandFailure("Nothing to undo.")
         }
-        if json { try env.writeJSON(ChangeJSON(change)) }
-        env.output.write("Undid `\(change.command.terminalSafe)`: \(change.summary.terminalSafe).", as: .message)
+        if json { try session.writeJSON(ChangeJSON(change)) }
+        session.output.write("Undid `\(change.command.terminalSafe)`: \(change.summary.terminalSafe).", as: .message)
     }
 }

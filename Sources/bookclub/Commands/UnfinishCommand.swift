@@ -10,16 +10,16 @@ struct UnfinishCommand: Command {
     var target: BookTarget
 
     init(_ arguments: ParsedArguments) throws {
-        target = BookTarget(arguments)
+        target = try BookTarget(arguments)
     }
 
-    func run(in env: Environment) throws {
-        let store = try env.library(forWriting: true, scope: env.scope(forBook: target.reference))
-        let (book, shellReference) = try env.resolveBook(target.reference, in: store.state)
+    func run(in session: Session) throws {
+        let store = try session.library(forWriting: true, scope: session.scope(forBook: target.reference))
+        let (book, shellReference) = try session.resolveBook(target.reference, in: store.state)
         let outcome = try store.update {
-            try $0.resume(bookID: book.id, at: env.now().wholeSeconds, reference: shellReference)
+            try $0.resume(bookID: book.id, at: session.now().wholeSeconds, reference: shellReference)
         }
-        env.output.write("'\(book.title.terminalSafe)' is no longer \(outcome.rawValue).", as: .message)
-        if target.json { try env.writeJSON(BookJSON(store.state[id: book.id]!)) }
+        session.output.write("'\(book.title.terminalSafe)' is no longer \(outcome.rawValue).", as: .message)
+        if target.json { try session.writeJSON(BookJSON(store.state[id: book.id]!)) }
     }
 }

@@ -11,6 +11,21 @@ struct CommandConfiguration: Sendable {
     var options: [OptionSpec] = []
     var subcommands: [CommandConfiguration] = []
 
+    init(
+        name: String, aliases: [String] = [], abstract: String, discussion: String = "", version: String? = nil,
+        arguments: [any ArgumentDeclaration] = [], options: [any OptionDeclaration] = [],
+        subcommands: [CommandConfiguration] = []
+    ) {
+        self.name = name
+        self.aliases = aliases
+        self.abstract = abstract
+        self.discussion = discussion
+        self.version = version
+        self.arguments = arguments.map(\.spec)
+        self.options = options.map(\.spec)
+        self.subcommands = subcommands
+    }
+
     /// The direct subcommand called `word`, by name or alias.
     func subcommand(named word: String) -> CommandConfiguration? {
         subcommands.first { $0.name == word || $0.aliases.contains(word) }

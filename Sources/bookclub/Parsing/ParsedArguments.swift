@@ -1,3 +1,11 @@
+import BookClubCore
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
 /// The values collected for one invocation of a command.
 struct ParsedArguments: Sendable {
     /// Command names from the root, e.g. ["bookclub", "settings", "set"].
@@ -10,29 +18,11 @@ struct ParsedArguments: Sendable {
     var defaultValues: [String: String] = [:]
     /// Tokens assigned to each positional argument (by ArgumentSpec.name).
     var positionalValues: [String: [String]] = [:]
+    /// What values are parsed against; the CLI sets the moment and zone of the command line.
+    var context = ParseContext(now: Date(timeIntervalSince1970: 0), timeZone: .utc)
+    /// When set, records each declaration read (for the test that every declared option is read).
+    var reads: ReadLog? = nil
 
-    // Options and arguments are read through their declarations (`arguments.flag(Self.json)`), so
-    // that a name no command declared cannot be read.
-
-    func flag(_ option: OptionSpec) -> Bool {
-        flagCounts[option.long, default: 0] > 0
-    }
-
-    /// The last value given, else the option's `defaultValue`.
-    func value(_ option: OptionSpec) -> String? {
-        optionValues[option.long]?.last ?? defaultValues[option.long]
-    }
-
-    /// All values given to a repeating option, in order.
-    func values(_ option: OptionSpec) -> [String] {
-        optionValues[option.long] ?? []
-    }
-
-    func argument(_ argument: ArgumentSpec) -> String? {
-        positionalValues[argument.name]?.first
-    }
-
-    func arguments(_ argument: ArgumentSpec) -> [String] {
-        positionalValues[argument.name] ?? []
-    }
+    // Options and arguments are read through their typed declarations (`arguments[Self.json]`, in
+    // Declarations.swift), so that a name no command declared cannot be read.
 }

@@ -99,7 +99,7 @@ enum JSONOutput {
     }
 }
 
-extension Environment {
+extension Session {
     /// Writes a value as the command's one JSON document.
     func writeJSON(_ value: some Encodable) throws {
         output.write(try JSONOutput.render(value), as: .data)

@@ -1,8 +1,8 @@
 import BookClubCore
 
 struct ClubCancelCommand: Command {
-    static let club = ArgumentSpec(name: "club", help: "The club.")
-    static let meeting = ArgumentSpec(
+    static let club = Argument(name: "club", help: "The club.")
+    static let meeting = Argument(
         name: "meeting", help: "The meeting: its id or id prefix, its date (2026-12-03), or next.")
     static let configuration = CommandConfiguration(
         name: "cancel",
@@ -16,17 +16,17 @@ struct ClubCancelCommand: Command {
     var meeting: String
 
     init(_ arguments: ParsedArguments) throws {
-        club = arguments.argument(Self.club) ?? ""
-        meeting = arguments.argument(Self.meeting) ?? ""
+        club = try arguments[Self.club] ?? ""
+        meeting = try arguments[Self.meeting] ?? ""
     }
 
-    func run(in env: Environment) throws {
-        let store = try env.library(forWriting: true)
+    func run(in session: Session) throws {
+        let store = try session.library(forWriting: true)
         let club = try store.state.resolveClub(self.club)
-        let meeting = try club.meeting(meeting, now: env.now(), timeZone: env.timeZone)
+        let meeting = try club.meeting(meeting, now: session.now(), timeZone: session.timeZone)
         store.update { $0.clubs[$0.clubIndex(of: club.id)!].cancel(meetingID: meeting.id) }
-        env.output.write(
-            "Cancelled \(club.name.terminalSafe) on \(DateText.minute(meeting.date, timeZone: env.timeZone)).",
+        session.output.write(
+            "Cancelled \(club.name.terminalSafe) on \(DateText.minute(meeting.date, timeZone: session.timeZone)).",
             as: .message)
     }
 }

@@ -1,8 +1,8 @@
 import BookClubCore
 
 struct ClubRemoveCommand: Command {
-    static let yes = OptionSpec(long: "yes", short: "y", kind: .flag, help: "Do not ask.")
-    static let club = ArgumentSpec(
+    static let yes = Flag(long: "yes", short: "y", help: "Do not ask.")
+    static let club = Argument(
         name: "club", help: "The club: its id, an id prefix or its whole name (no guessing here).")
     static let configuration = CommandConfiguration(
         name: "remove",
@@ -18,18 +18,18 @@ struct ClubRemoveCommand: Command {
     var confirmed: Bool
 
     init(_ arguments: ParsedArguments) throws {
-        reference = arguments.argument(Self.club) ?? ""
-        confirmed = arguments.flag(Self.yes)
+        reference = try arguments[Self.club] ?? ""
+        confirmed = arguments[Self.yes]
     }
 
-    func run(in env: Environment) throws {
-        let store = try env.library(forWriting: true)
+    func run(in session: Session) throws {
+        let store = try session.library(forWriting: true)
         let club = try store.state.resolveClub(reference, exactly: true)
-        try env.confirm(
+        try session.confirm(
             "Remove the club '\(club.name.terminalSafe)' and its \(club.meetings.count) meetings?", given: confirmed)
-        store.update { $0.clubs.removeAll { $0.id == club.id } }
-        let scene = try env.scene()
+        store.update { $0.removeClub(club.id) }
+        let scene = try session.scene()
         if scene.state.club == club.id { scene.update { $0.club = nil } }
-        env.output.write("Removed the club '\(club.name.terminalSafe)'.", as: .message)
+        session.output.write("Removed the club '\(club.name.terminalSafe)'.", as: .message)
     }
 }

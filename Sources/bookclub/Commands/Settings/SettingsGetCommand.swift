@@ -1,7 +1,7 @@
 import BookClubCore
 
 struct SettingsGetCommand: Command {
-    static let key = ArgumentSpec(name: "key", help: "The setting, e.g. lockTimeout.")
+    static let key = Argument(name: "key", help: "The setting, e.g. lockTimeout.")
     static let configuration = CommandConfiguration(
         name: "get",
         abstract: "Print the value of a setting.",
@@ -12,19 +12,19 @@ struct SettingsGetCommand: Command {
     var json: Bool
 
     init(_ arguments: ParsedArguments) throws {
-        key = arguments.argument(Self.key) ?? ""
-        json = arguments.flag(CommonOptions.json)
+        key = try arguments[Self.key] ?? ""
+        json = arguments[CommonOptions.json]
     }
 
-    func run(in env: Environment) throws {
+    func run(in session: Session) throws {
         let key = try Settings.key(named: key)
-        let value = key.value(try env.settings().state)
+        let value = key.value(try session.settings().state)
         if json {
-            try env.writeJSON(
+            try session.writeJSON(
                 SettingJSON(
                     key: key.name, value: value, defaultValue: key.defaultValue, description: key.summary))
         } else {
-            env.output.write(value, as: .data)
+            session.output.write(value, as: .data)
         }
     }
 }

@@ -9,14 +9,14 @@ struct SettingsListCommand: Command {
     var json: Bool
 
     init(_ arguments: ParsedArguments) throws {
-        json = arguments.flag(CommonOptions.json)
+        json = arguments[CommonOptions.json]
     }
 
-    func run(in env: Environment) throws {
-        let settings = try env.settings().state
+    func run(in session: Session) throws {
+        let settings = try session.settings().state
         let keys = Settings.keys
         if json {
-            try env.writeJSON(
+            try session.writeJSON(
                 keys.map {
                     SettingJSON(
                         key: $0.name, value: $0.value(settings), defaultValue: $0.defaultValue, description: $0.summary)
@@ -26,9 +26,9 @@ struct SettingsListCommand: Command {
         let rows =
             [["KEY", "VALUE", "DEFAULT", "DESCRIPTION"]]
             + keys.map { [$0.name, $0.value(settings), $0.defaultValue, $0.summary] }
-        let lines = Table(rows: rows, wrapsLastColumn: true).render(width: env.terminal.lineWidth) { column, text in
-            column == 0 ? env.style.bold(text) : text
+        let lines = Table(rows: rows, wrapsLastColumn: true).render(width: session.terminal.lineWidth) { column, text in
+            column == 0 ? session.style.bold(text) : text
         }
-        for line in lines { env.output.write(line, as: .data) }
+        for line in lines { session.output.write(line, as: .data) }
     }
 }

@@ -1,8 +1,8 @@
 import BookClubCore
 
 struct SettingsResetCommand: Command {
-    static let all = OptionSpec(long: "all", kind: .flag, help: "Reset every setting.")
-    static let key = ArgumentSpec(name: "key", help: "The setting; omitted with --all.", isOptional: true)
+    static let all = Flag(long: "all", help: "Reset every setting.")
+    static let key = Argument(name: "key", help: "The setting; omitted with --all.", isOptional: true)
     static let configuration = CommandConfiguration(
         name: "reset",
         abstract: "Put a setting, or every setting, back to its default.",
@@ -13,25 +13,26 @@ struct SettingsResetCommand: Command {
     var all: Bool
 
     init(_ arguments: ParsedArguments) throws {
-        key = arguments.argument(Self.key)
-        all = arguments.flag(Self.all)
+        key = try arguments[Self.key]
+        all = arguments[Self.all]
         if all, let key { throw ParseError.unexpectedArguments([key]) }
         if !all, key == nil {
             throw ParseError.missingArgument(label: "<key>", help: "The setting; omitted with --all.")
         }
     }
 
-    func run(in env: Environment) throws {
+    func run(in session: Session) throws {
         let keys = try key.map { [try Settings.key(named: $0)] } ?? Settings.keys
         if all {
             // Works on a settings file that cannot be read, too: it is the way to start over.
-            try Settings.persistence(path: env.paths.settings, fileSystem: env.fileSystem).save(Settings(), Settings())
-            env.output.write("Every setting is back to its default.", as: .message)
+            try Settings.persistence(path: session.paths.settings, fileSystem: session.fileSystem).save(
+                Settings(), Settings())
+            session.output.write("Every setting is back to its default.", as: .message)
             return
         }
-        try env.settings().update { settings in
+        try session.settings().update { settings in
             for key in keys { key.reset(&settings) }
         }
-        env.output.write("\(keys[0].name) = \(keys[0].defaultValue)", as: .message)
+        session.output.write("\(keys[0].name) = \(keys[0].defaultValue)", as: .message)
     }
 }

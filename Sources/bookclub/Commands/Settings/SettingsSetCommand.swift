@@ -1,8 +1,8 @@
 import BookClubCore
 
 struct SettingsSetCommand: Command {
-    static let key = ArgumentSpec(name: "key", help: "The setting, e.g. lockTimeout.")
-    static let value = ArgumentSpec(name: "value", help: "Its new value.")
+    static let key = Argument(name: "key", help: "The setting, e.g. lockTimeout.")
+    static let value = Argument(name: "value", help: "Its new value.")
     static let configuration = CommandConfiguration(
         name: "set",
         abstract: "Change a setting.",
@@ -16,14 +16,14 @@ struct SettingsSetCommand: Command {
     var value: String
 
     init(_ arguments: ParsedArguments) throws {
-        key = arguments.argument(Self.key) ?? ""
-        value = arguments.argument(Self.value) ?? ""
+        key = try arguments[Self.key] ?? ""
+        value = try arguments[Self.value] ?? ""
     }
 
-    func run(in env: Environment) throws {
+    func run(in session: Session) throws {
         let key = try Settings.key(named: key)
         // The settings are edited through a binding, as a view edits an @AppStorage value.
-        let settings = try env.settings().binding(\.self)
+        let settings = try session.settings().binding(\.self)
         var edited = settings.wrappedValue
         do {
             try key.set(&edited, value)
@@ -31,6 +31,6 @@ struct SettingsSetCommand: Command {
             throw ParseError.invalidValue(value: value, label: "<value>", reason: "\(key.name) takes \(expected)")
         }
         settings.wrappedValue = edited
-        env.output.write("\(key.name) = \(key.value(edited))", as: .message)
+        session.output.write("\(key.name) = \(key.value(edited))", as: .message)
     }
 }

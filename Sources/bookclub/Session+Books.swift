@@ -6,7 +6,7 @@ import BookClubCore
     import Foundation
 #endif
 
-extension Environment {
+extension Session {
     /// The book a command names, or the scene's selection when it names none.
     ///
     /// - Returns: the book and how to refer to it in messages that name a fix.
@@ -16,7 +16,7 @@ extension Environment {
         }
         let scene = try scene().state
         if scene.selection == nil, let clubID = scene.club, let club = library.clubs.first(where: { $0.id == clubID }) {
-            guard let id = club.currentBookID(at: now()), let book = library[id: id] else {
+            guard let id = club.currentBookID(at: services.now()), let book = library[id: id] else {
                 throw BookClubError.noUpcomingBook(club: club.name)
             }
             return (book, Self.shellWord(book.title.lowercased()))
@@ -42,7 +42,7 @@ extension Environment {
     /// Asks before a deletion: on a terminal, a y/N question; elsewhere, only `--yes` goes ahead.
     func confirm(_ question: String, given confirmed: Bool) throws {
         guard !confirmed else { return }
-        guard terminal.standardInputIsTerminal else {
+        guard services.terminal.standardInputIsTerminal else {
             throw CommandFailure("Nothing removed: give --yes, as standard input is not a terminal to ask on.")
         }
         output.prompt(question + " [y/N] ")

@@ -6,67 +6,36 @@ import BookClubCore
     import Foundation
 #endif
 
-/// Everything a command may use, handed down from `main` (or a test): the stores, opened lazily and
-/// once, the clock, the output, the terminal, the editor. Nothing in a command reads a global.
-final class Environment {
-    let variables: [String: String]
+/// One command's session: the services it was handed, the paths and options of its command line,
+/// and what it opens, once and lazily: the stores and their lock, the output held until the save,
+/// the hooks. A command reads the services through it (`session.now()`, `session.fileSystem`).
+@dynamicMemberLookup
+final class Session {
+    let services: Services
     let paths: Paths
-    /// Where relative paths given on the command line start from.
-    let workingDirectory: String
     /// The command as typed after `bookclub`, for the undo log.
     let commandLine: String
-    let fileSystem: FileSystem
-    let now: () -> Date
     let timeZone: Zone
-    let terminal: Terminal
-    /// Makes the id of a new book.
-    let makeID: () -> String
-    /// Opens the editor on a file and waits for it; throws when it fails.
-    let runEditor: (_ command: String, _ path: String) throws -> Void
-    /// Reads a line from standard input, for confirmations.
-    let readLine: () -> String?
-    /// While `true`, SIGINT and SIGTERM are recorded rather than fatal (around the editor).
-    let catchSignals: (Bool) -> Void
-    /// The signal recorded while they were caught, or 0.
-    let receivedSignal: () -> Int32
-    /// Tells the process that the library's save has committed.
-    let didCommit: () -> Void
-    /// Writes raw text to standard output (`true`) or standard error, at once.
-    let sink: (String, Bool) -> Void
+    let globals: GlobalOptions
     /// Data and messages waiting for the command's save.
     private var pending: [(text: String, toStandardOutput: Bool)] = []
-    private let colorFlag: ColorMode?
-    let isQuiet: Bool
-    /// False with `--no-hooks` or `BOOKCLUB_NO_HOOKS` (set for the hooks themselves).
-    let hooksEnabled: Bool
 
-    init(
-        variables: [String: String], paths: Paths, workingDirectory: String, commandLine: String,
-        fileSystem: FileSystem, now: @escaping () -> Date,
-        timeZone: Zone, terminal: Terminal, makeID: @escaping () -> String,
-        runEditor: @escaping (String, String) throws -> Void, readLine: @escaping () -> String?,
-        catchSignals: @escaping (Bool) -> Void, receivedSignal: @escaping () -> Int32, didCommit: @escaping () -> Void,
-        sink: @escaping (String, Bool) -> Void, colorFlag: ColorMode?, isQuiet: Bool, hooksEnabled: Bool
-    ) {
-        self.variables = variables
-        self.paths = paths
-        self.workingDirectory = workingDirectory
-        self.commandLine = commandLine
-        self.fileSystem = fileSystem
-        self.now = now
+    init(services: Services, globals: GlobalOptions, arguments: [String], timeZone: Zone) {
+        self.services = services
+        self.globals = globals
         self.timeZone = timeZone
-        self.terminal = terminal
-        self.makeID = makeID
-        self.runEditor = runEditor
-        self.readLine = readLine
-        self.catchSignals = catchSignals
-        self.receivedSignal = receivedSignal
-        self.didCommit = didCommit
-        self.sink = sink
-        self.colorFlag = colorFlag
-        self.isQuiet = isQuiet
-        self.hooksEnabled = hooksEnabled
+        paths = Paths(
+            environment: services.variables, store: globals.store, settings: globals.settings,
+            workingDirectory: services.workingDirectory, userHome: services.userHome)
+        commandLine = arguments.map(Session.shellWord).joined(separator: " ")
     }
+
+    subscript<Value>(dynamicMember keyPath: KeyPath<Services, Value>) -> Value {
+        services[keyPath: keyPath]
+    }
+
+    /// False with `--no-hooks` or `BOOKCLUB_NO_HOOKS` (set for the hooks themselves).
+    var hooksEnabled: Bool { globals.hooksEnabled && (services.variables["BOOKCLUB_NO_HOOKS"] ?? "").isEmpty }
 
     // MARK: Output
 
@@ -76,13 +45,14 @@ final class Environment {
     private(set) lazy var output: Output = {
         func wants(_ isTerminal: Bool) -> Bool {
             Terminal.wantsColor(
-                flag: colorFlag, setting: { [unowned self] in (try? settings().state.color) ?? .auto },
-                environment: variables, isTerminal: isTerminal)
+                flag: globals.color, setting: { [unowned self] in (try? settings().state.color) ?? .auto },
+                environment: services.variables, isTerminal: isTerminal)
         }
         return Output(
-            sink: { [unowned self] in pending.append(($0, $1)) }, immediate: { [sink] in sink($0, false) },
-            isQuiet: isQuiet, dataStyle: Style(isEnabled: wants(terminal.standardOutputIsTerminal)),
-            messageStyle: Style(isEnabled: wants(terminal.standardErrorIsTerminal)))
+            sink: { [unowned self] in pending.append(($0, $1)) },
+            immediate: { [write = services.write] in write($0, false) },
+            isQuiet: globals.quiet, dataStyle: Style(isEnabled: wants(services.terminal.standardOutputIsTerminal)),
+            messageStyle: Style(isEnabled: wants(services.terminal.standardErrorIsTerminal)))
     }()
 
     var style: Style { output.dataStyle }
@@ -94,18 +64,20 @@ final class Environment {
     private var libraryStore: Store<Library>?
     private var libraryIsLocked = false
 
-    var storage: LibraryStorage { LibraryStorage(path: paths.store, fileSystem: fileSystem) }
+    var storage: LibraryStorage {
+        LibraryStorage(path: paths.store, fileSystem: services.fileSystem, ids: services.ids)
+    }
 
     func settings() throws -> Store<Settings> {
         if let settingsStore { return settingsStore }
-        let store = try Store(persistence: Settings.persistence(path: paths.settings, fileSystem: fileSystem))
+        let store = try Store(persistence: Settings.persistence(path: paths.settings, fileSystem: services.fileSystem))
         settingsStore = store
         return store
     }
 
     func scene() throws -> Store<SceneState> {
         if let sceneStore { return sceneStore }
-        let store = try Store(persistence: SceneState.persistence(path: paths.scene, fileSystem: fileSystem))
+        let store = try Store(persistence: SceneState.persistence(path: paths.scene, fileSystem: services.fileSystem))
         sceneStore = store
         return store
     }
@@ -123,7 +95,8 @@ final class Environment {
         let timeout = forWriting ? try settings().state.lockTimeout : nil
         let store = try Store(
             persistence: storage.persistence(
-                lockTimeout: timeout, recording: forWriting ? (commandLine, now().wholeSeconds) : nil, scope: scope))
+                lockTimeout: timeout, recording: forWriting ? (commandLine, services.now().wholeSeconds) : nil,
+                scope: scope))
         libraryStore = store
         libraryIsLocked = forWriting
         if forWriting { listenForHooks(on: store) }
@@ -195,7 +168,7 @@ final class Environment {
         )
         guard !jobs.isEmpty else { return { [] } }
         let timeout = (try? settings().state.hookTimeout) ?? Settings().hookTimeout
-        var environment = variables
+        var environment = services.variables
         environment["BOOKCLUB_STORE"] = paths.store
         environment["BOOKCLUB_SETTINGS"] = paths.settings
         environment["BOOKCLUB_NO_HOOKS"] = "1"  // a hook that runs bookclub does not set off hooks again
@@ -207,14 +180,14 @@ final class Environment {
     func saveChanges() throws {
         try libraryStore?.save()
         // The library is the command's commit: its selection and settings follow even if a signal came.
-        didCommit()
+        services.didCommit()
         try settingsStore?.save()
         try sceneStore?.save()
     }
 
     /// Writes what the command printed, once its changes are saved.
     func flushOutput() {
-        for (text, toStandardOutput) in pending { sink(text, toStandardOutput) }
+        for (text, toStandardOutput) in pending { services.write(text, toStandardOutput) }
         pending = []
     }
 

@@ -1,0 +1,11 @@
+/// `bookclub club …`: book clubs, their meetings, what to read by when.
+enum ClubCommand: CommandGroup {
+    static let configuration = CommandConfiguration(
+        name: "club",
+        abstract: "Book clubs: their meetings, what to read by when.",
+        discussion: "Clubs are named like books: an id or id prefix, a name, or words of it.")
+    static let subcommands: [any Command.Type] = [
+        ClubAddCommand.self, ClubListCommand.self, ClubShowCommand.self, ClubRenameCommand.self,
+        ClubRemoveCommand.self, ClubMeetingCommand.self, ClubMeetingsCommand.self, ClubCancelCommand.self,
+    ]
+}

@@ -1,0 +1,66 @@
+import BookClubCore
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// Books as `list` prints them.
+enum BookTable {
+    /// Being read first (latest update first), then unstarted, finished and abandoned ones.
+    static func order(_ a: Book, _ b: Book) -> Bool {
+        let rank: [Book.Status: Int] = [.reading: 0, .unstarted: 1, .finished: 2, .abandoned: 3]
+        if a.status != b.status { return rank[a.status]! < rank[b.status]! }
+        if activity(a) != activity(b) { return activity(a) > activity(b) }
+        return a.title.lowercased() < b.title.lowercased()
+    }
+
+    static func activity(_ book: Book) -> Date {
+        book.currentReading?.ending?.date ?? book.currentReading?.progress.latest?.time ?? book.currentReading?.started
+            ?? book.added
+    }
+
+    /// One line a book: id, title, author, progress bar, percent and where it stands; the author
+    /// column goes when no book has one.
+    static func render(_ books: [Book], width: Int?, style: Style, timeZone: Zone, stars: Bool = false) -> [String] {
+        let idWidth = 8
+        let barWidth = min(24, max(8, (width ?? 100) / 5))
+        let rows = books.map { book -> [String] in
+            let detail: String
+            switch book.status {
+            case .unstarted: detail = "not started"
+            case .reading:
+                // A book logged in percents with no page count has its percent in the column before.
+                let logged = book.currentReading?.progress.latest != nil
+                detail =
+                    book.currentPage.map { page in "p. \(page)" + (book.pages.map { "/\($0)" } ?? "") }
+                    ?? (logged ? "" : "no progress yet")
+            case .finished, .abandoned:
+                detail =
+                    book.status.rawValue
+                    + (book.currentReading?.ending?.date.map { " " + DateText.day($0, timeZone: timeZone) } ?? "")
+            }
+            let row = [
+                String(book.id.prefix(idWidth)), book.title.terminalSafe, (book.author ?? "").terminalSafe,
+                ProgressBar.render(book.currentProgress, width: barWidth), ProgressText.percent(book.currentProgress),
+                detail,
+            ]
+            return stars ? row + [book.currentRating.map(Rating.stars) ?? ""] : row
+        }
+        // Without any author, the column goes, rather than leave a gap.
+        let hasAuthors = books.contains { $0.author != nil }
+        let table = Table(
+            rows: hasAuthors ? rows : rows.map { $0.enumerated().filter { $0.offset != 2 }.map(\.element) },
+            flexibleColumns: hasAuthors ? [1, 2] : [1], rightAligned: [hasAuthors ? 4 : 3])
+        return table.render(width: width) { column, text in
+            switch hasAuthors || column < 2 ? column : column + 1 {
+            case 0: style.dim(text)
+            case 1: style.bold(text)
+            case 3: style.green(text)
+            case 5: style.dim(text)
+            default: text
+            }
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import BookClubCore
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// What `main` (or a test) gives the CLI: the process's variables, streams, terminal, file system,
+/// clock, ids, editor and signals. A value: a test builds one with fakes.
+struct Services {
+    var variables: [String: String]
+    var terminal: Terminal
+    var fileSystem = FileSystem.live
+    var now: () -> Date = { Date() }
+    /// The reader's time zone, found from `TZ` as the C library finds it.
+    var timeZone: (zone: Zone, problem: String?) {
+        Zone.resolve(
+            tz: variables["TZ"], zoneinfo: variables["TZDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/share/zoneinfo"
+        ) {
+            path in try? fileSystem.read(path)
+        }
+    }
+    /// Makes the ids of readings, entries and saved states.
+    var ids = Services.randomIDs
+    static let randomIDs = IDSource { UUID() }
+    /// Makes the id of a new book, club or meeting.
+    var makeID: () -> String = { UUID().uuidString.replacing("-", with: "").lowercased() }
+    var runEditor: (String, String) throws -> Void = Editor.run
+    var readLine: () -> String? = { Swift.readLine() }
+    /// While `true`, SIGINT and SIGTERM are recorded (see `receivedSignal`) rather than fatal; each
+    /// call forgets what was recorded before.
+    var catchSignals: (Bool) -> Void = { _ in }
+    /// The SIGINT or SIGTERM recorded while signals were caught, or 0.
+    var receivedSignal: () -> Int32 = { 0 }
+    /// Called once the library's save has committed: a signal no longer stops the rest.
+    var didCommit: () -> Void = {}
+    /// Writes raw text to standard output (`true`) or standard error.
+    var write: (String, Bool) -> Void
+    var workingDirectory = Services.systemWorkingDirectory()
+    /// The home folder the system gives the user, for when `HOME` is unset (asked only then: the
+    /// password database costs a lookup through NSS).
+    var userHome: () -> String = Services.systemUserHome
+
+    static func systemWorkingDirectory() -> String {
+        guard let folder = getcwd(nil, 0) else { return "/" }
+        defer { free(folder) }
+        return String(cString: folder)
+    }
+
+    static func systemUserHome() -> String {
+        guard let entry = getpwuid(getuid()), let folder = entry.pointee.pw_dir else { return "/" }
+        return String(cString: folder)
+    }
+}
+
+/// The options every command takes, read once.
+struct GlobalOptions {
+    var store: String?
+    var settings: String?
+    var quiet: Bool
+    /// `nil`: as the settings say.
+    var color: ColorMode?
+    var hooksEnabled: Bool
+
+    init(_ parsed: ParsedArguments) throws {
+        store = try parsed[CLI.store]
+        settings = try parsed[CLI.settings]
+        quiet = parsed[CLI.quiet]
+        color = parsed[CLI.noColor] ? .never : try parsed[CLI.color]
+        hooksEnabled = !parsed[CLI.noHooks]
+    }
+}

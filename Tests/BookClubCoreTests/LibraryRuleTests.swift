@@ -1,0 +1,82 @@
+import BookClubCore
+import Foundation
+import Testing
+
+/// The rules that commands once held, tested without a process: the batch of `log --stdin`, the
+/// club names of `club add` and `club rename`, and the fields of `edit`.
+@Suite struct LibraryRuleTests {
+    let now = Fixture.now
+
+    func line(_ number: Int, _ json: String) -> NumberedEvent {
+        (number, Result { () throws(ReadingEvent.Problem) in try ReadingEvent(line: json, now: now, timeZone: .utc) })
+    }
+
+    var shelf: Library {
+        Library(books: [
+            Fixture.book("ノルウェイの森", id: "aaaa1111", pages: 300), Fixture.book("Dune", id: "bbbb2222", pages: 600),
+        ])
+    }
+
+    @Test func aBatchWithABadLineChangesNothingUnlessItIsSkipped() throws {
+        let lines = [
+            line(1, #"{"book": "ノルウェイ", "page": 120}"#),
+            line(2, #"{"book": "dune", "page": 9000}"#),
+            line(3, #"{"book": "dune", "percent": 50, "note": "the spice"}"#),
+            line(5, #"{"book": "ノルウェイ", "page": 300, "action": "finish"}"#),
+        ]
+        var library = shelf
+        #expect(throws: BookClubError.invalidBatch(line: 2, reason: "Page 9000 is past the end of 'Dune' (600 pages)."))
+        {
+            try library.apply(lines, now: now, timeZone: .utc, skipInvalid: false)
+        }
+        #expect(library == shelf)
+
+        let outcome = try library.apply(lines, now: now, timeZone: .utc, skipInvalid: true)
+        #expect(outcome.logged == 3)
+        #expect(outcome.touched == ["aaaa1111", "bbbb2222"])
+        #expect(outcome.finished == ["aaaa1111"])
+        #expect(outcome.skipped.map(\.line) == [2])
+        #expect(outcome.skipped.map(\.reason) == ["Page 9000 is past the end of 'Dune' (600 pages)."])
+        #expect(library[id: "bbbb2222"]?.currentProgress == 0.5)
+        #expect(library[id: "aaaa1111"]?.status == .finished)
+    }
+
+    @Test func oneRuleForClubNames() throws {
+        var library = Library()
+        try library.addClub(Club(id: "c1", name: "  Sci-Fi Club "))
+        try library.addClub(Club(id: "c2", name: "كتب الخيال"))
+        #expect(library.clubs.map(\.name) == ["Sci-Fi Club", "كتب الخيال"])
+        #expect(throws: BookClubError.duplicateClub("sci-fi club")) {
+            try library.addClub(Club(id: "c3", name: "sci-fi club "))
+        }
+        #expect(throws: BookClubError.duplicateClub("SCI-FI CLUB")) { try library.renameClub("c2", to: " SCI-FI CLUB") }
+        try library.renameClub("c1", to: " SCI-FI CLUB ")  // its own name, in other letters
+        #expect(library.club(named: "sci-fi club")?.id == "c1")
+        #expect(library.removeClub("c1")?.name == "SCI-FI CLUB")
+        #expect(library.clubs.map(\.id) == ["c2"])
+    }
+
+    @Test func anEditIsWholeOrNothing() throws {
+        var library = shelf
+        _ = try library.logProgress(.page(250), note: nil, at: now, bookID: "aaaa1111", reference: "norwegian")
+        let before = library
+        #expect(throws: BookClubError.pagesBelowEntry(title: "ノルウェイの森", page: 250, pages: 200)) {
+            try library.edit(bookID: "aaaa1111", BookEdit(author: "村上春樹", pages: 200), reference: "norwegian")
+        }
+        #expect(throws: BookClubError.duplicateTitle("Dune")) {
+            try library.edit(bookID: "aaaa1111", BookEdit(title: "Dune", isbn: "9780099448822"), reference: "x")
+        }
+        #expect(library == before)
+
+        try library.edit(
+            bookID: "aaaa1111",
+            BookEdit(
+                author: "村上春樹", pages: .some(nil), addTags: ["japan", "Novel"], removeTags: ["NOVEL"], rating: 4.5),
+            reference: "norwegian")
+        let book = try #require(library[id: "aaaa1111"])
+        #expect(book.author == "村上春樹")
+        #expect(book.pages == nil)
+        #expect(book.tags == ["japan"])
+        #expect(book.rating == 4.5)
+    }
+}
