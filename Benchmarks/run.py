@@ -2,11 +2,14 @@
 """bookclub's benchmark suite: builds bookclub in release mode, generates stores of 1,000 to
 1,000,000 progress entries (300 books per 100,000 entries, one book with 1,000 entries), and times
 each command over repeated runs: median, spread (min to max) and peak memory (max RSS).
-Where Taskwarrior is installed, times `task add` and `task next` on as many tasks, and prints ratios.
+Beside them, in the same interleaved rounds: `sqlite3 DB "INSERT ..."` into a WAL database of as many
+rows (installed with apt-get when missing), and, where Taskwarrior is installed, `task add` and
+`task next` on as many tasks. Then a batch: `log --stdin` of 100,000 lines over 300 books, and the 30
+writes after it, and after an import of 1,000 books. Prints the table and every target, met or missed.
 
-Usage: python3 Benchmarks/run.py [--sizes 1000,10000,100000,1000000] [--runs N] [--books N]
+Usage: python3 Benchmarks/run.py [--quick] [--sizes 1000,10000,100000,1000000] [--runs N] [--books N]
 """
-import argparse, json, os, shutil, statistics, subprocess, sys, tempfile, time, uuid
+import argparse, csv, json, os, shutil, sqlite3, statistics, subprocess, sys, tempfile, time, uuid
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -26,7 +29,7 @@ def iso(seconds):
 def generate_store(folder, entries, books=None):
     """A store as bookclub writes it: the snapshot with the latest entry of each reading, an empty
     journal of its generation, and the history."""
-    books = books or max(3, entries * 300 // 100_000)
+    books = generate_books(entries, books)
     big = min(1000, entries)
     counts = [big] + [0] * (books - 1)
     rest = entries - big
@@ -64,6 +67,26 @@ def generate_store(folder, entries, books=None):
         out.write(json.dumps({"generation": generation}, **compact) + "\n")
     os.sync()  # or the first write's fsync pays for writing out the generated history
     return books
+
+
+def ensure_sqlite3():
+    """The sqlite3 program, installed from Debian's packages when missing; None when it cannot be."""
+    if not shutil.which("sqlite3") and shutil.which("apt-get"):
+        sudo = [] if os.geteuid() == 0 else ["sudo"]
+        subprocess.run([*sudo, "apt-get", "install", "-y", "-qq", "sqlite3"], stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL)
+    return shutil.which("sqlite3")
+
+
+def generate_sqlite(path, rows):
+    """A WAL database of `rows` progress entries, as a tracker built on SQLite would keep them."""
+    db = sqlite3.connect(path)
+    db.execute("PRAGMA journal_mode=WAL")
+    db.execute("CREATE TABLE entry (id TEXT PRIMARY KEY, book TEXT, page INTEGER, time TEXT, note TEXT)")
+    db.executemany("INSERT INTO entry VALUES (?, ?, ?, ?, ?)",
+                   ((uuid.uuid4().hex, f"book {i % 300}", i, iso(1_600_000_000 + i), None) for i in range(rows)))
+    db.commit()
+    db.close()
 
 
 def generate_tasks(folder, count):
@@ -108,10 +131,12 @@ def main():
     parser.add_argument("--sizes", default="1000,10000,100000,1000000")
     parser.add_argument("--runs", type=int, default=15)
     parser.add_argument("--books", type=int, help="a fixed number of books at every size (default: 300 per 100,000 entries)")
+    parser.add_argument("--quick", action="store_true", help="1,000 and 10,000 entries only, a smaller batch")
     args = parser.parse_args()
-    sizes = [int(s) for s in args.sizes.split(",")]
+    sizes = [1000, 10000] if args.quick else [int(s) for s in args.sizes.split(",")]
     binary = build()
     task = shutil.which("task")
+    sqlite = ensure_sqlite3()
     work = tempfile.mkdtemp(prefix="bookclub-bench-")
     env = dict(os.environ, HOME=work, NO_COLOR="1", TZ="UTC")
     rows = []
@@ -135,6 +160,11 @@ def main():
             "export (every entry)": base + ["export"],
         }
         commands = {name: (command, env) for name, command in commands.items()}
+        if sqlite:
+            database = os.path.join(folder, "entries.db")
+            generate_sqlite(database, size)
+            insert = "INSERT INTO entry VALUES (lower(hex(randomblob(16))), 'book 2', 1, datetime('now'), 'x')"
+            commands["sqlite3 INSERT"] = ([sqlite, database, insert], env)
         if task:
             rc = generate_tasks(os.path.join(work, f"task-{size}"), size)
             task_env = dict(env, TASKRC=rc)
@@ -145,6 +175,9 @@ def main():
             rows.append((size, name, result))
         print(f"... {size} entries done", file=sys.stderr)
 
+    batch_lines = 10_000 if args.quick else 100_000
+    batch = measure_batch(binary, env, os.path.join(work, "batch"), batch_lines, runs=args.runs)
+
     cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
     print(f"Machine: {cpu}, {os.cpu_count()} cores; release build, -static-executable")
     print(f"Books: {args.books or '300 per 100,000 entries'}")
@@ -154,27 +187,80 @@ def main():
     for size, name, (median, low, high, peak) in rows:
         label = f"{size:,}" if isinstance(size, int) else size
         print(f"| {label} | {name} | {median:.1f} | {low:.1f}–{high:.1f} | {peak:.1f} |")
+    print(f"\nBatch: log --stdin of {batch_lines:,} lines over 300 books: {batch['log'] / 1000:.2f} s "
+          f"({batch['log'] * 1000 / batch_lines:.1f} µs a line)")
+    for label in ["steady", "after the batch", "after an import of 1,000 books"]:
+        times = batch[label]
+        print(f"- progress {label}: median {statistics.median(times):.1f} ms, max {max(times):.1f} ms over {len(times)} writes")
+
     print("\nTargets:")
     def check(label, value, limit):
         print(f"- {label}: {value:.2f} (target ≤ {limit}) {'met' if value <= limit else 'MISSED'}")
-    check("--version / true", results[(sizes[0], "--version")][0] / results[(sizes[0], "true")][0], 4)
+    def median(size, name):
+        return results[(size, name)][0]
+    check("--version / true", median(sizes[0], "--version") / median(sizes[0], "true"), 3)
+    for size in sizes:
+        if (size, "sqlite3 INSERT") in results:
+            check(f"progress / sqlite3 INSERT at {size:,}", median(size, "progress") / median(size, "sqlite3 INSERT"), 1.0)
     if len(sizes) > 1:
-        check(f"progress at {sizes[-1]:,} / at {sizes[0]:,}",
-              results[(sizes[-1], "progress")][0] / results[(sizes[0], "progress")][0], 1.5)
-    for size in sizes:
-        if (size, "task add") in results:
-            check(f"progress / task add at {size:,}", results[(size, "progress")][0] / results[(size, "task add")][0], 0.5)
-    if (10_000, "task next") in results:
-        check("list / task next at 10,000", results[(10_000, "list")][0] / results[(10_000, "task next")][0], 0.25)
-    for size in sizes:
-        if size >= 100_000:
-            for name in ["stats (every entry)", "export (every entry)"]:
-                check(f"{name.split()[0]} at {size:,}: µs per entry", results[(size, name)][0] * 1000 / size, 5)
-    if 100_000 in sizes:
-        peak = max(v[3] for (s, n), v in results.items() if s == 100_000 and not n.startswith("task"))
-        check("peak memory of any command at 100,000 (MB)", peak, 50)
+        check(f"progress at {sizes[-1]:,} / at {sizes[0]:,}", median(sizes[-1], "progress") / median(sizes[0], "progress"), 1.3)
+    check(f"log --stdin of {batch_lines:,} lines, seconds", batch["log"] / 1000, 2 * batch_lines / 100_000)
+    steady = statistics.median(batch["steady"])
+    for label in ["after the batch", "after an import of 1,000 books"]:
+        check(f"slowest of the writes {label} / the steady median", max(batch[label]) / steady, 1.5)
+    if 10_000 in sizes and sizes[-1] > 10_000:
+        check(f"show (1,000 entries) at {sizes[-1]:,} / at 10,000",
+              median(sizes[-1], "show (1,000 entries)") / median(10_000, "show (1,000 entries)"), 2)
+    largest = sizes[-1]
+    check(f"list at {largest:,} ({generate_books(largest, args.books):,} books), ms", median(largest, "list"), 30)
+    if (largest, "task next") in results:
+        check(f"list / task next at {largest:,}", median(largest, "list") / median(largest, "task next"), 0.25)
+    for name in ["stats (every entry)", "export (every entry)"]:
+        check(f"{name.split()[0]} at {largest:,}: µs per entry", median(largest, name) * 1000 / largest, 1)
+    peak = max(v[3] for (s, n), v in results.items() if s == largest and not n.startswith(("task", "sqlite3")))
+    check(f"peak memory of any command at {largest:,} (MB)", peak, 50)
     shutil.rmtree(work)
 
 
-if __name__ == "__main__":
-    main()
+def generate_books(entries, books=None):
+    return books or max(3, entries * 300 // 100_000)
+
+
+def measure_batch(binary, env, folder, lines, runs):
+    """`log --stdin` of `lines` lines over 300 books, timed once; the `progress` writes of a steady
+    store before it, the 30 after it, and the 30 after an import of 1,000 books, each timed alone."""
+    os.makedirs(folder)
+    generate_store(folder, 1000, 300)
+    store = os.path.join(folder, "store.json")
+    base = [binary, "--store", store]
+
+    def write_times(count):
+        times = []
+        for i in range(count):
+            started = time.perf_counter()
+            subprocess.run(base + ["progress", uuid.UUID(int=2).hex, "+1"], env=env, check=True,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            times.append((time.perf_counter() - started) * 1000)
+        return times
+
+    result = {"steady": write_times(max(15, runs))}
+    # Pages go up book by book, as a reading log would.
+    events = "".join(json.dumps({"book": uuid.UUID(int=1 + i % 300).hex, "page": 20_000 + i // 300 + 1}) + "\n"
+                     for i in range(lines))
+    started = time.perf_counter()
+    subprocess.run(base + ["log", "--stdin"], input=events, text=True, env=env, check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    result["log"] = (time.perf_counter() - started) * 1000
+    result["after the batch"] = write_times(30)
+    export = os.path.join(folder, "goodreads.csv")
+    with open(export, "w", newline="") as out:
+        writer = csv.writer(out)
+        writer.writerow(["Book Id", "Title", "Author", "ISBN13", "My Rating", "Number of Pages", "Date Read",
+                         "Date Added", "Exclusive Shelf", "Read Count"])
+        for i in range(1000):
+            writer.writerow([str(90_000 + i), f"Imported {i}", "Someone", "", "4", "300", "2024/05/01",
+                             "2024/01/01", "read", "1"])
+    subprocess.run(base + ["import", "goodreads", export], env=env, check=True, stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL)
+    result["after an import of 1,000 books"] = write_times(30)
+    return result

@@ -8,6 +8,10 @@ import BookClubCore
 
 /// One subcommand: its configuration (which drives both parsing and help), how it reads its parsed
 /// arguments, and what it does.
+///
+/// Every command has this one shape (declarations, configuration, an `init` that reads them, a thin
+/// `run`), as every `--json` type in `Rendering/` is a list of fields: the `duplicates` tool pairs
+/// them by shape, and that sameness is the form, not code written twice.
 protocol Command: SendableMetatype {
     static var configuration: CommandConfiguration { get }
     init(_ arguments: ParsedArguments) throws
@@ -43,6 +47,18 @@ enum CommonOptions {
 
     static func output(_ help: String) -> Option<String> {
         Option(long: "output", short: "o", kind: .value("file"), help: help, parse: .path)
+    }
+}
+
+/// A command about one book that may print it (`show`, `reread`, `unfinish`): it takes `[<book>]`
+/// and `--json`, read into its `target`.
+protocol BookCommand: Command {
+    init(target: BookTarget)
+}
+
+extension BookCommand {
+    init(_ arguments: ParsedArguments) throws {
+        self.init(target: try BookTarget(arguments))
     }
 }
 

@@ -302,7 +302,8 @@ public struct LibraryStorage {
 
 // MARK: - File formats
 
-/// A book as the snapshot and the journal keep it: each reading with its latest entry only.
+/// A book as the snapshot and the journal keep it: each reading with its latest entry only. Its
+/// fields repeat `Book`'s on purpose: they are the file format (the CLI's `BookJSON` is another).
 struct StoredBook: Codable, Equatable, Sendable {
     struct StoredReading: Codable, Equatable, Sendable {
         var id: UUID

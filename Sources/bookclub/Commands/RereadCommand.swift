@@ -1,6 +1,6 @@
 import BookClubCore
 
-struct RereadCommand: Command {
+struct RereadCommand: BookCommand {
     static let configuration = CommandConfiguration(
         name: "reread",
         abstract: "Start a new reading of a finished or abandoned book; the old one keeps its history.",
@@ -8,10 +8,6 @@ struct RereadCommand: Command {
         options: [CommonOptions.json])
 
     var target: BookTarget
-
-    init(_ arguments: ParsedArguments) throws {
-        target = try BookTarget(arguments)
-    }
 
     func run(in session: Session) throws {
         let store = try session.library(forWriting: true, scope: session.scope(forBook: target.reference))

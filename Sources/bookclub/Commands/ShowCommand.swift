@@ -6,7 +6,7 @@ import BookClubCore
     import Foundation
 #endif
 
-struct ShowCommand: Command {
+struct ShowCommand: BookCommand {
     static let configuration = CommandConfiguration(
         name: "show",
         abstract: "Show a book's card and its progress history with notes.",
@@ -14,10 +14,6 @@ struct ShowCommand: Command {
         options: [CommonOptions.json])
 
     var target: BookTarget
-
-    init(_ arguments: ParsedArguments) throws {
-        target = try BookTarget(arguments)
-    }
 
     func run(in session: Session) throws {
         let store = try session.library(scope: session.scope(forBook: target.reference, withHistory: true))

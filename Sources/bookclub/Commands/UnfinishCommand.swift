@@ -1,6 +1,6 @@
 import BookClubCore
 
-struct UnfinishCommand: Command {
+struct UnfinishCommand: BookCommand {
     static let configuration = CommandConfiguration(
         name: "unfinish",
         abstract: "Resume a finished or abandoned book, so that you can log progress again.",
@@ -8,10 +8,6 @@ struct UnfinishCommand: Command {
         options: [CommonOptions.json])
 
     var target: BookTarget
-
-    init(_ arguments: ParsedArguments) throws {
-        target = try BookTarget(arguments)
-    }
 
     func run(in session: Session) throws {
         let store = try session.library(forWriting: true, scope: session.scope(forBook: target.reference))

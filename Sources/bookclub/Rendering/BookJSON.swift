@@ -7,6 +7,10 @@ import BookClubCore
 #endif
 
 /// The `--json` shape of a book: stable camelCase names, progress as a fraction 0...1.
+///
+/// Its fields repeat `Book`'s, as `StoredBook` (the store's line of a book) does: each list is a
+/// format in its own right, which scripts (here) or stores on disk (there) depend on, so neither is
+/// derived from the other.
 struct BookJSON: Encodable {
     struct ReadingJSON: Encodable {
         var id: UUID
