@@ -264,3 +264,7 @@ def measure_batch(binary, env, folder, lines, runs):
                    stderr=subprocess.DEVNULL)
     result["after an import of 1,000 books"] = write_times(30)
     return result
+
+
+if __name__ == "__main__":
+    main()

@@ -185,7 +185,8 @@ enum CLI {
         var roles: [(String, String)] = [
             ("the store", paths.store), ("the store's journal", storage.journalPath),
             ("the store's history", storage.historyPath),
-            ("the store's undo log", storage.undoPath), ("the store's lock", storage.lockPath),
+            ("the store's undo log", storage.undoPath), ("the store's earlier undo log", storage.previousUndoPath),
+            ("the store's lock", storage.lockPath),
             ("the settings file", paths.settings),
             ("the scene file", paths.scene),
         ]

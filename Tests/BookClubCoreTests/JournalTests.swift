@@ -34,6 +34,24 @@ import Testing
         try store.save()
     }
 
+    /// The undo log is set aside whole once it holds `undoDepth` records, never rewritten by a save:
+    /// the two logs keep between `undoDepth` and twice as many changes, and `undo` reaches across them.
+    @Test func theUndoLogIsSetAsideNotRewritten() throws {
+        let storage = try shelf(3)
+        let depth = LibraryStorage.undoDepth
+        for page in 1...(2 * depth + 5) { try logProgress(storage, book: "b0001", page: page) }
+        let current = try text(storage, storage.undoPath).split(separator: "\n").count
+        let previous = try text(storage, storage.previousUndoPath).split(separator: "\n").count
+        #expect(previous == depth)
+        #expect(current == 5)
+        #expect(try storage.changes().count == depth + 5)
+        for page in stride(from: 2 * depth + 5, to: depth, by: -1) {
+            let undone = try #require(try storage.undo(lockTimeout: 1), "undoing p. \(page)")
+            #expect(undone.summary.contains("p. \(page)"))
+        }
+        #expect(try storage.undo(lockTimeout: 1) == nil, "older changes are gone")
+    }
+
     @Test func theSnapshotIsPrettyPrintedWithSortedKeys() throws {
         let storage = try shelf(3)
         let snapshot = try text(storage, path)

@@ -17,8 +17,12 @@ public struct ReadingEvent: Equatable, Sendable {
 
     /// Parses one line; throws `ReadingEvent.Problem` saying what is wrong with it.
     public init(line: String, now: Date, timeZone: Zone) throws(Problem) {
-        guard JSONCoding.isShallow(Data(line.utf8)),
-            let fields = try? JSONDecoder().decode(Fields.self, from: Data(line.utf8))
+        // Lines as scripts write them are read by a small scanner; any other goes to Foundation's
+        // decoder, which reads the same keys and says what is wrong.
+        guard
+            let fields = Fields(scanning: line)
+                ?? (JSONCoding.isShallow(Data(line.utf8))
+                    ? try? JSONDecoder().decode(Fields.self, from: Data(line.utf8)) : nil)
         else {
             throw Problem("expected a JSON object such as {\"book\": \"dune\", \"page\": 120}")
         }
@@ -67,7 +71,7 @@ public struct ReadingEvent: Equatable, Sendable {
     }
 
     /// The keys of a line. A key of the wrong type fails the decode; so does a `null` book.
-    private struct Fields: Decodable {
+    struct Fields: Decodable, Equatable {
         var book: String?
         /// Doubly optional: absent (`nil`) or given but not a usable number (`.some(nil)`).
         var page: Int??
@@ -82,6 +86,47 @@ public struct ReadingEvent: Equatable, Sendable {
             var intValue: Int? { nil }
             init(stringValue: String) { self.stringValue = stringValue }
             init?(intValue: Int) { nil }
+        }
+
+        /// A flat object of the known keys, each once, with strings without escapes and whole pages;
+        /// `nil` for anything else, which the decoder then reads.
+        init?(scanning line: String) {
+            var line = line
+            let fields = line.withUTF8 { bytes -> Fields? in
+                var scanner = JSONScanner(bytes: UnsafeRawBufferPointer(bytes))
+                var fields = Fields(unknownKeys: [])
+                let complete = scanner.object { key, scanner in
+                    switch key {
+                    case "book" where fields.book == nil:
+                        fields.book = scanner.string()
+                        return fields.book != nil
+                    case "page" where fields.page == nil:
+                        guard let page = scanner.number().flatMap({ Int($0) }) else { return false }
+                        fields.page = .some(page)
+                    case "percent" where fields.percent == nil:
+                        guard let percent = scanner.number().flatMap({ Double($0) }) else { return false }
+                        fields.percent = .some(percent)
+                    case "note" where fields.note == nil:
+                        fields.note = scanner.string()
+                        return fields.note != nil
+                    case "time" where fields.time == nil:
+                        fields.time = scanner.string()
+                        return fields.time != nil
+                    case "action" where fields.action == nil:
+                        fields.action = scanner.string()
+                        return fields.action != nil
+                    default: return false
+                    }
+                    return true
+                }
+                return complete && scanner.atEnd ? fields : nil
+            }
+            guard let fields else { return nil }
+            self = fields
+        }
+
+        private init(unknownKeys: [String]) {
+            self.unknownKeys = unknownKeys
         }
 
         init(from decoder: any Decoder) throws {
@@ -114,8 +159,23 @@ extension Library {
     /// Applies one event as `progress` and then `finish` or `abandon` would: the note goes with the
     /// progress entry, or with the ending when the event logs no progress.
     /// An event without a time is dated `now`, but never before the book's latest entry.
+    ///
+    /// An event that fails changes nothing: its book is put back as it was.
     public mutating func apply(_ event: ReadingEvent, now: Date, ids: IDSource) throws -> EventOutcome {
-        let book = try resolve(event.book)
+        try apply(event, to: index(of: resolve(event.book).id)!, now: now, ids: ids)
+    }
+
+    private mutating func apply(_ event: ReadingEvent, to index: Int, now: Date, ids: IDSource) throws -> EventOutcome {
+        let book = books[index]
+        do {
+            return try apply(event, to: book, now: now, ids: ids)
+        } catch {
+            books[index] = book
+            throw error
+        }
+    }
+
+    private mutating func apply(_ event: ReadingEvent, to book: Book, now: Date, ids: IDSource) throws -> EventOutcome {
         let time = event.time ?? max(now, book.currentReading?.progress.latest?.time ?? .distantPast)
         var outcome = EventOutcome(bookID: book.id)
         if let value = event.value,
@@ -166,14 +226,16 @@ extension Library {
         _ lines: [NumberedEvent], now: Date, timeZone: Zone, skipInvalid: Bool, ids: IDSource
     ) throws -> BatchOutcome {
         var outcome = BatchOutcome()
-        var library = self
+        let before = self
+        // A batch adds and renames no book: each reference is resolved once.
+        var resolved: [String: Int] = [:]
         for (number, parsed) in lines {
-            var attempt = library
             let reason: String
             do {
                 let event = try parsed.get()
-                let applied = try attempt.apply(event, now: now, ids: ids)
-                library = attempt
+                let index = try resolved[event.book] ?? index(of: resolve(event.book).id)!
+                resolved[event.book] = index
+                let applied = try apply(event, to: index, now: now, ids: ids)
                 if !outcome.touched.contains(applied.bookID) { outcome.touched.append(applied.bookID) }
                 if applied.entry != nil {
                     outcome.logged += 1
@@ -191,10 +253,12 @@ extension Library {
             } catch let error as BookClubError {
                 reason = error.message(in: timeZone)
             }
-            guard skipInvalid else { throw BookClubError.invalidBatch(line: number, reason: reason) }
+            guard skipInvalid else {
+                self = before
+                throw BookClubError.invalidBatch(line: number, reason: reason)
+            }
             outcome.skipped.append(BatchOutcome.Skipped(line: number, reason: reason))
         }
-        self = library
         return outcome
     }
 }

@@ -39,6 +39,8 @@ public struct FileSystem {
     public var modified: (_ path: String) -> Date?
     /// Removes a file; `false` when it could not.
     public var remove: (_ path: String) -> Bool
+    /// Renames a file over another (`rename(2)`: atomic, the target replaced if there is one).
+    public var rename: (_ from: String, _ to: String) throws -> Void
     /// Removes the temporary files that interrupted atomic writes of `path` left; call it only while
     /// no other process can be writing `path` (under its lock).
     public var sweep: (_ path: String) -> Void
@@ -60,6 +62,7 @@ public struct FileSystem {
         list: @escaping (String) -> [String],
         modified: @escaping (String) -> Date? = { _ in nil },
         remove: @escaping (String) -> Bool,
+        rename: @escaping (String, String) throws -> Void,
         map: ((String) throws -> Data?)? = nil,
         syncFolder: @escaping (String) throws -> Void = { _ in },
         kind: @escaping (String) -> OtherFileKind? = { _ in nil }
@@ -75,6 +78,7 @@ public struct FileSystem {
         self.list = list
         self.modified = modified
         self.remove = remove
+        self.rename = rename
         self.syncFolder = syncFolder
         self.kind = kind
     }
@@ -117,6 +121,9 @@ extension FileSystem {
                 return Date(timeIntervalSince1970: Double(status.st_mtim.tv_sec))
             },
             remove: { unlink($0) == 0 },
+            rename: { from, to in
+                guard sys.rename(from, to) == 0 else { throw POSIXFile.failure(from, "cannot rename it") }
+            },
             map: { path in
                 guard FileManager.default.fileExists(atPath: path) else { return nil }
                 return try POSIXFile.readAll(path, mapping: true)
@@ -146,7 +153,13 @@ extension FileSystem {
                 for name in box.files.keys where name.hasPrefix(prefix) { box.files[name] = nil }
             },
             list: { folder in box.files.keys.filter { $0.parentPath == folder }.map(\.lastPathComponent) },
-            remove: { box.files.removeValue(forKey: $0) != nil })
+            remove: { box.files.removeValue(forKey: $0) != nil },
+            rename: { from, to in
+                guard let data = box.files.removeValue(forKey: from) else {
+                    throw BookClubError.io(path: from, cause: "No such file or directory")
+                }
+                box.files[to] = data
+            })
     }
 }
 

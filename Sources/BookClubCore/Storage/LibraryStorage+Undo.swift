@@ -43,7 +43,10 @@ struct Revert: Codable, Equatable, Sendable {
 }
 
 /// The undo log, `STORE.undo`: JSON Lines, one `Change` a line, each sealed with its checksum
-/// (`Seal`), the last few commands that changed the library. A change is recorded before it is
+/// (`Seal`), the last few commands that changed the library. Once it holds `undoDepth` records it is
+/// renamed to `STORE.undo.1` (replacing the one before) and a new log begins, so that the two hold
+/// between `undoDepth` and twice as many changes and no save rewrites them, however large a change
+/// (a batch, an import) some record holds. A change is recorded before it is
 /// committed, so the log may hold records the store never committed (the writer was stopped, or the
 /// power cut) and records of changes since undone. They are told apart by the store itself: the changes
 /// the store holds are the record of its committed state, the record of the state before that, and so
@@ -53,6 +56,8 @@ extension LibraryStorage {
     public static let undoDepth = 20
 
     public var undoPath: String { path + ".undo" }
+    /// The log before the current one.
+    public var previousUndoPath: String { undoPath + ".1" }
 
     /// The changes the store holds, oldest first.
     public func changes() throws -> [Change] {
@@ -62,7 +67,8 @@ extension LibraryStorage {
     /// The changes that led to `state`, oldest first, after those that bookclub 0.1 recorded at the
     /// start of the log (listed, never undone).
     func changes(upTo state: String) throws -> [Change] {
-        Self.changes(upTo: state, in: try fileSystem.read(undoPath))
+        let previous = try fileSystem.read(previousUndoPath) ?? Data()
+        return Self.changes(upTo: state, in: previous + Data("\n".utf8) + (try fileSystem.read(undoPath) ?? Data()))
     }
 
     /// The same, from the log's bytes already read.
@@ -116,27 +122,25 @@ extension LibraryStorage {
 
     /// A change recorded in the log, ready to be written.
     struct Record {
-        /// Appended to the log at this size, or (when `nil`) the whole log, trimmed, written anew.
-        var offset: Int?
+        /// Appended to the log at this size; at 0 after the log is set aside (`rotates`).
+        var offset: Int
         var data: Data
-        /// The whole log before a rewrite, to put back if the change fails.
-        var previous: Data?
+        /// Whether the log becomes `STORE.undo.1` first, and the record begins a new one.
+        var rotates = false
         /// Whether the log may be new to the store: empty, or not as the last commit left it (so a writer
         /// that never committed may have created it without syncing its folder).
         var isNewToTheStore: Bool
         /// The log's length once written.
-        var length: Int { (offset ?? 0) + data.count }
+        var length: Int { offset + data.count }
     }
 
-    /// Records a change about to be committed on top of `committed`, trimming the log now and then.
+    /// Records a change about to be committed on top of `committed`: appended to the log, or, when the
+    /// log holds `undoDepth` records, the first of a new one.
     func record(_ change: Change, committed: LibraryFiles.Commit) throws -> Record {
         let line = Seal.seal(try JSONCoding.encoder(pretty: false).encode(change))
         let size = try fileSystem.size(undoPath) ?? 0
-        if size > 2 * Self.undoDepth * max(line.count, 1_000) {
-            // Written whole and renamed in place, its folder synced.
-            let previous = try fileSystem.read(undoPath)
-            let changes = Array(Self.changes(upTo: committed.state, in: previous).suffix(Self.undoDepth - 1)) + [change]
-            return Record(offset: nil, data: try Self.log(changes), previous: previous, isNewToTheStore: false)
+        if size > 0, Self.lines(of: try fileSystem.read(undoPath)).count >= Self.undoDepth {
+            return Record(offset: 0, data: line + Data("\n".utf8), rotates: true, isNewToTheStore: true)
         }
         // The leading line break ends any line an interrupted write left.
         let record = Data("\n".utf8) + line + Data("\n".utf8)
@@ -144,24 +148,20 @@ extension LibraryStorage {
     }
 
     func write(_ record: Record) throws {
-        if let offset = record.offset {
-            try fileSystem.append(undoPath, record.data, offset)
-        } else {
-            try fileSystem.writeAtomically(undoPath, record.data)
-        }
+        if record.rotates { try fileSystem.rename(undoPath, previousUndoPath) }
+        try fileSystem.append(undoPath, record.data, record.offset)
     }
 
-    /// Puts the log back as it was before `record` was written.
+    /// Takes back a record whose change failed. A log set aside stays aside: its records are still
+    /// read, and the record that began the new one leads to no committed state.
     func revert(_ record: Record) throws {
-        if let offset = record.offset {
-            try fileSystem.append(undoPath, Data(), offset)
-        } else if let previous = record.previous {
-            try fileSystem.writeAtomically(undoPath, previous)
-        }
+        try fileSystem.append(undoPath, Data(), record.offset)
     }
 
+    /// Writes the log anew with `changes` (after an `undo`), the one before it then no longer needed.
     func writeChanges(_ changes: [Change]) throws {
         try fileSystem.writeAtomically(undoPath, Self.log(changes))
+        _ = fileSystem.remove(previousUndoPath)
     }
 
     private static func log(_ changes: [Change]) throws -> Data {

@@ -122,7 +122,7 @@ public struct LibraryStorage {
     /// (a symbolic link would be replaced by a file, a folder or a pipe cannot be written), or a
     /// history shorter than the store counts.
     private func checkFiles(committed: LibraryFiles.Commit) throws {
-        for file in [path, journalPath, historyPath, undoPath] {
+        for file in [path, journalPath, historyPath, undoPath, previousUndoPath] {
             if let kind = fileSystem.kind(file) {
                 let renaming =
                     "bookclub replaces its files by renaming a new one over them, which would replace the link"
@@ -286,17 +286,15 @@ public struct LibraryStorage {
                 for entry in reading.progress.entries { known.insert(entry.id) }
             }
         }
-        let encoder = JSONCoding.encoder(pretty: false)
-        var data = Data()
+        var writer = JSONWriter(compact: true)
         for book in new.books {
             for reading in book.readings {
                 for entry in reading.progress.entries where !known.contains(entry.id) {
-                    data += try encoder.encode(HistoryRecord(book: book.id, reading: reading.id, entry: entry))
-                    data += Data("\n".utf8)
+                    writer.historyLine(book: book.id, reading: reading.id, entry: entry)
                 }
             }
         }
-        return data
+        return writer.take()
     }
 }
 

@@ -76,7 +76,11 @@ struct ManualCommand: Command {
                 ),
                 (storage.historyPath, "Every progress entry, one JSON object a line, appended."),
                 (storage.lockPath, "Locked (flock(2)) by a command while it changes the store."),
-                (storage.undoPath, "The last \(LibraryStorage.undoDepth) commands that changed the store, for undo."),
+                (
+                    storage.undoPath,
+                    "The last commands that changed the store, for undo: \(LibraryStorage.undoDepth) or more, with the log before it."
+                ),
+                (storage.previousUndoPath, "The undo log before the current one, set aside whole."),
                 (storage.backupPath(version: 1), "The store as it was before its format was first upgraded."),
                 (paths.settings, "The settings (under $XDG_CONFIG_HOME when set)."),
                 (paths.scene, "The selection of the scene NAME (under $XDG_STATE_HOME when set)."),
