@@ -34,7 +34,7 @@ enum HistoryLine {
         return HistoryRecord(book: book, reading: reading, entry: entry)
     }
 
-    private static func entry(_ scanner: inout JSONScanner) -> ReadingProgress.Entry? {
+    static func entry(_ scanner: inout JSONScanner) -> ReadingProgress.Entry? {
         var id: UUID?
         var progress: Double?
         var page: Int?

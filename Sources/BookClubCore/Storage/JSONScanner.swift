@@ -4,9 +4,9 @@
     import Foundation
 #endif
 
-/// Reads flat JSON objects of strings without escapes, numbers and nested objects, with or without
-/// blanks between their tokens: the fast path of readers whose every "no" falls back to Foundation's
-/// decoder (`HistoryLine`, `ReadingEvent`).
+/// Reads JSON objects and arrays of strings and numbers, with or without blanks between their tokens:
+/// the fast path of readers whose every "no" falls back to Foundation's decoder (`HistoryLine`,
+/// `ReadingEvent`, `StoredBook`).
 struct JSONScanner {
     let bytes: UnsafeRawBufferPointer
     var index = 0
@@ -14,22 +14,31 @@ struct JSONScanner {
     /// At the end, blanks aside.
     var atEnd: Bool {
         mutating get {
-            while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x09 || bytes[index] == 0x0D {
-                index += 1
-            }
+            skipBlanks()
             return index == bytes.count
+        }
+    }
+
+    /// Passes over spaces, tabs and line breaks.
+    mutating func skipBlanks() {
+        while index < bytes.count,
+            bytes[index] == 0x20 || bytes[index] == 0x0A || bytes[index] == 0x09
+                || bytes[index] == 0x0D
+        {
+            index += 1
         }
     }
 
     /// Passes over blanks, then takes `byte` if it comes next.
     mutating func take(_ byte: UInt8) -> Bool {
-        while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x09 || bytes[index] == 0x0D { index += 1 }
+        skipBlanks()
         guard index < bytes.count, bytes[index] == byte else { return false }
         index += 1
         return true
     }
 
-    /// A string with no escape; `nil` for any other value.
+    /// A string; `nil` for any other value, and for an escape Foundation might read otherwise (a lone
+    /// surrogate).
     mutating func string() -> String? {
         guard take(UInt8(ascii: "\"")) else { return nil }
         let start = index
@@ -42,17 +51,90 @@ struct JSONScanner {
                 // Bytes that are not UTF-8 are the decoder's to refuse.
                 return isASCII ? String(decoding: text, as: UTF8.self) : String(validating: text, as: UTF8.self)
             }
-            if byte == UInt8(ascii: "\\") || byte < 0x20 { return nil }
+            if byte == UInt8(ascii: "\\") { return escapedString(from: start) }
+            if byte < 0x20 { return nil }
             if byte >= 0x80 { isASCII = false }
             index += 1
         }
         return nil
     }
 
+    /// The rest of a string that has an escape, from its first byte at `start`.
+    private mutating func escapedString(from start: Int) -> String? {
+        var text: [UInt8] = Array(UnsafeRawBufferPointer(rebasing: bytes[start..<index]))
+        while index < bytes.count {
+            let byte = bytes[index]
+            index += 1
+            switch byte {
+            case UInt8(ascii: "\""):
+                return String(validating: text, as: UTF8.self)
+            case UInt8(ascii: "\\"):
+                guard index < bytes.count else { return nil }
+                let escape = bytes[index]
+                index += 1
+                switch escape {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): text.append(escape)
+                case UInt8(ascii: "b"): text.append(0x08)
+                case UInt8(ascii: "f"): text.append(0x0C)
+                case UInt8(ascii: "n"): text.append(0x0A)
+                case UInt8(ascii: "r"): text.append(0x0D)
+                case UInt8(ascii: "t"): text.append(0x09)
+                case UInt8(ascii: "u"):
+                    guard let unit = hexUnit() else { return nil }
+                    var scalar = Unicode.Scalar(unit)
+                    if (0xD800..<0xDC00).contains(unit) {
+                        guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"),
+                            bytes[index + 1] == UInt8(ascii: "u")
+                        else { return nil }
+                        index += 2
+                        guard let low = hexUnit(), (0xDC00..<0xE000).contains(low) else { return nil }
+                        scalar = Unicode.Scalar(0x10000 + (UInt32(unit) - 0xD800) << 10 + (UInt32(low) - 0xDC00))
+                    }
+                    guard let scalar else { return nil }
+                    text.append(contentsOf: String(scalar).utf8)
+                default: return nil
+                }
+            default:
+                guard byte >= 0x20 else { return nil }
+                text.append(byte)
+            }
+        }
+        return nil
+    }
+
+    /// Four hex digits of a `\u` escape.
+    private mutating func hexUnit() -> UInt16? {
+        guard index + 4 <= bytes.count else { return nil }
+        var value: UInt16 = 0
+        for _ in 0..<4 {
+            let byte = bytes[index]
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: return nil
+            }
+            value = value << 4 | UInt16(digit)
+            index += 1
+        }
+        return value
+    }
+
+    /// `[value,...]`, each element read by `element`, which returns `false` to give up.
+    mutating func array(_ element: (inout JSONScanner) -> Bool) -> Bool {
+        guard take(UInt8(ascii: "[")) else { return false }
+        if take(UInt8(ascii: "]")) { return true }
+        repeat {
+            guard element(&self) else { return false }
+        } while take(UInt8(ascii: ","))
+        return take(UInt8(ascii: "]"))
+    }
+
     /// The text of a number as JSON writes one (`-?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?`),
     /// for `Int(_:)` or `Double(_:)` to read.
     mutating func number() -> String? {
-        while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x09 || bytes[index] == 0x0D { index += 1 }
+        skipBlanks()
         let start = index
         func digits() -> Int {
             let first = index
@@ -73,7 +155,7 @@ struct JSONScanner {
 
     /// A UUID string, read without `UUID(uuidString:)` (which goes through sscanf).
     mutating func uuid() -> UUID? {
-        while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x09 || bytes[index] == 0x0D { index += 1 }
+        skipBlanks()
         guard index + 38 <= bytes.count, bytes[index] == UInt8(ascii: "\""),
             bytes[index + 37] == UInt8(ascii: "\""),
             let id = HistoryLine.uuid(UnsafeRawBufferPointer(rebasing: bytes[index + 1..<index + 37]))

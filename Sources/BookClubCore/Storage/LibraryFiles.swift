@@ -484,7 +484,7 @@ struct LibraryFiles {
 
     /// Decodes the books of these lines into a library with the clubs, checking what no command writes.
     func library(_ lines: [Data]) throws -> Library {
-        let books = try lines.map { try JSONCoding.decode(StoredBook.self, from: $0, path: path).book }
+        let books = try lines.map { try StoredBook.decode($0, path: path).book }
         let library = Library(books: books, clubs: try decodedClubs())
         if let problem = library.problem() { throw BookClubError.corruptFile(path: path, detail: problem) }
         return library
@@ -515,7 +515,7 @@ struct LibraryFiles {
         next.apply(transaction)
         let generation = storage.ids.hex()
         let document = Document(
-            books: try next.allLines().map { try JSONCoding.decode(StoredBook.self, from: $0.line, path: path) },
+            books: try next.allLines().map { try StoredBook.decode($0.line, path: path) },
             clubs: try next.decodedClubs(), generation: generation, previousGeneration: self.generation ?? "",
             historyLength: next.commit.historyLength,
             schemaVersion: LibraryStorage.schemaVersion, state: next.commit.state)

@@ -326,6 +326,20 @@ struct StoredBook: Codable, Equatable, Sendable {
     var added: Date
     var readings: [StoredReading]
 
+    var book: Book {
+        Book(
+            id: id, title: title, author: author, pages: pages, isbn: isbn, coverName: coverName, tags: tags,
+            rating: rating, review: review, privateNotes: privateNotes, contributors: contributors, details: details,
+            added: added,
+            readings: readings.map {
+                Reading(
+                    id: $0.id, started: $0.started, progress: ReadingProgress(entries: $0.latest.map { [$0] } ?? []),
+                    ending: $0.ending, resumed: $0.resumed)
+            })
+    }
+}
+
+extension StoredBook {
     init(_ book: Book) {
         (id, title, author, pages, isbn, coverName, tags, added) =
             (book.id, book.title, book.author, book.pages, book.isbn, book.coverName, book.tags, book.added)
@@ -337,16 +351,197 @@ struct StoredBook: Codable, Equatable, Sendable {
         }
     }
 
-    var book: Book {
-        Book(
+    /// Reads a book's line as Foundation's decoder would, Foundation left to read any line this cannot
+    /// (a key it does not know, a `null`, a date of another form): about ten times faster, for `list`
+    /// and every command that reads all the books. The fuzz tests hold the two to each other.
+    static func decode(_ line: Data, path: String) throws -> StoredBook {
+        try StoredBook(scanning: line) ?? JSONCoding.decode(StoredBook.self, from: line, path: path)
+    }
+
+    init?(scanning line: Data) {
+        guard
+            let book = line.withUnsafeBytes({ bytes -> StoredBook? in
+                var scanner = JSONScanner(bytes: bytes)
+                let book = StoredBook.scan(&scanner)
+                return scanner.atEnd ? book : nil
+            })
+        else { return nil }
+        self = book
+    }
+
+    private static func scan(_ scanner: inout JSONScanner) -> StoredBook? {
+        var id: String?
+        var title: String?
+        var added: Date?
+        var tags: [String]?
+        var readings: [StoredReading]?
+        var (author, isbn, coverName, review, privateNotes): (String?, String?, String?, String?, String?)
+        var pages: Int?
+        var rating: Double?
+        var contributors: [Contributor]?
+        var details: [String: [String]]?
+        var seen = Set<String>()
+        let complete = scanner.object { key, scanner in
+            guard seen.insert(key).inserted else { return false }
+            switch key {
+            case "id":
+                id = scanner.string()
+                return id != nil
+            case "title":
+                title = scanner.string()
+                return title != nil
+            case "added":
+                added = scanner.string().flatMap(HistoryLine.date)
+                return added != nil
+            case "author":
+                author = scanner.string()
+                return author != nil
+            case "isbn":
+                isbn = scanner.string()
+                return isbn != nil
+            case "coverName":
+                coverName = scanner.string()
+                return coverName != nil
+            case "review":
+                review = scanner.string()
+                return review != nil
+            case "privateNotes":
+                privateNotes = scanner.string()
+                return privateNotes != nil
+            case "pages":
+                pages = scanner.number().flatMap { Int($0) }
+                return pages != nil
+            case "rating":
+                rating = scanner.number().flatMap { Double($0) }
+                return rating?.isFinite == true
+            case "tags":
+                tags = strings(&scanner)
+                return tags != nil
+            case "readings":
+                var list: [StoredReading] = []
+                guard scanner.array({ scanner in reading(&scanner).map { list.append($0) } != nil }) else {
+                    return false
+                }
+                readings = list
+            case "contributors":
+                var list: [Contributor] = []
+                let complete = scanner.array { scanner in
+                    var name: String?
+                    var role: String?
+                    let complete = scanner.object { key, scanner in
+                        switch key {
+                        case "name" where name == nil:
+                            name = scanner.string()
+                            return name != nil
+                        case "role" where role == nil:
+                            role = scanner.string()
+                            return role != nil
+                        default: return false
+                        }
+                    }
+                    guard complete, let name else { return false }
+                    list.append(Contributor(name: name, role: role))
+                    return true
+                }
+                guard complete else { return false }
+                contributors = list
+            case "details":
+                var map: [String: [String]] = [:]
+                guard
+                    scanner.object({ key, scanner in
+                        guard map[key] == nil, let values = strings(&scanner) else { return false }
+                        map[key] = values
+                        return true
+                    })
+                else { return false }
+                details = map
+            default: return false
+            }
+            return true
+        }
+        guard complete, let id, let title, let added, let tags, let readings else { return nil }
+        return StoredBook(
             id: id, title: title, author: author, pages: pages, isbn: isbn, coverName: coverName, tags: tags,
             rating: rating, review: review, privateNotes: privateNotes, contributors: contributors, details: details,
-            added: added,
-            readings: readings.map {
-                Reading(
-                    id: $0.id, started: $0.started, progress: ReadingProgress(entries: $0.latest.map { [$0] } ?? []),
-                    ending: $0.ending, resumed: $0.resumed)
-            })
+            added: added, readings: readings)
+    }
+
+    private static func strings(_ scanner: inout JSONScanner) -> [String]? {
+        var list: [String] = []
+        let complete = scanner.array { scanner in
+            guard let text = scanner.string() else { return false }
+            list.append(text)
+            return true
+        }
+        return complete ? list : nil
+    }
+
+    private static func reading(_ scanner: inout JSONScanner) -> StoredReading? {
+        var id: UUID?
+        var started: Date?
+        var ending: Ending?
+        var resumed: [Ending]?
+        var latest: ReadingProgress.Entry?
+        var seen = Set<String>()
+        let complete = scanner.object { key, scanner in
+            guard seen.insert(key).inserted else { return false }
+            switch key {
+            case "id":
+                id = scanner.uuid()
+                return id != nil
+            case "started":
+                started = scanner.string().flatMap(HistoryLine.date)
+                return started != nil
+            case "ending":
+                ending = self.ending(&scanner)
+                return ending != nil
+            case "resumed":
+                var list: [Ending] = []
+                guard scanner.array({ scanner in self.ending(&scanner).map { list.append($0) } != nil }) else {
+                    return false
+                }
+                resumed = list
+            case "latest":
+                latest = HistoryLine.entry(&scanner)
+                return latest != nil
+            default: return false
+            }
+            return true
+        }
+        guard complete, let id else { return nil }
+        return StoredReading(id: id, started: started, ending: ending, resumed: resumed, latest: latest)
+    }
+
+    private static func ending(_ scanner: inout JSONScanner) -> Ending? {
+        var outcome: Ending.Outcome?
+        var date: Date?
+        var note: String?
+        var rating: Double?
+        var review: String?
+        var seen = Set<String>()
+        let complete = scanner.object { key, scanner in
+            guard seen.insert(key).inserted else { return false }
+            switch key {
+            case "outcome":
+                outcome = scanner.string().flatMap(Ending.Outcome.init(rawValue:))
+                return outcome != nil
+            case "date":
+                date = scanner.string().flatMap(HistoryLine.date)
+                return date != nil
+            case "note":
+                note = scanner.string()
+                return note != nil
+            case "review":
+                review = scanner.string()
+                return review != nil
+            case "rating":
+                rating = scanner.number().flatMap { Double($0) }
+                return rating?.isFinite == true
+            default: return false
+            }
+        }
+        guard complete, let outcome else { return nil }
+        return Ending(outcome: outcome, date: date, note: note, rating: rating, review: review)
     }
 }
 
