@@ -65,6 +65,8 @@ extension String {
     /// The text with control characters, escape sequences and bidirectional overrides shown escaped
     /// (`\u{1B}`), never sent raw to a terminal.
     var terminalSafe: String {
+        // Printable ASCII, the common case, is safe as it is.
+        if utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return self }
         guard unicodeScalars.contains(where: \.isTerminalUnsafe) else { return self }
         var result = ""
         for scalar in unicodeScalars {

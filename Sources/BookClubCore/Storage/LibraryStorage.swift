@@ -380,50 +380,54 @@ extension StoredBook {
         var rating: Double?
         var contributors: [Contributor]?
         var details: [String: [String]]?
-        var seen = Set<String>()
+        // Each key once: a bit for each, in the order of the cases.
+        var seen: UInt32 = 0
+        func first(_ bit: Int) -> Bool {
+            defer { seen |= 1 << bit }
+            return seen & 1 << bit == 0
+        }
         let complete = scanner.object { key, scanner in
-            guard seen.insert(key).inserted else { return false }
             switch key {
-            case "id":
+            case "id" where first(0):
                 id = scanner.string()
                 return id != nil
-            case "title":
+            case "title" where first(1):
                 title = scanner.string()
                 return title != nil
-            case "added":
+            case "added" where first(2):
                 added = scanner.string().flatMap(HistoryLine.date)
                 return added != nil
-            case "author":
+            case "author" where first(3):
                 author = scanner.string()
                 return author != nil
-            case "isbn":
+            case "isbn" where first(4):
                 isbn = scanner.string()
                 return isbn != nil
-            case "coverName":
+            case "coverName" where first(5):
                 coverName = scanner.string()
                 return coverName != nil
-            case "review":
+            case "review" where first(6):
                 review = scanner.string()
                 return review != nil
-            case "privateNotes":
+            case "privateNotes" where first(7):
                 privateNotes = scanner.string()
                 return privateNotes != nil
-            case "pages":
+            case "pages" where first(8):
                 pages = scanner.number().flatMap { Int($0) }
                 return pages != nil
-            case "rating":
+            case "rating" where first(9):
                 rating = scanner.number().flatMap { Double($0) }
                 return rating?.isFinite == true
-            case "tags":
+            case "tags" where first(10):
                 tags = strings(&scanner)
                 return tags != nil
-            case "readings":
+            case "readings" where first(11):
                 var list: [StoredReading] = []
                 guard scanner.array({ scanner in reading(&scanner).map { list.append($0) } != nil }) else {
                     return false
                 }
                 readings = list
-            case "contributors":
+            case "contributors" where first(12):
                 var list: [Contributor] = []
                 let complete = scanner.array { scanner in
                     var name: String?
@@ -445,7 +449,7 @@ extension StoredBook {
                 }
                 guard complete else { return false }
                 contributors = list
-            case "details":
+            case "details" where first(13):
                 var map: [String: [String]] = [:]
                 guard
                     scanner.object({ key, scanner in
@@ -482,26 +486,29 @@ extension StoredBook {
         var ending: Ending?
         var resumed: [Ending]?
         var latest: ReadingProgress.Entry?
-        var seen = Set<String>()
+        var seen: UInt32 = 0
+        func first(_ bit: Int) -> Bool {
+            defer { seen |= 1 << bit }
+            return seen & 1 << bit == 0
+        }
         let complete = scanner.object { key, scanner in
-            guard seen.insert(key).inserted else { return false }
             switch key {
-            case "id":
+            case "id" where first(0):
                 id = scanner.uuid()
                 return id != nil
-            case "started":
+            case "started" where first(1):
                 started = scanner.string().flatMap(HistoryLine.date)
                 return started != nil
-            case "ending":
+            case "ending" where first(2):
                 ending = self.ending(&scanner)
                 return ending != nil
-            case "resumed":
+            case "resumed" where first(3):
                 var list: [Ending] = []
                 guard scanner.array({ scanner in self.ending(&scanner).map { list.append($0) } != nil }) else {
                     return false
                 }
                 resumed = list
-            case "latest":
+            case "latest" where first(4):
                 latest = HistoryLine.entry(&scanner)
                 return latest != nil
             default: return false
@@ -518,23 +525,26 @@ extension StoredBook {
         var note: String?
         var rating: Double?
         var review: String?
-        var seen = Set<String>()
+        var seen: UInt32 = 0
+        func first(_ bit: Int) -> Bool {
+            defer { seen |= 1 << bit }
+            return seen & 1 << bit == 0
+        }
         let complete = scanner.object { key, scanner in
-            guard seen.insert(key).inserted else { return false }
             switch key {
-            case "outcome":
+            case "outcome" where first(0):
                 outcome = scanner.string().flatMap(Ending.Outcome.init(rawValue:))
                 return outcome != nil
-            case "date":
+            case "date" where first(1):
                 date = scanner.string().flatMap(HistoryLine.date)
                 return date != nil
-            case "note":
+            case "note" where first(2):
                 note = scanner.string()
                 return note != nil
-            case "review":
+            case "review" where first(3):
                 review = scanner.string()
                 return review != nil
-            case "rating":
+            case "rating" where first(4):
                 rating = scanner.number().flatMap { Double($0) }
                 return rating?.isFinite == true
             default: return false

@@ -92,6 +92,14 @@ extension String {
     public var displayWidth: Int {
         // Printable ASCII, the common case, is a column a byte.
         if utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return utf8.count }
+        // So is text of Latin letters and box drawing (progress bars): scalars that take a column
+        // each and join no other into a cluster.
+        if unicodeScalars.allSatisfy({
+            (0x20..<0x7F).contains($0.value) || (0xA0..<0x300).contains($0.value)
+                || (0x2500..<0x25A0).contains($0.value)
+        }) {
+            return unicodeScalars.count
+        }
         var counter = DisplayWidth.Counter()
         return reduce(0) { $0 + counter.columns($1) }
     }

@@ -8,12 +8,17 @@ import BookClubCore
 
 /// Books as `list` prints them.
 enum BookTable {
-    /// Being read first (latest update first), then unstarted, finished and abandoned ones.
-    static func order(_ a: Book, _ b: Book) -> Bool {
+    /// Being read first (latest update first), then unstarted, finished and abandoned ones; each key
+    /// worked out once a book.
+    static func sorted(_ books: [Book]) -> [Book] {
         let rank: [Book.Status: Int] = [.reading: 0, .unstarted: 1, .finished: 2, .abandoned: 3]
-        if a.status != b.status { return rank[a.status]! < rank[b.status]! }
-        if activity(a) != activity(b) { return activity(a) > activity(b) }
-        return a.title.lowercased() < b.title.lowercased()
+        return books.map { (rank: rank[$0.status]!, activity: activity($0), title: $0.title.lowercased(), book: $0) }
+            .sorted { a, b in
+                if a.rank != b.rank { return a.rank < b.rank }
+                if a.activity != b.activity { return a.activity > b.activity }
+                return a.title < b.title
+            }
+            .map(\.book)
     }
 
     static func activity(_ book: Book) -> Date {
