@@ -11,6 +11,18 @@ struct JSONScanner {
     let bytes: UnsafeRawBufferPointer
     var index = 0
 
+    /// The keys of an object read so far, a bit each (numbered by the reader), so that a key given
+    /// twice gives up, as Foundation's decoder would not (it takes the last).
+    struct SeenKeys {
+        private var bits: UInt32 = 0
+
+        /// Whether key `bit` comes for the first time; it counts as seen from now on.
+        mutating func first(_ bit: Int) -> Bool {
+            defer { bits |= 1 << bit }
+            return bits & 1 << bit == 0
+        }
+    }
+
     /// At the end, blanks aside.
     var atEnd: Bool {
         mutating get {
@@ -119,6 +131,29 @@ struct JSONScanner {
             index += 1
         }
         return value
+    }
+
+    /// Reads a string into `value`; `false` when the value is not one.
+    mutating func read(_ value: inout String?) -> Bool {
+        value = string()
+        return value != nil
+    }
+
+    /// Reads a date as bookclub writes one (`2026-11-20T19:00:00Z`) into `value`.
+    mutating func read(_ value: inout Date?) -> Bool {
+        value = string().flatMap(HistoryLine.date)
+        return value != nil
+    }
+
+    mutating func read(_ value: inout Int?) -> Bool {
+        value = number().flatMap { Int($0) }
+        return value != nil
+    }
+
+    /// Reads a finite number into `value`.
+    mutating func read(_ value: inout Double?) -> Bool {
+        value = number().flatMap { Double($0) }
+        return value?.isFinite == true
     }
 
     /// `[value,...]`, each element read by `element`, which returns `false` to give up.

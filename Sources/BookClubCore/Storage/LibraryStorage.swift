@@ -380,66 +380,37 @@ extension StoredBook {
         var rating: Double?
         var contributors: [Contributor]?
         var details: [String: [String]]?
-        // Each key once: a bit for each, in the order of the cases.
-        var seen: UInt32 = 0
-        func first(_ bit: Int) -> Bool {
-            defer { seen |= 1 << bit }
-            return seen & 1 << bit == 0
-        }
+        var seen = JSONScanner.SeenKeys()
         let complete = scanner.object { key, scanner in
             switch key {
-            case "id" where first(0):
-                id = scanner.string()
-                return id != nil
-            case "title" where first(1):
-                title = scanner.string()
-                return title != nil
-            case "added" where first(2):
-                added = scanner.string().flatMap(HistoryLine.date)
-                return added != nil
-            case "author" where first(3):
-                author = scanner.string()
-                return author != nil
-            case "isbn" where first(4):
-                isbn = scanner.string()
-                return isbn != nil
-            case "coverName" where first(5):
-                coverName = scanner.string()
-                return coverName != nil
-            case "review" where first(6):
-                review = scanner.string()
-                return review != nil
-            case "privateNotes" where first(7):
-                privateNotes = scanner.string()
-                return privateNotes != nil
-            case "pages" where first(8):
-                pages = scanner.number().flatMap { Int($0) }
-                return pages != nil
-            case "rating" where first(9):
-                rating = scanner.number().flatMap { Double($0) }
-                return rating?.isFinite == true
-            case "tags" where first(10):
+            case "id" where seen.first(0): return scanner.read(&id)
+            case "title" where seen.first(1): return scanner.read(&title)
+            case "added" where seen.first(2): return scanner.read(&added)
+            case "author" where seen.first(3): return scanner.read(&author)
+            case "isbn" where seen.first(4): return scanner.read(&isbn)
+            case "coverName" where seen.first(5): return scanner.read(&coverName)
+            case "review" where seen.first(6): return scanner.read(&review)
+            case "privateNotes" where seen.first(7): return scanner.read(&privateNotes)
+            case "pages" where seen.first(8): return scanner.read(&pages)
+            case "rating" where seen.first(9): return scanner.read(&rating)
+            case "tags" where seen.first(10):
                 tags = strings(&scanner)
                 return tags != nil
-            case "readings" where first(11):
+            case "readings" where seen.first(11):
                 var list: [StoredReading] = []
                 guard scanner.array({ scanner in reading(&scanner).map { list.append($0) } != nil }) else {
                     return false
                 }
                 readings = list
-            case "contributors" where first(12):
+            case "contributors" where seen.first(12):
                 var list: [Contributor] = []
                 let complete = scanner.array { scanner in
                     var name: String?
                     var role: String?
                     let complete = scanner.object { key, scanner in
                         switch key {
-                        case "name" where name == nil:
-                            name = scanner.string()
-                            return name != nil
-                        case "role" where role == nil:
-                            role = scanner.string()
-                            return role != nil
+                        case "name" where name == nil: return scanner.read(&name)
+                        case "role" where role == nil: return scanner.read(&role)
                         default: return false
                         }
                     }
@@ -449,7 +420,7 @@ extension StoredBook {
                 }
                 guard complete else { return false }
                 contributors = list
-            case "details" where first(13):
+            case "details" where seen.first(13):
                 var map: [String: [String]] = [:]
                 guard
                     scanner.object({ key, scanner in
@@ -486,29 +457,23 @@ extension StoredBook {
         var ending: Ending?
         var resumed: [Ending]?
         var latest: ReadingProgress.Entry?
-        var seen: UInt32 = 0
-        func first(_ bit: Int) -> Bool {
-            defer { seen |= 1 << bit }
-            return seen & 1 << bit == 0
-        }
+        var seen = JSONScanner.SeenKeys()
         let complete = scanner.object { key, scanner in
             switch key {
-            case "id" where first(0):
+            case "id" where seen.first(0):
                 id = scanner.uuid()
                 return id != nil
-            case "started" where first(1):
-                started = scanner.string().flatMap(HistoryLine.date)
-                return started != nil
-            case "ending" where first(2):
+            case "started" where seen.first(1): return scanner.read(&started)
+            case "ending" where seen.first(2):
                 ending = self.ending(&scanner)
                 return ending != nil
-            case "resumed" where first(3):
+            case "resumed" where seen.first(3):
                 var list: [Ending] = []
                 guard scanner.array({ scanner in self.ending(&scanner).map { list.append($0) } != nil }) else {
                     return false
                 }
                 resumed = list
-            case "latest" where first(4):
+            case "latest" where seen.first(4):
                 latest = HistoryLine.entry(&scanner)
                 return latest != nil
             default: return false
@@ -525,28 +490,16 @@ extension StoredBook {
         var note: String?
         var rating: Double?
         var review: String?
-        var seen: UInt32 = 0
-        func first(_ bit: Int) -> Bool {
-            defer { seen |= 1 << bit }
-            return seen & 1 << bit == 0
-        }
+        var seen = JSONScanner.SeenKeys()
         let complete = scanner.object { key, scanner in
             switch key {
-            case "outcome" where first(0):
+            case "outcome" where seen.first(0):
                 outcome = scanner.string().flatMap(Ending.Outcome.init(rawValue:))
                 return outcome != nil
-            case "date" where first(1):
-                date = scanner.string().flatMap(HistoryLine.date)
-                return date != nil
-            case "note" where first(2):
-                note = scanner.string()
-                return note != nil
-            case "review" where first(3):
-                review = scanner.string()
-                return review != nil
-            case "rating" where first(4):
-                rating = scanner.number().flatMap { Double($0) }
-                return rating?.isFinite == true
+            case "date" where seen.first(1): return scanner.read(&date)
+            case "note" where seen.first(2): return scanner.read(&note)
+            case "review" where seen.first(3): return scanner.read(&review)
+            case "rating" where seen.first(4): return scanner.read(&rating)
             default: return false
             }
         }
