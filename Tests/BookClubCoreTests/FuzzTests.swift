@@ -167,7 +167,7 @@ import Testing
                 // seconds, as JSONEncoder's .iso8601 does).
                 if expected.entry.time == expected.entry.time.wholeSeconds {
                     var writer = JSONWriter(compact: true)
-                    writer.historyLine(book: "b1", reading: expected.reading, entry: expected.entry)
+                    writer.historyLine(book: "b1", reading: expected.reading, entry: expected.entry, previous: 42)
                     let written = writer.take()
                     let again = try? decoder.decode(DecodedHistoryLine.self, from: written.dropLast())
                     #expect(again?.entry == expected.entry, "\(String(decoding: written, as: UTF8.self))")

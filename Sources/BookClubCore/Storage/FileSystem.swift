@@ -26,6 +26,9 @@ public struct FileSystem {
     /// Hands the first `length` bytes of a file (fewer if it is shorter) to `body` in chunks of about
     /// `chunkSize`, each ending at a line break where there is one; nothing when there is no file.
     public var readLines: (_ path: String, _ length: Int, _ body: (Data) throws -> Void) throws -> Void
+    /// At most `count` bytes of a file from `offset` (`pread(2)`); fewer at its end, `nil` when there
+    /// is no file.
+    public var readRange: (_ path: String, _ offset: Int, _ count: Int) throws -> Data?
     /// Replaces a file atomically, created readable by its owner only; parent folders are created.
     public var writeAtomically: (_ path: String, _ data: Data) throws -> Void
     /// Cuts a file to `offset` bytes (dropping what an interrupted write left), appends `data`, syncs it.
@@ -55,6 +58,7 @@ public struct FileSystem {
         read: @escaping (String) throws -> Data?,
         size: @escaping (String) throws -> Int?,
         readLines: @escaping (String, Int, (Data) throws -> Void) throws -> Void,
+        readRange: @escaping (String, Int, Int) throws -> Data?,
         writeAtomically: @escaping (String, Data) throws -> Void,
         append: @escaping (String, Data, Int) throws -> Void,
         lock: @escaping (String, Double) throws -> () -> Void,
@@ -71,6 +75,7 @@ public struct FileSystem {
         self.map = map ?? read
         self.size = size
         self.readLines = readLines
+        self.readRange = readRange
         self.writeAtomically = writeAtomically
         self.append = append
         self.lock = lock
@@ -110,6 +115,7 @@ extension FileSystem {
             },
             size: POSIXFile.size,
             readLines: POSIXFile.readLines,
+            readRange: POSIXFile.readRange,
             writeAtomically: { try POSIXFile.writeAtomically($0, $1, sys: sys) },
             append: { try POSIXFile.append($0, $1, at: $2, sys: sys) },
             lock: { try POSIXFile.lock($0, timeout: $1, sys: sys) },
@@ -140,6 +146,9 @@ extension FileSystem {
             size: { box.files[$0]?.count },
             readLines: { path, length, body in
                 if let data = box.files[path] { try body(Data(data.prefix(length))) }
+            },
+            readRange: { path, offset, count in
+                box.files[path].map { Data($0.dropFirst(offset).prefix(count)) }
             },
             writeAtomically: { box.files[$0] = $1 },
             append: { path, data, offset in
@@ -265,6 +274,27 @@ enum POSIXFile {
     static func tooShort(_ path: String, _ size: Int, _ expected: Int) -> BookClubError {
         .corruptFile(
             path: path, detail: "holds \(size) bytes where the store expects \(expected); it was cut short or replaced")
+    }
+
+    static func readRange(_ path: String, offset: Int, count: Int) throws -> Data? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            if errno == ENOENT { return nil }
+            throw failure(path, "cannot open")
+        }
+        defer { close(fd) }
+        var data = Data(count: max(count, 0))
+        var read = 0
+        while read < count {
+            let got = data.withUnsafeMutableBytes {
+                pread(fd, $0.baseAddress! + read, count - read, off_t(offset + read))
+            }
+            if got < 0 && errno == EINTR { continue }
+            guard got >= 0 else { throw failure(path, "cannot read") }
+            if got == 0 { break }
+            read += got
+        }
+        return data.prefix(read)
     }
 
     static func readAll(_ path: String, mapping: Bool = false) throws -> Data {

@@ -15,9 +15,11 @@ enum HistoryLine {
         var book: String?
         var reading: UUID?
         var entry: ReadingProgress.Entry?
+        var previous: Int?
         let complete = scanner.object { key, scanner in
             // A key that comes twice gives up (Foundation's decoder would take the last).
             switch key {
+            case "previous" where previous == nil: return scanner.read(&previous)
             case "book" where book == nil:
                 book = scanner.string()
                 return book != nil
@@ -31,7 +33,7 @@ enum HistoryLine {
             }
         }
         guard complete, scanner.atEnd, let book, let reading, let entry else { return nil }
-        return HistoryRecord(book: book, reading: reading, entry: entry)
+        return HistoryRecord(book: book, reading: reading, entry: entry, previous: previous)
     }
 
     static func entry(_ scanner: inout JSONScanner) -> ReadingProgress.Entry? {

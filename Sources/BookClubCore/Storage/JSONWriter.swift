@@ -183,11 +183,12 @@ struct JSONWriter {
     }
 
     /// A line of the history, `{"book":…,"entry":{…},"reading":…}`, and its line break.
-    mutating func historyLine(book: Book.ID, reading: UUID, entry: ReadingProgress.Entry) {
+    mutating func historyLine(book: Book.ID, reading: UUID, entry: ReadingProgress.Entry, previous: Int?) {
         object { w in
             w.field("book", book)
             w.field("entry")
             w.entry(entry)
+            w.field("previous", previous)
             w.field("reading")
             w.uuid(reading)
         }

@@ -404,6 +404,15 @@ struct LibraryFiles {
 
     /// The line of the book with this id, found without reading the other books' lines; `nil` also
     /// when its id is not where bookclub writes it (see `lineReadingAll(of:)`).
+    /// Where a book's last line in the history begins, as its line in the store says; `nil` when it
+    /// does not say (a store of an earlier bookclub) or the book is not there.
+    func historyTail(of id: Book.ID) -> Int? {
+        guard let line = line(of: id) else { return nil }
+        return line.withUnsafeBytes { bytes in
+            JSONLine.value(of: "historyTail", in: bytes).flatMap { Int(String(decoding: $0, as: UTF8.self)) }
+        }
+    }
+
     func line(of id: Book.ID) -> Data? {
         if let line = journalBooks[id] { return line }
         guard let snapshotRun else { return snapshotBooks.first { Self.id(of: $0) == id } }
@@ -644,7 +653,13 @@ extension LibraryFiles {
         var library = try library(of: scope.books)
         let ids = scope.history(library)
         guard !ids.isEmpty else { return library }
-        let history = try storage.history(of: ids, length: commit.historyLength)
+        // A few books are read by following each one's chain through the history, when every one
+        // has a whole chain; else, and for many books, the history is read whole.
+        let tails = ids.count <= 16 ? ids.map { (id: $0, tail: historyTail(of: $0)) } : []
+        let chained =
+            tails.isEmpty || tails.contains(where: { $0.tail == nil })
+            ? nil : try storage.history(following: tails.map { ($0.id, $0.tail!) }, length: commit.historyLength)
+        let history = try chained ?? storage.history(of: ids, length: commit.historyLength)
         for index in library.books.indices where ids.contains(library.books[index].id) {
             library.books[index].loadHistory(history)
         }

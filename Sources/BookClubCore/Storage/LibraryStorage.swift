@@ -68,11 +68,13 @@ public struct LibraryStorage {
                 // Everything that can fail comes before the first byte is written: the kind of each
                 // file, the history's length, every byte to write (a new snapshot decodes every book).
                 try checkFiles(committed: current.commit)
-                let lines = try Self.historyLines(adding: new, to: old)
+                let (lines, newTails) = try Self.historyLines(
+                    adding: new, to: old, at: current.commit.historyLength, tail: current.historyTail(of:))
                 let commit = LibraryFiles.Commit(
                     historyLength: current.commit.historyLength + lines.count, state: ids.hex())
                 var (transaction, revert) = try Self.transaction(
-                    from: old, to: new, commit: commit, before: current.commit)
+                    from: old, to: new, commit: commit, before: current.commit,
+                    tail: { newTails[$0] ?? current.historyTail(of: $0) }, oldTail: current.historyTail(of:))
                 let undo = try recording.map { recording in
                     let change = Change(
                         time: recording.time, command: recording.command,
@@ -188,23 +190,29 @@ public struct LibraryStorage {
 
     /// The transaction that turns `old` into `new`, and the one that turns it back.
     private static func transaction(
-        from old: Library, to new: Library, commit: LibraryFiles.Commit, before: LibraryFiles.Commit
+        from old: Library, to new: Library, commit: LibraryFiles.Commit, before: LibraryFiles.Commit,
+        tail: (Book.ID) -> Int?, oldTail: (Book.ID) -> Int?
     ) throws -> (LibraryFiles.Transaction, Revert) {
+        func stored(_ book: Book, tail: (Book.ID) -> Int?) -> StoredBook {
+            var stored = StoredBook(book)
+            stored.historyTail = tail(book.id)
+            return stored
+        }
         var transaction = LibraryFiles.Transaction(commit: commit)
         var revert = Revert(books: [], absent: [], clubs: nil, historyLength: before.historyLength, state: before.state)
         let oldBooks = Dictionary(old.books.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let newIDs = Set(new.books.map(\.id))
         for book in new.books where oldBooks[book.id] != book {
-            transaction.books.append((book.id, try LibraryFiles.line(for: StoredBook(book))))
+            transaction.books.append((book.id, try LibraryFiles.line(for: stored(book, tail: tail))))
             if let before = oldBooks[book.id] {
-                revert.books.append(StoredBook(before))
+                revert.books.append(stored(before, tail: oldTail))
             } else {
                 revert.absent.append(book.id)
             }
         }
         for book in old.books where !newIDs.contains(book.id) {
             transaction.removed.append(book.id)
-            revert.books.append(StoredBook(book))
+            revert.books.append(stored(book, tail: oldTail))
         }
         if old.clubs != new.clubs {
             transaction.clubs = try LibraryFiles.line(for: new.clubs)
@@ -269,6 +277,54 @@ public struct LibraryStorage {
         return result.mapValues { $0.sorted { $0.time < $1.time } }
     }
 
+    /// The entries of these books, found by following each one's chain back from its last line, so
+    /// that a book's history costs its own lines however long the whole history is; `nil` when a chain
+    /// does not hold (a line not of its book or not at a line's start, a link out of order, a line not
+    /// chained), and the history must be read whole.
+    func history(following chains: [(book: Book.ID, tail: Int)], length: Int) throws -> [UUID: [ReadingProgress.Entry]]?
+    {
+        try checkHistory(committedLength: length)
+        var result: [UUID: [ReadingProgress.Entry]] = [:]
+        for (book, tail) in chains {
+            var offset = tail
+            var end = length
+            // Last line first: put back in the history's order, which breaks ties of time.
+            var records: [HistoryRecord] = []
+            while offset != -1 {
+                guard offset >= 0, offset < end, let line = try historyLine(at: offset, within: length),
+                    let record = line.withUnsafeBytes({ HistoryLine.record($0) })
+                        ?? JSONCoding.decodeLine(HistoryRecord.self, from: line),
+                    record.book == book, let previous = record.previous
+                else { return nil }
+                if let problem = Library.problem(with: record.entry) {
+                    throw BookClubError.corruptFile(path: historyPath, detail: "book \(book): \(problem)")
+                }
+                records.append(record)
+                (end, offset) = (offset, previous)
+            }
+            for record in records.reversed() { result[record.reading, default: []].append(record.entry) }
+        }
+        return result.mapValues { $0.sorted { $0.time < $1.time } }
+    }
+
+    /// The line of the history that begins at `offset` (the byte before it a line break), within the
+    /// first `length` bytes; `nil` when there is no such line, or none shorter than 64 KiB.
+    private func historyLine(at offset: Int, within length: Int) throws -> Data? {
+        if offset > 0 {
+            guard try fileSystem.readRange(historyPath, offset - 1, 1) == Data([0x0A]) else { return nil }
+        }
+        var line = Data()
+        while offset + line.count < length, line.count < 1 << 16 {
+            let count = min(4096, length - offset - line.count)
+            guard let chunk = try fileSystem.readRange(historyPath, offset + line.count, count), !chunk.isEmpty else {
+                return nil
+            }
+            if let end = chunk.firstIndex(of: 0x0A) { return line + chunk[..<end] }
+            line += chunk
+        }
+        return nil
+    }
+
     static func check(_ version: Int, path: String) throws {
         guard version >= 1 else {
             throw BookClubError.corruptFile(path: path, detail: "at `schemaVersion`: expected 1 or more")
@@ -278,23 +334,36 @@ public struct LibraryStorage {
         }
     }
 
-    /// JSON Lines for the entries in `new` that `old` does not have.
-    static func historyLines(adding new: Library, to old: Library) throws -> Data {
+    /// JSON Lines for the entries in `new` that `old` does not have, to be appended at `base`, each
+    /// chained to its book's line before it; and where each book's last line now begins.
+    ///
+    /// - Parameter tail: where a book's last line began before (`nil`: unknown, or no line).
+    static func historyLines(
+        adding new: Library, to old: Library, at base: Int, tail: (Book.ID) -> Int?
+    ) throws -> (lines: Data, tails: [Book.ID: Int]) {
         var known = Set<UUID>()
+        var hadEntries = Set<Book.ID>()
         for book in old.books {
             for reading in book.readings {
                 for entry in reading.progress.entries { known.insert(entry.id) }
+                if reading.progress.latest != nil { hadEntries.insert(book.id) }
             }
         }
         var writer = JSONWriter(compact: true)
+        var tails: [Book.ID: Int] = [:]
         for book in new.books {
+            // A book's first line starts its chain (-1); after unchained lines, the chain is unknown.
+            var previous: Int? = tail(book.id) ?? (hadEntries.contains(book.id) ? nil : -1)
             for reading in book.readings {
                 for entry in reading.progress.entries where !known.contains(entry.id) {
-                    writer.historyLine(book: book.id, reading: reading.id, entry: entry)
+                    let offset = base + writer.bytes.count
+                    writer.historyLine(book: book.id, reading: reading.id, entry: entry, previous: previous)
+                    previous = offset
+                    tails[book.id] = offset
                 }
             }
         }
-        return writer.take()
+        return (writer.take(), tails)
     }
 }
 
@@ -325,6 +394,9 @@ struct StoredBook: Codable, Equatable, Sendable {
     var details: [String: [String]]?
     var added: Date
     var readings: [StoredReading]
+    /// Where the book's last line in the history begins (see `HistoryRecord.previous`); `nil` when
+    /// unknown, and the book's history is then read whole.
+    var historyTail: Int? = nil
 
     var book: Book {
         Book(
@@ -380,6 +452,7 @@ extension StoredBook {
         var rating: Double?
         var contributors: [Contributor]?
         var details: [String: [String]]?
+        var historyTail: Int?
         var seen = JSONScanner.SeenKeys()
         let complete = scanner.object { key, scanner in
             switch key {
@@ -393,6 +466,7 @@ extension StoredBook {
             case "privateNotes" where seen.first(7): return scanner.read(&privateNotes)
             case "pages" where seen.first(8): return scanner.read(&pages)
             case "rating" where seen.first(9): return scanner.read(&rating)
+            case "historyTail" where seen.first(14): return scanner.read(&historyTail)
             case "tags" where seen.first(10):
                 tags = strings(&scanner)
                 return tags != nil
@@ -438,7 +512,7 @@ extension StoredBook {
         return StoredBook(
             id: id, title: title, author: author, pages: pages, isbn: isbn, coverName: coverName, tags: tags,
             rating: rating, review: review, privateNotes: privateNotes, contributors: contributors, details: details,
-            added: added, readings: readings)
+            added: added, readings: readings, historyTail: historyTail)
     }
 
     private static func strings(_ scanner: inout JSONScanner) -> [String]? {
@@ -508,10 +582,15 @@ extension StoredBook {
     }
 }
 
+/// A line of the history. `previous` is where the line before it of the same book begins, `-1` when
+/// it is the book's first: a chain through the history that `show` follows back from the book's
+/// `historyTail` rather than read every line. `nil` in a line of an earlier bookclub, or one written
+/// when the book's lines before it were not chained: the book's history is then read whole.
 struct HistoryRecord: Codable {
     var book: Book.ID
     var reading: UUID
     var entry: ReadingProgress.Entry
+    var previous: Int?
 }
 
 extension Book {
