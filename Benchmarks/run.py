@@ -46,18 +46,22 @@ def generate_store(folder, entries, books=None):
             reading = str(uuid.UUID(int=(1 << 64) + b)).upper()
             pages = max(100_000, count * 10 + 10_000)
             latest = None
+            previous = -1  # each line names where its book's line before it begins
             for e in range(count):
                 entry = {"id": str(uuid.uuid4()).upper(), "page": (e + 1) * 10, "progress": (e + 1) * 10 / pages,
                          "time": iso(start + b * 100_000 + e * 60)}
                 if e % 10 == 0:
                     entry["note"] = f"note {e} on book {b}"
-                line = json.dumps({"book": book_id, "entry": entry, "reading": reading}, **compact) + "\n"
+                line = json.dumps({"book": book_id, "entry": entry, "previous": previous, "reading": reading},
+                                  **compact) + "\n"
                 out.write(line)
+                previous = length
                 length += len(line.encode())
                 latest = entry
             readings = [{"id": reading, "started": iso(start), **({"latest": latest} if latest else {})}]
             state_books.append({"added": iso(start), "id": book_id, "pages": pages, "readings": readings,
-                                "tags": [], "title": f"Book {b:05d}", "author": "An Author"})
+                                "tags": [], "title": f"Book {b:05d}", "author": "An Author",
+                                **({"historyTail": previous} if latest else {})})
     generation = uuid.uuid4().hex
     document = {"books": state_books, "clubs": [], "generation": generation, "historyLength": length, "schemaVersion": 3,
                 "state": uuid.uuid4().hex}

@@ -308,19 +308,23 @@ public struct LibraryStorage {
     }
 
     /// The line of the history that begins at `offset` (the byte before it a line break), within the
-    /// first `length` bytes; `nil` when there is no such line, or none shorter than 64 KiB.
+    /// first `length` bytes; `nil` when there is no such line, or none shorter than 64 KiB. One
+    /// `pread` for a line of bookclub's, the byte before it included.
     private func historyLine(at offset: Int, within length: Int) throws -> Data? {
-        if offset > 0 {
-            guard try fileSystem.readRange(historyPath, offset - 1, 1) == Data([0x0A]) else { return nil }
-        }
-        var line = Data()
-        while offset + line.count < length, line.count < 1 << 16 {
-            let count = min(4096, length - offset - line.count)
-            guard let chunk = try fileSystem.readRange(historyPath, offset + line.count, count), !chunk.isEmpty else {
+        let start = max(offset - 1, 0)
+        var text = Data()
+        while start + text.count < length, text.count < 1 << 16 {
+            let count = min(1024, length - start - text.count)
+            guard let chunk = try fileSystem.readRange(historyPath, start + text.count, count), !chunk.isEmpty else {
                 return nil
             }
-            if let end = chunk.firstIndex(of: 0x0A) { return line + chunk[..<end] }
-            line += chunk
+            let searched = text.count
+            text += chunk
+            if offset > 0 && text.first != 0x0A { return nil }
+            let from = text.startIndex + max(searched, offset > 0 ? 1 : 0)
+            if let end = text[from...].firstIndex(of: 0x0A) {
+                return Data(text[(text.startIndex + (offset > 0 ? 1 : 0))..<end])
+            }
         }
         return nil
     }
