@@ -653,9 +653,11 @@ extension LibraryFiles {
         var library = try library(of: scope.books)
         let ids = scope.history(library)
         guard !ids.isEmpty else { return library }
-        // A few books are read by following each one's chain through the history, when every one
-        // has a whole chain; else, and for many books, the history is read whole.
-        let tails = ids.count <= 16 ? ids.map { (id: $0, tail: historyTail(of: $0)) } : []
+        // In a long history, a few books are read by following each one's chain, when every one has
+        // a whole chain; a short one (under 8 MiB, some 50,000 entries) is read whole faster than a
+        // line at a time, and so is the history of many books.
+        let tails =
+            ids.count <= 16 && commit.historyLength >= 1 << 23 ? ids.map { (id: $0, tail: historyTail(of: $0)) } : []
         let chained =
             tails.isEmpty || tails.contains(where: { $0.tail == nil })
             ? nil : try storage.history(following: tails.map { ($0.id, $0.tail!) }, length: commit.historyLength)
