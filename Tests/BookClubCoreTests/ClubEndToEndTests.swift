@@ -156,7 +156,17 @@ import Testing
     @Test func clubCommandsRenameCancelRemove() throws {
         defer { bookclub.cleanUp() }
         try setUpTwoClubs()
-        #expect(try bookclub.run("club", "rename", "octavia", "Butler Readers").exitCode == 0)
+        #expect(
+            try bookclub.run("club", "rename", "octavia", "Butler Readers")
+                == .init(stdout: "", stderr: "Renamed 'Octavia Readers' to 'Butler Readers'.\n", exitCode: 0))
+        #expect(
+            try bookclub.run("club", "rename", "butler", " butler readers ")
+                == .init(stdout: "", stderr: "Renamed 'Butler Readers' to 'butler readers'.\n", exitCode: 0))
+        #expect(
+            try bookclub.run("club", "rename", "butler", "butler readers")
+                == .init(
+                    stdout: "", stderr: "The club is already called 'butler readers'; nothing changed.\n", exitCode: 0))
+        #expect(try bookclub.run("club", "rename", "butler", "Butler Readers").exitCode == 0)
         #expect(try bookclub.run("club", "cancel", "butler", "next").exitCode == 0)
         #expect(
             try bookclub.run("club", "meetings", "butler")

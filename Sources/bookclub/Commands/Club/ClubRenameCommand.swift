@@ -26,6 +26,9 @@ struct ClubRenameCommand: Command {
         let store = try session.library(forWriting: true)
         let club = try store.state.resolveClub(reference)
         try store.update { try $0.renameClub(club.id, to: name) }
-        session.output.write("Renamed '\(club.name.terminalSafe)' to '\(name.terminalSafe)'.", as: .message)
+        session.output.write(
+            store.hasUnsavedChanges
+                ? "Renamed '\(club.name.terminalSafe)' to '\(name.terminalSafe)'."
+                : "The club is already called '\(name.terminalSafe)'; nothing changed.", as: .message)
     }
 }
