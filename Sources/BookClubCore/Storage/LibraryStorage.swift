@@ -356,13 +356,14 @@ public struct LibraryStorage {
         var writer = JSONWriter(compact: true)
         var tails: [Book.ID: Int] = [:]
         for book in new.books {
-            // A book's first line starts its chain (-1); after unchained lines, the chain is unknown.
-            var previous: Int? = tail(book.id) ?? (hadEntries.contains(book.id) ? nil : -1)
             for reading in book.readings {
                 for entry in reading.progress.entries where !known.contains(entry.id) {
+                    // Looked up only for a book with a new line (a search of the store's files). Its first
+                    // line starts its chain (-1); after lines not chained, the chain is unknown (`nil`).
+                    let previous =
+                        tails[book.id] ?? tail(book.id) ?? (hadEntries.contains(book.id) ? nil : -1)
                     let offset = base + writer.bytes.count
                     writer.historyLine(book: book.id, reading: reading.id, entry: entry, previous: previous)
-                    previous = offset
                     tails[book.id] = offset
                 }
             }
