@@ -255,9 +255,47 @@ import Testing
             fast += 1
             #expect(
                 read == (try? decoder.decode(StoredBook.self, from: line)), "\(String(decoding: line, as: UTF8.self))")
+            // Written again as a save writes it, both readers read it back the same.
+            let written = LibraryFiles.line(for: read)
+            #expect(
+                try StoredBook.decode(written, path: "/fuzz") == read, "\(String(decoding: written, as: UTF8.self))")
+            #expect((try? decoder.decode(StoredBook.self, from: written)) == read)
         }
         for line in lines { #expect(StoredBook(scanning: Data(line.utf8)) != nil, "\(line)") }
         print("fuzz stored books: \(Self.count) inputs, seed \(Self.seed), \(fast) read by the fast reader")
+        #expect(fast > 0)
+    }
+
+    /// The readers of the snapshot's header and the journal's commit lines against Foundation's:
+    /// whatever the fast ones read, the decoder reads the same.
+    @Test func theHeaderAndCommitReadersNeverDisagreeWithTheDecoder() throws {
+        var random = SeededGenerator(state: Self.seed &+ 9)
+        let headers = [
+            #"{"clubs" : [\#n\#n  ],\#n  "generation" : "9f0c", "historyLength" : 1234,\#n  "previousGeneration" : "",\#n  "schemaVersion" : 3,\#n  "state" : "5e1a"\#n}"#,
+            #"{"clubs":[{"name":"Tuesday","meetings":[{"date":"2026-11-20T19:00:00Z","x":[true,false,null,1.5e3]}]}],"historyLength":0,"schemaVersion":2}"#,
+        ]
+        let commits = [
+            #"{"commit":{"historyLength":1234,"state":"5e1a","undoLength":88},"length":512,"crc":"0a1b2c3d"}"#,
+            #"{"commit":{"historyLength":0,"state":"ノルウェイ\u00e9"},"crc":"00000000"}"#,
+        ]
+        var fast = 0
+        for _ in 0..<Self.count {
+            let header = Self.mutate(headers.randomElement(using: &random)!, &random)
+            if let read = LibraryFiles.Header.scan(header) {
+                fast += 1
+                #expect(read == (try? JSONDecoder().decode(LibraryFiles.Header.self, from: header)), "\(header)")
+            }
+            let commit = Self.mutate(commits.randomElement(using: &random)!, &random)
+            if let read = LibraryFiles.CommitLine.scan(commit) {
+                fast += 1
+                #expect(read == (try? JSONDecoder().decode(LibraryFiles.CommitLine.self, from: commit)), "\(commit)")
+            }
+        }
+        for text in headers { #expect(LibraryFiles.Header.scan(Data(text.utf8)) != nil, "\(text)") }
+        for text in commits { #expect(LibraryFiles.CommitLine.scan(Data(text.utf8)) != nil, "\(text)") }
+        print(
+            "fuzz headers and commit lines: \(Self.count) inputs each, seed \(Self.seed), \(fast) read by the fast readers"
+        )
         #expect(fast > 0)
     }
 

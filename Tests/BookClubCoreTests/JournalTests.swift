@@ -35,6 +35,35 @@ import Testing
         try store.save()
     }
 
+    /// The undo log's records are written by hand, and read by Foundation's decoder: every field of
+    /// a change, in any script, with clubs and without, reads back as it was.
+    @Test func anUndoRecordReadsBackAsItWasWritten() throws {
+        let ending = Ending(
+            outcome: .finished, date: Fixture.now, note: "the end\n\"really\"", rating: 4.5, review: "✓")
+        let reading = Reading(
+            id: UUID(), started: Fixture.now,
+            progress: ReadingProgress(entries: [
+                .init(id: UUID(), progress: 0.3, page: 120, time: Fixture.now, note: "كتب 📚\u{1}")
+            ]), ending: ending, resumed: [Ending(outcome: .abandoned, date: nil)])
+        let book = Book(
+            id: "b1", title: "ノルウェイの森", author: "村上春樹", pages: 400, isbn: "9780099448822", tags: ["jp", "🌲"],
+            rating: 5, contributors: [Contributor(name: "Jay Rubin", role: "Translator")],
+            details: ["goodreads:Book Id": ["11297"], "shelf\t": []], added: Fixture.now, readings: [reading])
+        var stored = StoredBook(book)
+        stored.historyTail = 4096
+        let clubs = [Club(id: "c1", name: "Tuesday", meetings: [Meeting(id: "m1", date: Fixture.now, bookID: "b1")])]
+        for clubs in [nil, clubs] {
+            let change = Change(
+                time: Fixture.now, command: "progress 'ノルウェイの森' 120 --note \"x\"", summary: "'ノルウェイの森': p. 120",
+                before: Revert(books: [stored], absent: ["b2"], clubs: clubs, historyLength: 77, state: "s1"),
+                after: "s2")
+            let line = try LibraryStorage.line(for: change)
+            let decoder = JSONDecoder()
+            decoder.dateDecodingStrategy = .iso8601
+            #expect(try decoder.decode(Change.self, from: line) == change, "\(String(decoding: line, as: UTF8.self))")
+        }
+    }
+
     /// A book's history can be read by following its chain back from its last line, not by reading
     /// every line of every book (a long history is); a chain that does not hold says so.
     @Test func aBooksHistoryIsFollowedThroughItsChain() throws {

@@ -199,6 +199,32 @@ struct JSONScanner {
         return id
     }
 
+    /// Passes over one value of any kind, nested no deeper than `JSONCoding.maximumDepth`; `false`
+    /// when it is not one.
+    mutating func skipValue(depth: Int = 0) -> Bool {
+        guard depth < JSONCoding.maximumDepth else { return false }
+        skipBlanks()
+        guard index < bytes.count else { return false }
+        switch bytes[index] {
+        case UInt8(ascii: "\""): return string() != nil
+        case UInt8(ascii: "{"): return object { _, scanner in scanner.skipValue(depth: depth + 1) }
+        case UInt8(ascii: "["): return array { $0.skipValue(depth: depth + 1) }
+        case UInt8(ascii: "t"): return literal("true")
+        case UInt8(ascii: "f"): return literal("false")
+        case UInt8(ascii: "n"): return literal("null")
+        default: return number() != nil
+        }
+    }
+
+    private mutating func literal(_ word: StaticString) -> Bool {
+        let count = word.utf8CodeUnitCount
+        guard index + count <= bytes.count, sameBytes(bytes.baseAddress! + index, word.utf8Start, count: count) else {
+            return false
+        }
+        index += count
+        return true
+    }
+
     /// `{"key":value,...}`, each value read by `member`, which returns `false` to give up.
     mutating func object(_ member: (String, inout JSONScanner) -> Bool) -> Bool {
         guard take(UInt8(ascii: "{")) else { return false }

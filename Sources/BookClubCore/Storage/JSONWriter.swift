@@ -94,7 +94,7 @@ struct JSONWriter {
         string(value)
     }
 
-    private mutating func field(_ name: String, _ value: Int?) {
+    mutating func field(_ name: String, _ value: Int?) {
         guard let value else { return }
         field(name)
         text(String(value))
@@ -113,8 +113,19 @@ struct JSONWriter {
         date(value)
     }
 
+    /// A book as an export writes it: each reading with every entry.
     mutating func book(_ book: Book) {
-        for _ in 0..<depth * 2 { bytes.append(0x20) }
+        bookObject(StoredBook(book)) { w in w.array(book.readings) { w, reading in w.reading(reading) } }
+    }
+
+    /// A book as the snapshot and the journal keep it: each reading with its latest entry.
+    mutating func storedBook(_ book: StoredBook) {
+        bookObject(book) { w in w.array(book.readings) { w, reading in w.storedReading(reading) } }
+    }
+
+    /// A book's fields, in the order of their names, its readings written by `readings`.
+    private mutating func bookObject(_ book: StoredBook, readings: (inout JSONWriter) -> Void) {
+        if !compact { for _ in 0..<depth * 2 { bytes.append(0x20) } }
         object { w in
             w.field("added", book.added)
             w.field("author", book.author)
@@ -137,17 +148,38 @@ struct JSONWriter {
                     }
                 }
             }
+            w.field("historyTail", book.historyTail)
             w.field("id", book.id)
             w.field("isbn", book.isbn)
             w.field("pages", book.pages)
             w.field("privateNotes", book.privateNotes)
             w.field("rating", book.rating)
             w.field("readings")
-            w.array(book.readings) { w, reading in w.reading(reading) }
+            readings(&w)
             w.field("review", book.review)
             w.field("tags")
             w.array(book.tags) { w, tag in w.string(tag) }
             w.field("title", book.title)
+        }
+    }
+
+    private mutating func storedReading(_ reading: StoredBook.StoredReading) {
+        object { w in
+            if let ending = reading.ending {
+                w.field("ending")
+                w.ending(ending)
+            }
+            w.field("id")
+            w.uuid(reading.id)
+            if let latest = reading.latest {
+                w.field("latest")
+                w.entry(latest)
+            }
+            if let resumed = reading.resumed {
+                w.field("resumed")
+                w.array(resumed) { w, ending in w.ending(ending) }
+            }
+            w.field("started", reading.started)
         }
     }
 
@@ -179,6 +211,31 @@ struct JSONWriter {
             w.field("outcome", ending.outcome.rawValue)
             w.field("rating", ending.rating)
             w.field("review", ending.review)
+        }
+    }
+
+    /// A record of the undo log, compact, the clubs it restores (if any) encoded already.
+    mutating func change(_ change: Change, clubs: Data?) {
+        object { w in
+            w.field("after", change.after)
+            if let before = change.before {
+                w.field("before")
+                w.object { w in
+                    w.field("absent")
+                    w.array(before.absent) { w, id in w.string(id) }
+                    w.field("books")
+                    w.array(before.books) { w, book in w.storedBook(book) }
+                    if let clubs {
+                        w.field("clubs")
+                        w.bytes += clubs
+                    }
+                    w.field("historyLength", before.historyLength)
+                    w.field("state", before.state)
+                }
+            }
+            w.field("command", change.command)
+            w.field("summary", change.summary)
+            w.field("time", change.time)
         }
     }
 

@@ -21,7 +21,7 @@
 /// follows the last whole commit (a writer stopped mid-save), and cut by the next writer.
 struct LibraryFiles {
     /// What a commit line (or the snapshot's header) says.
-    struct Commit: Codable {
+    struct Commit: Codable, Equatable {
         /// The committed length of the history file.
         var historyLength: Int
         /// The id of the committed state: each change makes a new one; undo goes back to an earlier one.
@@ -33,10 +33,51 @@ struct LibraryFiles {
     }
 
     /// A commit line, before its seal.
-    private struct CommitLine: Codable {
+    struct CommitLine: Codable, Equatable {
         var commit: Commit
         /// The length of the transaction's lines before the commit line; absent before bookclub 0.4.
         var length: Int?
+
+        /// Reads a commit line as Foundation's decoder would, its seal passed over; `nil` leaves it to
+        /// the decoder.
+        static func scan(_ line: Data) -> CommitLine? {
+            line.withUnsafeBytes { bytes in
+                var scanner = JSONScanner(bytes: bytes)
+                var commit: Commit?
+                var length: Int?
+                var seen = JSONScanner.SeenKeys()
+                let complete = scanner.object { key, scanner in
+                    switch key {
+                    case "commit" where seen.first(0):
+                        var (history, undo): (Int?, Int?)
+                        var state: String?
+                        var inner = JSONScanner.SeenKeys()
+                        guard
+                            scanner.object({ key, scanner in
+                                switch key {
+                                case "historyLength" where inner.first(0): return scanner.read(&history)
+                                case "state" where inner.first(1): return scanner.read(&state)
+                                case "undoLength" where inner.first(2): return scanner.read(&undo)
+                                case "historyLength", "state", "undoLength": return false
+                                default: return scanner.skipValue()
+                                }
+                            }), let history, let state
+                        else { return false }
+                        commit = Commit(historyLength: history, state: state, undoLength: undo)
+                        return true
+                    case "length" where seen.first(1): return scanner.read(&length)
+                    case "commit", "length": return false
+                    default: return scanner.skipValue()
+                    }
+                }
+                guard complete, scanner.atEnd, let commit else { return nil }
+                return CommitLine(commit: commit, length: length)
+            }
+        }
+
+        static func read(_ line: Data) -> CommitLine? {
+            scan(line) ?? JSONCoding.decodeLine(CommitLine.self, from: line)
+        }
     }
 
     /// What one change writes.
@@ -48,12 +89,38 @@ struct LibraryFiles {
     }
 
     /// What the snapshot says besides its books.
-    private struct Header: Decodable {
+    struct Header: Decodable, Equatable {
         var schemaVersion: Int
         var historyLength: Int
         var generation: String?
         var previousGeneration: String?
         var state: String?
+
+        /// Reads the header as Foundation's decoder would, other members passed over; `nil` leaves
+        /// it to the decoder (a `null`, a key given twice, a number of another form).
+        static func scan(_ data: Data) -> Header? {
+            data.withUnsafeBytes { bytes in
+                var scanner = JSONScanner(bytes: bytes)
+                var (version, length): (Int?, Int?)
+                var (generation, previous, state): (String?, String?, String?)
+                var seen = JSONScanner.SeenKeys()
+                let complete = scanner.object { key, scanner in
+                    switch key {
+                    case "schemaVersion" where seen.first(0): return scanner.read(&version)
+                    case "historyLength" where seen.first(1): return scanner.read(&length)
+                    case "generation" where seen.first(2): return scanner.read(&generation)
+                    case "previousGeneration" where seen.first(3): return scanner.read(&previous)
+                    case "state" where seen.first(4): return scanner.read(&state)
+                    case "schemaVersion", "historyLength", "generation", "previousGeneration", "state": return false
+                    default: return scanner.skipValue()
+                    }
+                }
+                guard complete, scanner.atEnd, let version, let length else { return nil }
+                return Header(
+                    schemaVersion: version, historyLength: length, generation: generation,
+                    previousGeneration: previous, state: state)
+            }
+        }
     }
 
     /// The whole snapshot: as written, and as read when it is not laid out as written (a store of
@@ -181,7 +248,7 @@ struct LibraryFiles {
         guard let booksEnd, booksEnd >= opening.count - 1 else { return false }
         // The rest, from `"clubs"`, is an object once it is opened again.
         let rest = Data("{".utf8) + data[(data.startIndex + booksEnd + 5)...]
-        guard let header = JSONCoding.decodeLine(Header.self, from: rest),
+        guard let header = Header.scan(rest) ?? JSONCoding.decodeLine(Header.self, from: rest),
             let clubs = rest.withUnsafeBytes({ JSONLine.value(of: "clubs", in: $0).map { Data($0) } })
         else { return false }
         try LibraryStorage.check(header.schemaVersion, path: path)
@@ -214,7 +281,7 @@ struct LibraryFiles {
         previousGeneration = document.previousGeneration
         commit = Commit(historyLength: document.historyLength, state: document.state ?? "")
         clubs = try Self.line(for: document.clubs ?? [])
-        snapshotBooks = try document.books.map { try Self.line(for: $0) }
+        snapshotBooks = document.books.map { Self.line(for: $0) }
     }
 
     /// Lays the journal's committed transactions over the snapshot; `false` when the journal is of
@@ -293,7 +360,7 @@ struct LibraryFiles {
         }
         guard lineNumber > 0 else { return generation == nil }
         if let committed {
-            guard let value = JSONCoding.decodeLine(CommitLine.self, from: committed.line),
+            guard let value = CommitLine.read(committed.line),
                 value.commit.historyLength >= 0
             else {
                 throw BookClubError.corruptFile(path: journalPath, detail: "the last commit cannot be read")
@@ -314,7 +381,7 @@ struct LibraryFiles {
             }
             return length == String(transaction.count)
         case false?: return false
-        case nil: return JSONCoding.decodeLine(CommitLine.self, from: line).map { $0.length == nil } ?? false
+        case nil: return CommitLine.read(line).map { $0.length == nil } ?? false
         }
     }
 
@@ -368,8 +435,10 @@ struct LibraryFiles {
     }
 
     /// A book's line, as the journal keeps it.
-    static func line(for book: StoredBook) throws -> Data {
-        try JSONCoding.encoder(pretty: false).encode(book)
+    static func line(for book: StoredBook) -> Data {
+        var writer = JSONWriter(compact: true)
+        writer.storedBook(book)
+        return writer.take()
     }
 
     /// The clubs' line, as the journal keeps it.
@@ -488,7 +557,12 @@ struct LibraryFiles {
 
     /// The clubs, decoded.
     func decodedClubs() throws -> [Club] {
-        try JSONCoding.decode([Club].self, from: clubs, path: path)
+        // Most stores have none: no need to start Foundation's decoder for them.
+        let isEmpty = clubs.withUnsafeBytes { bytes in
+            var scanner = JSONScanner(bytes: bytes)
+            return scanner.take(UInt8(ascii: "[")) && scanner.take(UInt8(ascii: "]")) && scanner.atEnd
+        }
+        return isEmpty ? [] : try JSONCoding.decode([Club].self, from: clubs, path: path)
     }
 
     /// Decodes the books of these lines into a library with the clubs, checking what no command writes.
@@ -514,7 +588,7 @@ struct LibraryFiles {
     /// journal has grown past a quarter of the snapshot (and 64 KiB), the snapshot is of an earlier
     /// schema or layout, or there is no journal of its generation.
     func plan(_ transaction: Transaction, folding: Bool = false) throws -> Plan {
-        let records = try Self.journalLines(transaction)
+        let records = Self.journalLines(transaction)
         if !folding, let length = journalLength, version == LibraryStorage.schemaVersion, snapshotRun != nil,
             length + records.count <= max(64 * 1024, snapshotSize / 4)
         {
@@ -591,16 +665,26 @@ struct LibraryFiles {
         }
     }
 
-    private static func journalLines(_ transaction: Transaction) throws -> Data {
-        let encoder = JSONCoding.encoder(pretty: false)
+    private static func journalLines(_ transaction: Transaction) -> Data {
         var data = Data()
         for book in transaction.books { data += Data(#"{"book":"#.utf8) + book.line + Data("}\n".utf8) }
+        var writer = JSONWriter(compact: true)
         for id in transaction.removed {
-            data += Data(#"{"remove":"#.utf8) + (try encoder.encode(id)) + Data("}\n".utf8)
+            writer.object { w in w.field("remove", id) }
+            data += writer.take() + Data("\n".utf8)
         }
         if let clubs = transaction.clubs { data += Data(#"{"clubs":"#.utf8) + clubs + Data("}\n".utf8) }
-        let commit = try encoder.encode(CommitLine(commit: transaction.commit, length: data.count))
-        return data + Seal.seal(commit, covering: data) + Data("\n".utf8)
+        let commit = transaction.commit
+        writer.object { w in
+            w.field("commit")
+            w.object { w in
+                w.field("historyLength", commit.historyLength)
+                w.field("state", commit.state)
+                w.field("undoLength", commit.undoLength)
+            }
+            w.field("length", data.count)
+        }
+        return data + Seal.seal(writer.take(), covering: data) + Data("\n".utf8)
     }
 }
 

@@ -129,7 +129,7 @@ extension LibraryStorage {
         guard let change = changes.last, let revert = change.before else { return nil }
         var transaction = LibraryFiles.Transaction(
             commit: LibraryFiles.Commit(historyLength: revert.historyLength, state: revert.state))
-        transaction.books = try revert.books.map { ($0.id, try LibraryFiles.line(for: $0)) }
+        transaction.books = revert.books.map { ($0.id, LibraryFiles.line(for: $0)) }
         transaction.removed = revert.absent
         transaction.clubs = try revert.clubs.map(LibraryFiles.line(for:))
         try files.commit(transaction)
@@ -156,7 +156,7 @@ extension LibraryStorage {
     /// Records a change about to be committed on top of `committed`: appended to the log, or, when the
     /// log holds `undoDepth` records, the first of a new one.
     func record(_ change: Change, committed: LibraryFiles.Commit) throws -> Record {
-        let line = Seal.seal(try JSONCoding.encoder(pretty: false).encode(change))
+        let line = Seal.seal(try Self.line(for: change))
         let size = try fileSystem.size(undoPath) ?? 0
         var records = 0
         if size > 0 { Self.forEachLine(of: try fileSystem.read(undoPath)) { _ in records += 1 } }
@@ -186,9 +186,15 @@ extension LibraryStorage {
     }
 
     private static func log(_ changes: [Change]) throws -> Data {
-        let encoder = JSONCoding.encoder(pretty: false)
         var data = Data()
-        for change in changes { data += Seal.seal(try encoder.encode(change)) + Data("\n".utf8) }
+        for change in changes { data += Seal.seal(try line(for: change)) + Data("\n".utf8) }
         return data
+    }
+
+    /// A record's line, before its seal.
+    static func line(for change: Change) throws -> Data {
+        var writer = JSONWriter(compact: true)
+        writer.change(change, clubs: try change.before?.clubs.map(LibraryFiles.line(for:)))
+        return writer.take()
     }
 }

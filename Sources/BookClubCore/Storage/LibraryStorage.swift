@@ -203,7 +203,7 @@ public struct LibraryStorage {
         let oldBooks = Dictionary(old.books.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let newIDs = Set(new.books.map(\.id))
         for book in new.books where oldBooks[book.id] != book {
-            transaction.books.append((book.id, try LibraryFiles.line(for: stored(book, tail: tail))))
+            transaction.books.append((book.id, LibraryFiles.line(for: stored(book, tail: tail))))
             if let before = oldBooks[book.id] {
                 revert.books.append(stored(before, tail: oldTail))
             } else {
