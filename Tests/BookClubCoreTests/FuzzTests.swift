@@ -82,7 +82,7 @@ import Testing
         "null", "-1", "1e999", "-1e999", "0.5", "18446744073709551616", "\"\"", "\"\\u0000\"", "\"\\u001b[2J\"", "[]",
         "{}", "true",
         "\"9999-99-99T99:99:99Z\"", "\"0001-01-01T00:00:00Z\"", String(repeating: "[", count: 2_000), "\"\\ud800\"",
-        ",", "}", "\"",
+        ",", "}", "\"", "\"\\b\\f\u{7F}\\u2028/\"", "100.0", "1e-07",
     ]
 
     /// A valid document, mutated: bytes flipped, cut, or a value replaced by a hostile one.
@@ -260,6 +260,19 @@ import Testing
             #expect(
                 try StoredBook.decode(written, path: "/fuzz") == read, "\(String(decoding: written, as: UTF8.self))")
             #expect((try? decoder.decode(StoredBook.self, from: written)) == read)
+            // And in a snapshot, byte for byte as JSONEncoder writes it.
+            let document = LibraryFiles.Document(
+                books: [read], clubs: [], generation: "g", previousGeneration: "", historyLength: 0, schemaVersion: 3,
+                state: "s")
+            let expected = try JSONCoding.encoder().encode(document) + Data("\n".utf8)
+            let snapshot = try LibraryFiles.snapshot(document)
+            let at =
+                zip(snapshot, expected).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+                ?? min(snapshot.count, expected.count)
+            #expect(
+                snapshot == expected,
+                "at \(at): \(String(decoding: expected.dropFirst(max(0, at - 30)).prefix(60), as: UTF8.self).debugDescription) written \(String(decoding: snapshot.dropFirst(max(0, at - 30)).prefix(60), as: UTF8.self).debugDescription)"
+            )
         }
         for line in lines { #expect(StoredBook(scanning: Data(line.utf8)) != nil, "\(line)") }
         print("fuzz stored books: \(Self.count) inputs, seed \(Self.seed), \(fast) read by the fast reader")
@@ -283,12 +296,16 @@ import Testing
             let header = Self.mutate(headers.randomElement(using: &random)!, &random)
             if let read = LibraryFiles.Header.scan(header) {
                 fast += 1
-                #expect(read == (try? JSONDecoder().decode(LibraryFiles.Header.self, from: header)), "\(header)")
+                #expect(
+                    read == (try? JSONDecoder().decode(LibraryFiles.Header.self, from: header)),
+                    "\(String(decoding: header, as: UTF8.self))")
             }
             let commit = Self.mutate(commits.randomElement(using: &random)!, &random)
             if let read = LibraryFiles.CommitLine.scan(commit) {
                 fast += 1
-                #expect(read == (try? JSONDecoder().decode(LibraryFiles.CommitLine.self, from: commit)), "\(commit)")
+                #expect(
+                    read == (try? JSONDecoder().decode(LibraryFiles.CommitLine.self, from: commit)),
+                    "\(String(decoding: commit, as: UTF8.self))")
             }
         }
         for text in headers { #expect(LibraryFiles.Header.scan(Data(text.utf8)) != nil, "\(text)") }

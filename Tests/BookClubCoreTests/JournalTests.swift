@@ -64,6 +64,49 @@ import Testing
         }
     }
 
+    /// A new snapshot is written by hand, byte for byte as JSONEncoder writes it: with books and
+    /// without, with clubs, none, and none named (a store of schema 1).
+    @Test func aSnapshotIsWrittenAsJSONEncoderWritesIt() throws {
+        let storage = try shelf(3)
+        let files = try LibraryFiles(reading: storage)
+        var books = try files.allLines().map { try StoredBook.decode($0.line, path: path) }
+        books[1].rating = 4
+        books[1].tags = ["ノルウェイ", "📚", "كتب"]
+        books[2].historyTail = 812
+        books[2].details = ["goodreads:Book Id": ["1"], "empty": []]
+        let club = Club(
+            id: "c1", name: "Tuesday \"night\"", description: "ok",
+            meetings: [Meeting(id: "m1", date: Fixture.now, bookID: "b0001")])
+        for (books, clubs) in [(books, [club]), ([], []), (books, nil), ([], [club, club])] as [([StoredBook], [Club]?)]
+        {
+            let document = LibraryFiles.Document(
+                books: books, clubs: clubs, generation: "g1", previousGeneration: "", historyLength: 1234,
+                schemaVersion: LibraryStorage.schemaVersion, state: "s1")
+            let expected = try JSONCoding.encoder().encode(document) + Data("\n".utf8)
+            #expect(try LibraryFiles.snapshot(document) == expected, "\(String(decoding: expected, as: UTF8.self))")
+        }
+    }
+
+    /// A long history is gone through a few books at a time: each book comes with every entry, in the
+    /// library's order, as the whole history read at once gives it; lines of a removed book are passed
+    /// over.
+    @Test func aLongHistoryIsWalkedAFewBooksAtATime() throws {
+        let storage = try shelf(5)
+        for page in 1...6 {
+            for book in ["b0000", "b0001", "b0003", "b0004"] { try logProgress(storage, book: book, page: page * 10) }
+        }
+        let store = try Store(persistence: storage.persistence(lockTimeout: 1))
+        store.update { _ = $0.removeBook(id: "b0003") }
+        try store.save()
+        let whole = try Store(persistence: storage.persistence(lockTimeout: nil, scope: .everything.withHistory)).state
+        #expect(whole.books.map { $0.readings.flatMap(\.progress.entries).count } == [6, 6, 0, 6])
+        for entriesAtOnce in [1, 7, 12, 100] {
+            var walked: [Book] = []
+            try storage.historyWalk().forEachBook(entriesAtOnce: entriesAtOnce, readWholeUpTo: 0) { walked.append($0) }
+            #expect(walked == whole.books, "\(entriesAtOnce) at once")
+        }
+    }
+
     /// A book's history can be read by following its chain back from its last line, not by reading
     /// every line of every book (a long history is); a chain that does not hold says so.
     @Test func aBooksHistoryIsFollowedThroughItsChain() throws {

@@ -50,27 +50,46 @@ public struct LibraryExport: Codable, Equatable, Sendable {
 
     /// Writes the document of `library` (its books' full histories loaded) to `sink` a book at a
     /// time, so that an export of a million entries never holds the whole text.
+    public static func write(_ library: Library, to sink: (Data) throws -> Void) throws {
+        var text = Text()
+        for book in library.books { if let chunk = text.add(book) { try sink(chunk) } }
+        try sink(try text.end(clubs: library.clubs))
+    }
+
+    /// The document's text, made a book at a time and handed out in chunks, so that an export of a
+    /// million entries (its books handed over a few at a time by a `HistoryWalk`) never holds them all.
     ///
     /// Books are written by hand rather than by JSONEncoder, which spends about 10 µs an entry; the
     /// keys and values are those of `Codable`, so `decode` reads the document back (tests hold the
     /// two to each other).
-    public static func write(_ library: Library, to sink: (Data) throws -> Void) throws {
-        var writer = JSONWriter()
-        writer.text("{\n  \"books\" : [")
-        for (index, book) in library.books.enumerated() {
-            writer.text(index == 0 ? "\n" : ",\n")
+    public struct Text {
+        private var writer = JSONWriter()
+        private var count = 0
+
+        public init() {
+            writer.text("{\n  \"books\" : [")
+        }
+
+        /// Adds a book with its full history; returns the text so far once it has grown past 64 KiB.
+        public mutating func add(_ book: Book) -> Data? {
+            writer.text(count == 0 ? "\n    " : ",\n    ")
+            count += 1
             writer.book(book)
-            if writer.bytes.count > 1 << 16 { try sink(writer.take()) }
+            return writer.bytes.count > 1 << 16 ? writer.take() : nil
         }
-        writer.text(library.books.isEmpty ? "],\n  \"clubs\" : [" : "\n  ],\n  \"clubs\" : [")
-        let encoder = JSONCoding.encoder()
-        for (index, club) in library.clubs.enumerated() {
-            writer.text(index == 0 ? "\n    " : ",\n    ")
-            // Clubs are few: JSONEncoder writes them, indented to their place.
-            writer.text(String(decoding: try encoder.encode(club), as: UTF8.self).replacing("\n", with: "\n    "))
+
+        /// The rest of the document: the clubs and the end.
+        public mutating func end(clubs: [Club]) throws -> Data {
+            writer.text(count == 0 ? "],\n  \"clubs\" : [" : "\n  ],\n  \"clubs\" : [")
+            let encoder = JSONCoding.encoder()
+            for (index, club) in clubs.enumerated() {
+                writer.text(index == 0 ? "\n    " : ",\n    ")
+                // Clubs are few: JSONEncoder writes them, indented to their place.
+                writer.text(String(decoding: try encoder.encode(club), as: UTF8.self).replacing("\n", with: "\n    "))
+            }
+            writer.text(clubs.isEmpty ? "],\n" : "\n  ],\n")
+            writer.text("  \"format\" : \"\(formatName)\",\n  \"version\" : \(currentVersion)\n}\n")
+            return writer.take()
         }
-        writer.text(library.clubs.isEmpty ? "],\n" : "\n  ],\n")
-        writer.text("  \"format\" : \"\(formatName)\",\n  \"version\" : \(currentVersion)\n}\n")
-        try sink(writer.take())
     }
 }

@@ -130,18 +130,37 @@ public struct ReadingStats: Equatable, Sendable {
     ///   - year: the year to report; `nil` for the current one.
     ///   - goal: books to finish in the year; 0 for no goal.
     public init(library: Library, now: Date, timeZone: Zone, year: Int? = nil, goal: Int = 0) {
-        today = Day(now, in: timeZone)
-        self.year = year ?? today.year
-        firstDay = Day(year: self.year, month: 1, day: 1)
-        lastDay = Day(year: self.year, month: 12, day: 31)
-        throughDay = min(lastDay, max(firstDay.adding(-1), today))
-        let counted = firstDay.number..<throughDay.number + 1
+        var counter = Counter(now: now, timeZone: timeZone, year: year)
+        for book in library.books { counter.count(book) }
+        self.init(counter, library: library, goal: goal)
+    }
 
-        // The one pass: every reading day ever (for the streaks) with its pages, and the year's books.
+    /// The entries of books counted one at a time, each with its full history, so that a library too
+    /// large to hold with every entry is counted a few books at a time.
+    public struct Counter: Sendable {
+        let today: Day
+        let year: Int
+        let timeZone: Zone
+        /// The days of the year counted: to today.
+        let counted: Range<Int>
+        /// Every reading day ever (for the streaks) with its pages.
         var pagesByDay: [Int: Int] = [:]
         var booksByMonth = Array(repeating: 0, count: 12)
-        finishedWithoutDate = 0
-        for book in library.books {
+        var finishedWithoutDate = 0
+        var ratings: [Double] = []
+
+        /// - Parameters: as `ReadingStats.init(library:now:timeZone:year:goal:)`'s.
+        public init(now: Date, timeZone: Zone, year: Int? = nil) {
+            today = Day(now, in: timeZone)
+            self.year = year ?? today.year
+            self.timeZone = timeZone
+            let firstDay = Day(year: self.year, month: 1, day: 1)
+            let throughDay = min(Day(year: self.year, month: 12, day: 31), max(firstDay.adding(-1), today))
+            counted = firstDay.number..<throughDay.number + 1
+        }
+
+        /// Counts a book, with its full history loaded.
+        public mutating func count(_ book: Book) {
             for reading in book.readings {
                 var tally = ReadingTally(pages: book.pages)
                 for entry in reading.progress.entries {
@@ -166,6 +185,24 @@ public struct ReadingStats: Equatable, Sendable {
                 }
             }
         }
+    }
+
+    /// The statistics of the books counted.
+    ///
+    /// - Parameters:
+    ///   - library: every book, with its latest entries at least (for the time to finish).
+    ///   - goal: books to finish in the year; 0 for no goal.
+    public init(_ counter: Counter, library: Library, goal: Int = 0) {
+        today = counter.today
+        year = counter.year
+        firstDay = Day(year: year, month: 1, day: 1)
+        lastDay = Day(year: year, month: 12, day: 31)
+        throughDay = Day(number: counter.counted.upperBound - 1)
+        let counted = counter.counted
+        let pagesByDay = counter.pagesByDay
+        let booksByMonth = counter.booksByMonth
+        finishedWithoutDate = counter.finishedWithoutDate
+        ratings = counter.ratings
 
         days = pagesByDay.filter { counted.contains($0.key) }.map {
             DayTotal(day: Day(number: $0.key), pages: $0.value)

@@ -335,25 +335,31 @@ enum POSIXFile {
         if fd < 0 && errno == ENOENT { return }
         guard fd >= 0 else { throw failure(path, "cannot open") }
         defer { close(fd) }
-        let chunkSize = 1 << 20
-        var buffer = [UInt8](repeating: 0, count: min(chunkSize, max(length, 0)))
-        var pending = Data()
+        // Read into one buffer, its whole lines handed over in place; only a line cut by the end of a
+        // read is moved, to the front.
+        var buffer = Data(count: max(min(1 << 20, length), 1))
+        var filled = 0
         var remaining = length
         while remaining > 0 {
-            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, min($0.count, remaining)) }
+            if filled == buffer.count { buffer.count *= 2 }  // a line longer than the buffer
+            let count = buffer.withUnsafeMutableBytes {
+                read(fd, $0.baseAddress! + filled, min($0.count - filled, remaining))
+            }
             if count < 0 {
                 if errno == EINTR { continue }
                 throw failure(path, "cannot read")
             }
             if count == 0 { break }
             remaining -= count
-            pending.append(contentsOf: buffer[0..<count])
-            if let lastBreak = pending.lastIndex(of: 0x0A) {
-                try body(pending[pending.startIndex...lastBreak])
-                pending = Data(pending[(lastBreak + 1)...])
+            filled += count
+            guard let lastBreak = buffer[..<filled].lastIndex(of: 0x0A) else { continue }
+            try body(buffer[...lastBreak])
+            filled -= lastBreak + 1
+            if filled > 0 {
+                buffer.withUnsafeMutableBytes { _ = memmove($0.baseAddress!, $0.baseAddress! + lastBreak + 1, filled) }
             }
         }
-        if !pending.isEmpty { try body(pending) }
+        if filled > 0 { try body(buffer[..<filled]) }
     }
 
     static func writeAll(_ fd: Int32, _ data: Data, path: String, sys: Syscalls) throws {

@@ -36,6 +36,19 @@ enum HistoryLine {
         return HistoryRecord(book: book, reading: reading, entry: entry, previous: previous)
     }
 
+    /// The book of a line as bookclub writes one, `{"book":"ID",…`, read from its first bytes alone;
+    /// `nil` for a line of any other form.
+    static func bookID(_ line: UnsafeRawBufferPointer) -> Book.ID? {
+        let prefix: StaticString = #"{"book":""#
+        let count = prefix.utf8CodeUnitCount
+        guard line.count > count + 1, let base = line.baseAddress, sameBytes(base, prefix.utf8Start, count: count),
+            let quote = firstByte(UInt8(ascii: "\""), at: base + count, count: line.count - count)
+        else { return nil }
+        let id = UnsafeRawBufferPointer(rebasing: line[count..<base.distance(to: UnsafeRawPointer(quote))])
+        guard !id.contains(UInt8(ascii: "\\")) else { return nil }
+        return String(validating: id, as: UTF8.self)
+    }
+
     static func entry(_ scanner: inout JSONScanner) -> ReadingProgress.Entry? {
         var id: UUID?
         var progress: Double?

@@ -176,14 +176,22 @@ struct JSONScanner {
             while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
             return index - first
         }
-        _ = take(UInt8(ascii: "-"))
+        // A number has no blanks inside it.
+        func next(_ byte: UInt8) -> Bool {
+            guard index < bytes.count, bytes[index] == byte else { return false }
+            index += 1
+            return true
+        }
+        _ = next(UInt8(ascii: "-"))
         let integer = index
         let count = digits()
         guard count > 0, count == 1 || bytes[integer] != UInt8(ascii: "0") else { return nil }
-        if take(UInt8(ascii: ".")) { guard digits() > 0 else { return nil } }
-        if take(UInt8(ascii: "e")) || take(UInt8(ascii: "E")) {
-            if !take(UInt8(ascii: "+")) { _ = take(UInt8(ascii: "-")) }
-            guard digits() > 0 else { return nil }
+        if next(UInt8(ascii: ".")) { guard digits() > 0 else { return nil } }
+        if next(UInt8(ascii: "e")) || next(UInt8(ascii: "E")) {
+            if !next(UInt8(ascii: "+")) { _ = next(UInt8(ascii: "-")) }
+            // bookclub writes two digits at most; a longer exponent is left to Foundation, which
+            // refuses what a Double cannot hold.
+            guard (1...2).contains(digits()) else { return nil }
         }
         return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
     }

@@ -10,14 +10,19 @@
 /// hold the two to each other).
 struct JSONWriter {
     private static let hex = Array("0123456789ABCDEF".utf8)
+    private static let lowerHex = Array("0123456789abcdef".utf8)
     var bytes: [UInt8] = []
     /// No line breaks or indents, and `"key":` rather than `"key" : `.
     var compact = false
-    private var depth = 2
+    /// An empty array as JSONEncoder writes one when pretty, `[`, an empty line and `]`, rather than `[]`.
+    var spreadsEmptyArrays = false
+    private var depth: Int
     private var isFirst: [Bool] = []
 
-    init(compact: Bool = false) {
+    /// - Parameter depth: the indent level of what is written first.
+    init(compact: Bool = false, depth: Int = 2) {
         self.compact = compact
+        self.depth = depth
     }
 
     mutating func take() -> Data {
@@ -45,8 +50,14 @@ struct JSONWriter {
         bytes.append(UInt8(ascii: "}"))
     }
 
-    private mutating func array<T>(_ items: [T], _ item: (inout JSONWriter, T) -> Void) {
-        guard !items.isEmpty else { return text("[]") }
+    mutating func array<T>(_ items: [T], _ item: (inout JSONWriter, T) -> Void) {
+        guard !items.isEmpty else {
+            guard spreadsEmptyArrays, !compact else { return text("[]") }
+            bytes.append(UInt8(ascii: "["))
+            bytes.append(0x0A)
+            newline()
+            return bytes.append(UInt8(ascii: "]"))
+        }
         bytes.append(UInt8(ascii: "["))
         depth += 1
         for (index, element) in items.enumerated() {
@@ -103,8 +114,10 @@ struct JSONWriter {
     private mutating func field(_ name: String, _ value: Double?) {
         guard let value else { return }
         field(name)
-        // The shortest text that reads back as the same number; finite, as the store's values are.
-        text(value.isFinite ? "\(value)" : "0")
+        // The shortest text that reads back as the same number, a whole one without its `.0`, as
+        // JSONEncoder writes it; finite, as the store's values are.
+        let number = value.isFinite ? "\(value)" : "0"
+        text(number.hasSuffix(".0") ? String(number.dropLast(2)) : number)
     }
 
     private mutating func field(_ name: String, _ value: Date?) {
@@ -125,7 +138,6 @@ struct JSONWriter {
 
     /// A book's fields, in the order of their names, its readings written by `readings`.
     private mutating func bookObject(_ book: StoredBook, readings: (inout JSONWriter) -> Void) {
-        if !compact { for _ in 0..<depth * 2 { bytes.append(0x20) } }
         object { w in
             w.field("added", book.added)
             w.field("author", book.author)
@@ -286,8 +298,11 @@ struct JSONWriter {
             case 0x0A: text("\\n")
             case 0x0D: text("\\r")
             case 0x09: text("\\t")
+            case 0x08: text("\\b")
+            case 0x0C: text("\\f")
             case 0..<0x20:
-                bytes += Array("\\u00".utf8) + [Self.hex[Int(byte >> 4)], Self.hex[Int(byte & 0xF)]]
+                // In lower case, as JSONEncoder writes them.
+                bytes += Array("\\u00".utf8) + [Self.lowerHex[Int(byte >> 4)], Self.lowerHex[Int(byte & 0xF)]]
             default: bytes.append(byte)
             }
         }

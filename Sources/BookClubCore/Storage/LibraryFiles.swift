@@ -125,7 +125,7 @@ struct LibraryFiles {
 
     /// The whole snapshot: as written, and as read when it is not laid out as written (a store of
     /// schema 1, or one edited by hand).
-    private struct Document: Codable {
+    struct Document: Codable {
         var books: [StoredBook]
         /// Absent in version 1.
         var clubs: [Club]?
@@ -602,7 +602,33 @@ struct LibraryFiles {
             clubs: try next.decodedClubs(), generation: generation, previousGeneration: self.generation ?? "",
             historyLength: next.commit.historyLength,
             schemaVersion: LibraryStorage.schemaVersion, state: next.commit.state)
-        return .fold(snapshot: try JSONCoding.encoder().encode(document) + Data("\n".utf8), generation: generation)
+        return .fold(snapshot: try Self.snapshot(document), generation: generation)
+    }
+
+    /// The snapshot's bytes, as JSONEncoder writes `document` (pretty, sorted keys) and a line break;
+    /// the books written by hand, in a tenth of the time.
+    static func snapshot(_ document: Document) throws -> Data {
+        var writer = JSONWriter(depth: 0)
+        writer.spreadsEmptyArrays = true
+        let clubs = try document.clubs.map { clubs in
+            // Clubs are few: JSONEncoder writes them, indented to their place.
+            clubs.isEmpty ? nil : String(decoding: try JSONCoding.encoder().encode(clubs), as: UTF8.self)
+        }
+        writer.object { w in
+            w.field("books")
+            w.array(document.books) { w, book in w.storedBook(book) }
+            if let clubs {
+                w.field("clubs")
+                if let clubs { w.text(clubs.replacing("\n", with: "\n  ")) } else { w.array([Club]()) { _, _ in } }
+            }
+            w.field("generation", document.generation)
+            w.field("historyLength", document.historyLength)
+            w.field("previousGeneration", document.previousGeneration)
+            w.field("schemaVersion", document.schemaVersion)
+            w.field("state", document.state)
+        }
+        writer.text("\n")
+        return writer.take()
     }
 
     /// Commits a transaction as planned: the append or the snapshot's rename is the commit.

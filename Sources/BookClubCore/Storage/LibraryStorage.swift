@@ -142,7 +142,7 @@ public struct LibraryStorage {
     }
 
     /// Refuses a history shorter than the store counts, or missing.
-    private func checkHistory(committedLength length: Int) throws {
+    func checkHistory(committedLength length: Int) throws {
         guard let size = try fileSystem.size(historyPath) else {
             guard length == 0 else {
                 throw BookClubError.corruptFile(
@@ -242,6 +242,23 @@ public struct LibraryStorage {
         // read, then passed over).
         let needles = bookIDs.flatMap { $0.count <= 16 ? $0.map { Array("\"\($0)\"".utf8) } : nil }
         var result: [UUID: [ReadingProgress.Entry]] = [:]
+        try forEachHistoryLine(length: length) { line in
+            guard needles?.contains(where: { JSONLine.find($0, in: line) != nil }) ?? true else { return }
+            let record = try self.record(line)
+            guard bookIDs?.contains(record.book) ?? true else { return }
+            result[record.reading, default: []].append(try checked(record))
+        }
+        return result.mapValues(Self.inTimeOrder)
+    }
+
+    /// Entries in time order, those of equal times in the order given; most histories are in order already.
+    static func inTimeOrder(_ entries: [ReadingProgress.Entry]) -> [ReadingProgress.Entry] {
+        zip(entries, entries.dropFirst()).allSatisfy { $0.time <= $1.time }
+            ? entries : entries.sorted { $0.time < $1.time }
+    }
+
+    /// Hands `body` each non-empty line of the first `length` bytes of the history, found with `memchr`.
+    func forEachHistoryLine(length: Int, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
         var read = 0
         try fileSystem.readLines(historyPath, length) { chunk in
             read += chunk.count
@@ -255,26 +272,24 @@ public struct LibraryStorage {
                         }
                         ?? bytes.count
                     defer { start = end + 1 }
-                    let line = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
-                    guard !line.isEmpty, needles?.contains(where: { JSONLine.find($0, in: line) != nil }) ?? true else {
-                        continue
-                    }
-                    // Lines as bookclub writes them are read directly; any other goes to the decoder.
-                    let record =
-                        try HistoryLine.record(line)
-                        ?? JSONCoding.decode(HistoryRecord.self, from: Data(line), path: historyPath)
-                    if bookIDs?.contains(record.book) ?? true {
-                        if let problem = Library.problem(with: record.entry) {
-                            throw BookClubError.corruptFile(
-                                path: historyPath, detail: "book \(record.book): \(problem)")
-                        }
-                        result[record.reading, default: []].append(record.entry)
-                    }
+                    if end > start { try body(UnsafeRawBufferPointer(rebasing: bytes[start..<end])) }
                 }
             }
         }
         guard read == length else { throw POSIXFile.tooShort(historyPath, read, length) }
-        return result.mapValues { $0.sorted { $0.time < $1.time } }
+    }
+
+    /// A line of the history, read directly when bookclub wrote it, else by the decoder.
+    func record(_ line: UnsafeRawBufferPointer) throws -> HistoryRecord {
+        try HistoryLine.record(line) ?? JSONCoding.decode(HistoryRecord.self, from: Data(line), path: historyPath)
+    }
+
+    /// The record's entry; one out of bounds is refused.
+    func checked(_ record: HistoryRecord) throws -> ReadingProgress.Entry {
+        if let problem = Library.problem(with: record.entry) {
+            throw BookClubError.corruptFile(path: historyPath, detail: "book \(record.book): \(problem)")
+        }
+        return record.entry
     }
 
     /// The entries of these books, found by following each one's chain back from its last line, so
@@ -296,15 +311,13 @@ public struct LibraryStorage {
                         ?? JSONCoding.decodeLine(HistoryRecord.self, from: line),
                     record.book == book, let previous = record.previous
                 else { return nil }
-                if let problem = Library.problem(with: record.entry) {
-                    throw BookClubError.corruptFile(path: historyPath, detail: "book \(book): \(problem)")
-                }
+                _ = try checked(record)
                 records.append(record)
                 (end, offset) = (offset, previous)
             }
             for record in records.reversed() { result[record.reading, default: []].append(record.entry) }
         }
-        return result.mapValues { $0.sorted { $0.time < $1.time } }
+        return result.mapValues(Self.inTimeOrder)
     }
 
     /// The line of the history that begins at `offset` (the byte before it a line break), within the
@@ -604,8 +617,12 @@ extension Book {
     mutating func loadHistory(_ history: [UUID: [ReadingProgress.Entry]]) {
         for index in readings.indices {
             var entries = history[readings[index].id] ?? []
-            let loaded = Set(entries.map(\.id))
-            entries += readings[index].progress.entries.filter { !loaded.contains($0.id) }
+            // The snapshot's one latest entry is the history's last, most likely: looked for from the end.
+            let held = readings[index].progress.entries
+            let loaded = held.count > 1 ? Set(entries.map(\.id)) : []
+            entries += held.filter { entry in
+                held.count > 1 ? !loaded.contains(entry.id) : !entries.reversed().contains { $0.id == entry.id }
+            }
             readings[index].progress = ReadingProgress(entries: entries)
         }
         deriveFractions()

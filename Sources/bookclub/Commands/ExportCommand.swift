@@ -38,18 +38,22 @@ struct ExportCommand: Command {
     }
 
     func run(in session: Session) throws {
-        let store = try session.library(scope: .everything.withHistory)
-        let library = store.state
+        func library() throws -> Library { try session.library(scope: .everything.withHistory).state }
         switch (format, outputPath) {
-        case (.json, let path?):
-            try session.writeFile(try LibraryExport(library).encoded(), to: path)
         case (.json, nil):
-            // A book at a time: a large library is never held as one text.
-            try LibraryExport.write(library) { session.writeNow(String(decoding: $0, as: UTF8.self)) }
+            // A few books at a time: a large library is never held whole, nor as one text.
+            let walk = try session.storage.historyWalk()
+            var text = LibraryExport.Text()
+            try walk.forEachBook { book in
+                if let chunk = text.add(book) { session.writeNow(String(decoding: chunk, as: UTF8.self)) }
+            }
+            session.writeNow(String(decoding: try text.end(clubs: walk.library.clubs), as: UTF8.self))
+        case (.json, let path?):
+            try session.writeFile(try LibraryExport(library()).encoded(), to: path)
         case (.csv, _):
-            try session.writeDocument(GoodreadsCSV.render(library, timeZone: session.timeZone), to: outputPath)
+            try session.writeDocument(GoodreadsCSV.render(library(), timeZone: session.timeZone), to: outputPath)
         case (.markdown, _):
-            try session.writeDocument(ReadingJournal.markdown(library, timeZone: session.timeZone), to: outputPath)
+            try session.writeDocument(ReadingJournal.markdown(library(), timeZone: session.timeZone), to: outputPath)
         }
     }
 }

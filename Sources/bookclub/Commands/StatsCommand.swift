@@ -37,9 +37,11 @@ struct StatsCommand: Command {
 
     func run(in session: Session) throws {
         let goal = try session.settings().state.yearlyGoal
-        let store = try session.library(scope: .everything.withHistory)
-        let stats = ReadingStats(
-            library: store.state, now: session.now(), timeZone: session.timeZone, year: year, goal: goal)
+        // A few books at a time: a history of a million entries is never held whole.
+        let walk = try session.storage.historyWalk()
+        var counter = ReadingStats.Counter(now: session.now(), timeZone: session.timeZone, year: year)
+        try walk.forEachBook { counter.count($0) }
+        let stats = ReadingStats(counter, library: walk.library, goal: goal)
         if json {
             try session.writeJSON(StatsJSON(stats))
             return

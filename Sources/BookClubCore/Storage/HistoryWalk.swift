@@ -1,0 +1,88 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// The library as the store has it, each reading with its latest entry, and a way through its books
+/// with every entry, a few books at a time: `stats` and `export` over a history of a million entries
+/// hold tens of megabytes rather than the whole history.
+///
+/// ```swift
+/// let walk = try storage.historyWalk()
+/// try walk.forEachBook { book in print(book.title, book.readings.map(\.progress.entries.count)) }
+/// ```
+public struct HistoryWalk {
+    /// Every book, each reading with its latest entry only, and the clubs.
+    public let library: Library
+    let storage: LibraryStorage
+    /// The committed length of the history, as the library was read.
+    let length: Int
+
+    /// Hands `body` each book of `library` with every entry the history holds for it, in the library's
+    /// order. A history of up to 16 MiB (`readWholeUpTo`) is read in one go; a longer one is read once
+    /// to count each book's lines, then once for each run of books that holds at most `entriesAtOnce`
+    /// entries (or one book that holds more).
+    public func forEachBook(
+        entriesAtOnce: Int = 200_000, readWholeUpTo: Int = 1 << 24, _ body: (Book) throws -> Void
+    ) throws {
+        guard length > readWholeUpTo else {
+            let history = try storage.history(of: nil, length: length)
+            for var book in library.books {
+                book.loadHistory(history)
+                try body(book)
+            }
+            return
+        }
+        let books = library.books
+        let positions = Dictionary(books.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
+        // The book of each line, by its position in the library (-1: a book no longer there).
+        var lineBooks: [Int32] = []
+        var counts = Array(repeating: 0, count: books.count)
+        try storage.checkHistory(committedLength: length)
+        try storage.forEachHistoryLine(length: length) { line in
+            let id = try HistoryLine.bookID(line) ?? storage.record(line).book
+            let position = positions[id] ?? -1
+            lineBooks.append(Int32(position))
+            if position >= 0 { counts[position] += 1 }
+        }
+        var first = 0
+        while first < books.count {
+            var end = first + 1
+            var entries = counts[first]
+            while end < books.count, entries + counts[end] <= entriesAtOnce {
+                entries += counts[end]
+                end += 1
+            }
+            var history: [UUID: [ReadingProgress.Entry]] = [:]
+            var number = 0
+            try storage.forEachHistoryLine(length: length) { line in
+                defer { number += 1 }
+                guard number < lineBooks.count, first..<end ~= Int(lineBooks[number]) else { return }
+                let record = try storage.record(line)
+                // An undo and a write since the first reading may have put other lines in the place of
+                // uncommitted ones.
+                guard record.book == books[Int(lineBooks[number])].id else {
+                    throw BookClubError.corruptFile(
+                        path: storage.historyPath, detail: "changed while it was read; run the command again")
+                }
+                history[record.reading, default: []].append(try storage.checked(record))
+            }
+            history = history.mapValues(LibraryStorage.inTimeOrder)
+            for var book in books[first..<end] {
+                book.loadHistory(history)
+                try body(book)
+            }
+            first = end
+        }
+    }
+}
+
+extension LibraryStorage {
+    /// Reads the library, each reading with its latest entry, to go through its books with every entry.
+    public func historyWalk() throws -> HistoryWalk {
+        let files = try LibraryFiles(reading: self)
+        return HistoryWalk(
+            library: try files.library(in: .everything), storage: self, length: files.commit.historyLength)
+    }
+}
