@@ -176,43 +176,43 @@ struct JSONWriter {
     }
 
     private mutating func storedReading(_ reading: StoredBook.StoredReading) {
-        object { w in
-            if let ending = reading.ending {
-                w.field("ending")
-                w.ending(ending)
-            }
-            w.field("id")
-            w.uuid(reading.id)
+        readingObject(id: reading.id, ending: reading.ending, resumed: reading.resumed, started: reading.started) {
+            w in
             if let latest = reading.latest {
                 w.field("latest")
                 w.entry(latest)
             }
-            if let resumed = reading.resumed {
-                w.field("resumed")
-                w.array(resumed) { w, ending in w.ending(ending) }
-            }
-            w.field("started", reading.started)
         }
     }
 
     private mutating func reading(_ reading: Reading) {
-        object { w in
-            if let ending = reading.ending {
-                w.field("ending")
-                w.ending(ending)
-            }
-            w.field("id")
-            w.uuid(reading.id)
+        readingObject(id: reading.id, ending: reading.ending, resumed: reading.resumed, started: reading.started) {
+            w in
             w.field("progress")
             w.object { w in
                 w.field("entries")
                 w.array(reading.progress.entries) { w, entry in w.entry(entry) }
             }
-            if let resumed = reading.resumed {
+        }
+    }
+
+    /// A reading's fields, its entries (`latest`, or `progress`) written by `entries` in their place.
+    private mutating func readingObject(
+        id: UUID, ending: Ending?, resumed: [Ending]?, started: Date?, entries: (inout JSONWriter) -> Void
+    ) {
+        object { w in
+            if let ending {
+                w.field("ending")
+                w.ending(ending)
+            }
+            w.field("id")
+            w.uuid(id)
+            entries(&w)
+            if let resumed {
                 w.field("resumed")
                 w.array(resumed) { w, ending in w.ending(ending) }
             }
-            w.field("started", reading.started)
+            w.field("started", started)
         }
     }
 
