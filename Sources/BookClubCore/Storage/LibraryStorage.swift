@@ -305,8 +305,15 @@ public struct LibraryStorage {
             var end = length
             // Last line first: put back in the history's order, which breaks ties of time.
             var records: [HistoryRecord] = []
+            // Lines of a book close together (a batch, an evening's reading) are read 64 KiB at a time.
+            var window = (start: 0, bytes: Data())
+            var isNear = false
             while offset != -1 {
-                guard offset >= 0, offset < end, let line = try historyLine(at: offset, within: length),
+                guard offset >= 0, offset < end else { return nil }
+                let line =
+                    try isNear
+                    ? historyLine(at: offset, within: length, window: &window) : historyLine(at: offset, within: length)
+                guard let line,
                     let record = line.withUnsafeBytes({ HistoryLine.record($0) })
                         ?? JSONCoding.decodeLine(HistoryRecord.self, from: line),
                     record.book == book, let previous = record.previous
@@ -314,6 +321,7 @@ public struct LibraryStorage {
                 _ = try checked(record)
                 records.append(record)
                 (end, offset) = (offset, previous)
+                isNear = end - offset <= 1024
             }
             for record in records.reversed() { result[record.reading, default: []].append(record.entry) }
         }
@@ -340,6 +348,26 @@ public struct LibraryStorage {
             }
         }
         return nil
+    }
+
+    /// The same, from `window` (some 64 KiB of the history before the line), read anew when it does
+    /// not hold the line.
+    private func historyLine(at offset: Int, within length: Int, window: inout (start: Int, bytes: Data)) throws
+        -> Data?
+    {
+        func inWindow() -> Data? {
+            let (start, bytes) = window
+            guard offset - 1 >= start || (offset == 0 && start == 0), offset < start + bytes.count else { return nil }
+            let from = bytes.startIndex + offset - start
+            guard let end = bytes[from...].firstIndex(of: 0x0A) else { return nil }
+            // Not at a line's start: a line no chain leads to.
+            guard offset == 0 || bytes[from - 1] == 0x0A else { return Data() }
+            return Data(bytes[from..<end])
+        }
+        if let line = inWindow() { return line }
+        let start = max(0, offset - (60 << 10))
+        window = (start, try fileSystem.readRange(historyPath, start, min(64 << 10, length - start)) ?? Data())
+        return try inWindow() ?? historyLine(at: offset, within: length)
     }
 
     static func check(_ version: Int, path: String) throws {
