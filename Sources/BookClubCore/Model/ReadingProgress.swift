@@ -32,7 +32,9 @@ public struct ReadingProgress: Codable, Equatable, Sendable {
     public private(set) var entries: [Entry]
 
     public init(entries: [Entry] = []) {
-        self.entries = entries.sorted { $0.time < $1.time }
+        // Most come in order already (the history is written in order): no copy for them.
+        let isOrdered = zip(entries, entries.dropFirst()).allSatisfy { $0.time <= $1.time }
+        self.entries = isOrdered ? entries : entries.sorted { $0.time < $1.time }
     }
 
     public var latest: Entry? { entries.last }

@@ -10,23 +10,26 @@
 /// under a microsecond. Any line of another shape (an escaped note, a hand-edited file) is left to
 /// the decoder: `nil` means "not sure", never "invalid".
 enum HistoryLine {
+    private static let recordKeys: [StaticString] = ["previous", "book", "reading", "entry"]
+    private static let entryKeys: [StaticString] = ["id", "progress", "page", "time", "note"]
+
     static func record(_ line: UnsafeRawBufferPointer) -> HistoryRecord? {
         var scanner = JSONScanner(bytes: line)
         var book: String?
         var reading: UUID?
         var entry: ReadingProgress.Entry?
         var previous: Int?
-        let complete = scanner.object { key, scanner in
+        let complete = scanner.object(keys: recordKeys) { key, scanner in
             // A key that comes twice gives up (Foundation's decoder would take the last).
             switch key {
-            case "previous" where previous == nil: return scanner.read(&previous)
-            case "book" where book == nil:
+            case 0 where previous == nil: return scanner.read(&previous)
+            case 1 where book == nil:
                 book = scanner.string()
                 return book != nil
-            case "reading" where reading == nil:
+            case 2 where reading == nil:
                 reading = scanner.uuid()
                 return reading != nil
-            case "entry" where entry == nil:
+            case 3 where entry == nil:
                 entry = self.entry(&scanner)
                 return entry != nil
             default: return false
@@ -55,21 +58,19 @@ enum HistoryLine {
         var page: Int?
         var time: Date?
         var note: String?
-        let complete = scanner.object { key, scanner in
+        let complete = scanner.object(keys: entryKeys) { key, scanner in
             switch key {
-            case "id" where id == nil:
+            case 0 where id == nil:
                 id = scanner.uuid()
                 return id != nil
-            case "progress" where progress == nil:
+            case 1 where progress == nil:
                 progress = scanner.number().flatMap { Double($0) }
                 return progress != nil
-            case "page" where page == nil:
+            case 2 where page == nil:
                 page = scanner.number().flatMap { Int($0) }
                 return page != nil
-            case "time" where time == nil:
-                time = scanner.string().flatMap(date)
-                return time != nil
-            case "note" where note == nil:
+            case 3 where time == nil: return scanner.read(&time)
+            case 4 where note == nil:
                 note = scanner.string()
                 return note != nil
             default: return false
@@ -83,39 +84,49 @@ enum HistoryLine {
 
     /// `E621E1F8-C36C-495A-93FC-0C247A3E6E5F`, either case; `nil` for anything else.
     static func uuid(_ text: UnsafeRawBufferPointer) -> UUID? {
-        guard text.count == 36 else { return nil }
+        guard text.count == 36, text[8] == UInt8(ascii: "-"), text[13] == UInt8(ascii: "-"),
+            text[18] == UInt8(ascii: "-"), text[23] == UInt8(ascii: "-")
+        else { return nil }
         var bytes = (
             UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0),
             UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0)
         )
         let complete = withUnsafeMutableBytes(of: &bytes) { out -> Bool in
-            var index = 0
+            // Any byte that is not a hex digit sets the high bit of `invalid`.
+            var invalid: UInt8 = 0
             for position in 0..<16 {
-                if position == 4 || position == 6 || position == 8 || position == 10 {
-                    guard text[index] == UInt8(ascii: "-") else { return false }
-                    index += 1
-                }
-                guard let high = nibble(text[index]), let low = nibble(text[index + 1]) else { return false }
-                out[position] = high << 4 | low
-                index += 2
+                let index = hexOffsets[position]
+                let high = nibbles[Int(text[index])]
+                let low = nibbles[Int(text[index + 1])]
+                invalid |= high | low
+                out[position] = high << 4 | low & 0x0F
             }
-            return true
+            return invalid & 0x80 == 0
         }
         return complete ? UUID(uuid: bytes) : nil
     }
 
-    private static func nibble(_ character: UInt8) -> UInt8? {
-        switch character {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): character - UInt8(ascii: "0")
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): character - UInt8(ascii: "A") + 10
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): character - UInt8(ascii: "a") + 10
-        default: nil
+    /// Where each byte's two hex digits begin in `XXXXXXXX-XXXX-XXXX-XXXX-XXXXXXXXXXXX`.
+    private static let hexOffsets = [0, 2, 4, 6, 9, 11, 14, 16, 19, 21, 24, 26, 28, 30, 32, 34]
+
+    /// The value of each byte as a hex digit, 0xFF for any other byte.
+    private static let nibbles: [UInt8] = (0...255).map { byte in
+        switch UInt8(byte) {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt8(byte) - UInt8(ascii: "0")
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt8(byte) - UInt8(ascii: "A") + 10
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt8(byte) - UInt8(ascii: "a") + 10
+        default: 0xFF
         }
     }
 
     /// `2026-11-20T19:00:00Z`, as JSONEncoder's `.iso8601` writes it; `nil` for anything else.
     static func date(_ text: String) -> Date? {
-        let bytes = Array(text.utf8)
+        var text = text
+        return text.withUTF8 { date(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// The same, from the text's bytes.
+    static func date(_ bytes: UnsafeRawBufferPointer) -> Date? {
         guard bytes.count == 20, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
             bytes[10] == UInt8(ascii: "T"),
             bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"), bytes[19] == UInt8(ascii: "Z")

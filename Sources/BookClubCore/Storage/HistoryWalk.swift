@@ -24,12 +24,12 @@ public struct HistoryWalk {
     /// to count each book's lines, then once for each run of books that holds at most `entriesAtOnce`
     /// entries (or one book that holds more).
     public func forEachBook(
-        entriesAtOnce: Int = 200_000, readWholeUpTo: Int = 1 << 24, _ body: (Book) throws -> Void
+        entriesAtOnce: Int = 300_000, readWholeUpTo: Int = 1 << 24, _ body: (Book) throws -> Void
     ) throws {
         guard length > readWholeUpTo else {
-            let history = try storage.history(of: nil, length: length)
+            var history = try storage.history(of: nil, length: length)
             for var book in library.books {
-                book.loadHistory(history)
+                book.loadHistory(&history)
                 try body(book)
             }
             return
@@ -66,16 +66,24 @@ public struct HistoryWalk {
                     throw BookClubError.corruptFile(
                         path: storage.historyPath, detail: "changed while it was read; run the command again")
                 }
-                history[record.reading, default: []].append(try storage.checked(record))
+                // Room for every line of the book at once: most books have one reading.
+                history[record.reading, default: reserved(counts[Int(lineBooks[number])])]
+                    .append(try storage.checked(record))
             }
-            history = history.mapValues(LibraryStorage.inTimeOrder)
             for var book in books[first..<end] {
-                book.loadHistory(history)
+                book.loadHistory(&history)
                 try body(book)
             }
             first = end
         }
     }
+}
+
+/// An empty array with room for `count` entries.
+private func reserved(_ count: Int) -> [ReadingProgress.Entry] {
+    var entries: [ReadingProgress.Entry] = []
+    entries.reserveCapacity(count)
+    return entries
 }
 
 extension LibraryStorage {

@@ -141,6 +141,15 @@ struct JSONScanner {
 
     /// Reads a date as bookclub writes one (`2026-11-20T19:00:00Z`) into `value`.
     mutating func read(_ value: inout Date?) -> Bool {
+        skipBlanks()
+        // As bookclub writes it, read in place: `"2026-11-20T19:00:00Z"`.
+        if index + 22 <= bytes.count, bytes[index] == UInt8(ascii: "\""), bytes[index + 21] == UInt8(ascii: "\""),
+            let date = HistoryLine.date(UnsafeRawBufferPointer(rebasing: bytes[index + 1..<index + 21]))
+        {
+            index += 22
+            value = date
+            return true
+        }
         value = string().flatMap(HistoryLine.date)
         return value != nil
     }
@@ -231,6 +240,36 @@ struct JSONScanner {
         }
         index += count
         return true
+    }
+
+    /// `{"key":value,...}`, each value read by `member` with its key's place in `keys`, found without
+    /// making a string of it: -1 for any other key, or one written with an escape. `member` returns
+    /// `false` to give up.
+    mutating func object(keys: [StaticString], _ member: (Int, inout JSONScanner) -> Bool) -> Bool {
+        guard take(UInt8(ascii: "{")) else { return false }
+        if take(UInt8(ascii: "}")) { return true }
+        repeat {
+            guard let key = key(among: keys), take(UInt8(ascii: ":")), member(key, &self) else { return false }
+        } while take(UInt8(ascii: ","))
+        return take(UInt8(ascii: "}"))
+    }
+
+    private mutating func key(among keys: [StaticString]) -> Int? {
+        skipBlanks()
+        let start = index
+        guard take(UInt8(ascii: "\"")),
+            let quote = firstByte(UInt8(ascii: "\""), at: bytes.baseAddress! + index, count: bytes.count - index)
+        else { return nil }
+        let end = bytes.baseAddress!.distance(to: UnsafeRawPointer(quote))
+        let key = UnsafeRawBufferPointer(rebasing: bytes[index..<end])
+        if key.contains(UInt8(ascii: "\\")) || key.contains(where: { $0 < 0x20 }) {
+            index = start
+            return string() == nil ? nil : -1
+        }
+        index = end + 1
+        return keys.firstIndex {
+            $0.utf8CodeUnitCount == key.count && sameBytes(key.baseAddress!, $0.utf8Start, count: key.count)
+        } ?? -1
     }
 
     /// `{"key":value,...}`, each value read by `member`, which returns `false` to give up.

@@ -773,9 +773,9 @@ extension LibraryFiles {
         let chained =
             tails.isEmpty || tails.contains(where: { $0.tail == nil })
             ? nil : try storage.history(following: tails.map { ($0.id, $0.tail!) }, length: commit.historyLength)
-        let history = try chained ?? storage.history(of: ids, length: commit.historyLength)
+        var history = try chained ?? storage.history(of: ids, length: commit.historyLength)
         for index in library.books.indices where ids.contains(library.books[index].id) {
-            library.books[index].loadHistory(history)
+            library.books[index].loadHistory(&history)
         }
         return library
     }

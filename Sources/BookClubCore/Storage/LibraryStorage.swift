@@ -248,13 +248,7 @@ public struct LibraryStorage {
             guard bookIDs?.contains(record.book) ?? true else { return }
             result[record.reading, default: []].append(try checked(record))
         }
-        return result.mapValues(Self.inTimeOrder)
-    }
-
-    /// Entries in time order, those of equal times in the order given; most histories are in order already.
-    static func inTimeOrder(_ entries: [ReadingProgress.Entry]) -> [ReadingProgress.Entry] {
-        zip(entries, entries.dropFirst()).allSatisfy { $0.time <= $1.time }
-            ? entries : entries.sorted { $0.time < $1.time }
+        return result.mapValues { ReadingProgress(entries: $0).entries }
     }
 
     /// Hands `body` each non-empty line of the first `length` bytes of the history, found with `memchr`.
@@ -325,7 +319,7 @@ public struct LibraryStorage {
             }
             for record in records.reversed() { result[record.reading, default: []].append(record.entry) }
         }
-        return result.mapValues(Self.inTimeOrder)
+        return result.mapValues { ReadingProgress(entries: $0).entries }
     }
 
     /// The line of the history that begins at `offset` (the byte before it a line break), within the
@@ -640,11 +634,12 @@ struct HistoryRecord: Codable {
 }
 
 extension Book {
-    /// Gives each reading every entry the history holds for it; the latest entry, which the snapshot
-    /// holds, is kept should the history not have it.
-    mutating func loadHistory(_ history: [UUID: [ReadingProgress.Entry]]) {
+    /// Gives each reading every entry the history holds for it, taken out of `history`; the latest
+    /// entry, which the snapshot holds, is kept should the history not have it.
+    mutating func loadHistory(_ history: inout [UUID: [ReadingProgress.Entry]]) {
         for index in readings.indices {
-            var entries = history[readings[index].id] ?? []
+            // Taken out, so that the entries are not copied when added to.
+            var entries = history.removeValue(forKey: readings[index].id) ?? []
             // The snapshot's one latest entry is the history's last, most likely: looked for from the end.
             let held = readings[index].progress.entries
             let loaded = held.count > 1 ? Set(entries.map(\.id)) : []
