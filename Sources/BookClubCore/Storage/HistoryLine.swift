@@ -66,9 +66,7 @@ enum HistoryLine {
             case 1 where progress == nil:
                 progress = scanner.number().flatMap { Double($0) }
                 return progress != nil
-            case 2 where page == nil:
-                page = scanner.number().flatMap { Int($0) }
-                return page != nil
+            case 2 where page == nil: return scanner.read(&page)
             case 3 where time == nil: return scanner.read(&time)
             case 4 where note == nil:
                 note = scanner.string()

@@ -155,6 +155,28 @@ struct JSONScanner {
     }
 
     mutating func read(_ value: inout Int?) -> Bool {
+        skipBlanks()
+        // A whole number of up to 18 digits, as bookclub writes them, read in place; any other
+        // number as text.
+        var at = index
+        let negative = at < bytes.count && bytes[at] == UInt8(ascii: "-")
+        if negative { at += 1 }
+        var result = 0
+        let first = at
+        while at < bytes.count, at - first < 18, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[at]) {
+            result = result * 10 + Int(bytes[at] - UInt8(ascii: "0"))
+            at += 1
+        }
+        let isPlain =
+            at > first && (at - first == 1 || bytes[first] != UInt8(ascii: "0"))
+            && (at == bytes.count
+                || (bytes[at] != UInt8(ascii: ".") && bytes[at] | 0x20 != UInt8(ascii: "e")
+                    && !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[at])))
+        if isPlain {
+            index = at
+            value = negative ? -result : result
+            return true
+        }
         value = number().flatMap { Int($0) }
         return value != nil
     }

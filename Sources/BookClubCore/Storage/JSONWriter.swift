@@ -35,7 +35,7 @@ struct JSONWriter {
     private mutating func newline() {
         guard !compact else { return }
         bytes.append(0x0A)
-        for _ in 0..<depth * 2 { bytes.append(0x20) }
+        bytes.append(contentsOf: repeatElement(0x20, count: depth * 2))
     }
 
     /// `{ … }` at the current indent, its fields written by `body`.
@@ -79,13 +79,13 @@ struct JSONWriter {
     }
 
     /// Starts the field `name`; its value follows.
-    mutating func field(_ name: String) {
+    mutating func field(_ name: StaticString) {
         if !isFirst[isFirst.count - 1] { bytes.append(UInt8(ascii: ",")) }
         isFirst[isFirst.count - 1] = false
         newline()
         // Field names are plain ASCII: no escaping to do.
         bytes.append(UInt8(ascii: "\""))
-        bytes.append(contentsOf: name.utf8)
+        bytes.append(contentsOf: UnsafeRawBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
         bytes.append(UInt8(ascii: "\""))
         colon()
     }
@@ -99,19 +99,32 @@ struct JSONWriter {
         colon()
     }
 
-    mutating func field(_ name: String, _ value: String?) {
+    mutating func field(_ name: StaticString, _ value: String?) {
         guard let value else { return }
         field(name)
         string(value)
     }
 
-    mutating func field(_ name: String, _ value: Int?) {
+    mutating func field(_ name: StaticString, _ value: Int?) {
         guard let value else { return }
         field(name)
-        text(String(value))
+        if value >= 0 { digits(value) } else { text(String(value)) }
     }
 
-    private mutating func field(_ name: String, _ value: Double?) {
+    /// `value` (0 or more) in decimal, zeros before it to make `width` digits.
+    private mutating func digits(_ value: Int, width: Int = 1) {
+        var divisor = 1
+        for _ in 1..<max(width, 1) { divisor *= 10 }
+        while value / divisor >= 10 { divisor *= 10 }
+        var rest = value
+        while divisor > 0 {
+            bytes.append(UInt8(truncatingIfNeeded: 48 + rest / divisor))
+            rest %= divisor
+            divisor /= 10
+        }
+    }
+
+    private mutating func field(_ name: StaticString, _ value: Double?) {
         guard let value else { return }
         field(name)
         // The shortest text that reads back as the same number, a whole one without its `.0`, as
@@ -120,7 +133,7 @@ struct JSONWriter {
         text(number.hasSuffix(".0") ? String(number.dropLast(2)) : number)
     }
 
-    private mutating func field(_ name: String, _ value: Date?) {
+    private mutating func field(_ name: StaticString, _ value: Date?) {
         guard let value else { return }
         field(name)
         date(value)
@@ -315,8 +328,19 @@ struct JSONWriter {
         // Before 1583 Foundation's calendar is Julian, and so must this be to read back the same.
         guard seconds >= -12_212_553_600 else { return string(Date.ISO8601FormatStyle().format(date)) }
         let t = LocalDateTime(secondsSinceEpoch: Int64(seconds))
-        text(
-            "\"\(String(t.year).zeroPadded(to: 4))-\(String(t.month).zeroPadded(to: 2))-\(String(t.day).zeroPadded(to: 2))T\(String(t.hour).zeroPadded(to: 2)):\(String(t.minute).zeroPadded(to: 2)):\(String(t.second).zeroPadded(to: 2))Z\""
-        )
+        bytes.append(UInt8(ascii: "\""))
+        digits(t.year, width: 4)
+        bytes.append(UInt8(ascii: "-"))
+        digits(t.month, width: 2)
+        bytes.append(UInt8(ascii: "-"))
+        digits(t.day, width: 2)
+        bytes.append(UInt8(ascii: "T"))
+        digits(t.hour, width: 2)
+        bytes.append(UInt8(ascii: ":"))
+        digits(t.minute, width: 2)
+        bytes.append(UInt8(ascii: ":"))
+        digits(t.second, width: 2)
+        bytes.append(UInt8(ascii: "Z"))
+        bytes.append(UInt8(ascii: "\""))
     }
 }
