@@ -13,7 +13,9 @@ enum HistoryLine {
     private static let recordKeys: [StaticString] = ["previous", "book", "reading", "entry"]
     private static let entryKeys: [StaticString] = ["id", "progress", "page", "time", "note"]
 
-    static func record(_ line: UnsafeRawBufferPointer) -> HistoryRecord? {
+    /// - Parameter expected: the book the line should be of: when it is, its id is compared in place
+    ///   rather than read into a string.
+    static func record(_ line: UnsafeRawBufferPointer, ofBook expected: Book.ID? = nil) -> HistoryRecord? {
         var scanner = JSONScanner(bytes: line)
         var book: String?
         var reading: UUID?
@@ -24,7 +26,11 @@ enum HistoryLine {
             switch key {
             case 0 where previous == nil: return scanner.read(&previous)
             case 1 where book == nil:
-                book = scanner.string()
+                if let expected, scanner.take(string: expected) {
+                    book = expected
+                } else {
+                    book = scanner.string()
+                }
                 return book != nil
             case 2 where reading == nil:
                 reading = scanner.uuid()

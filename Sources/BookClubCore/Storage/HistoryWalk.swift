@@ -54,36 +54,38 @@ public struct HistoryWalk {
                 entries += counts[end]
                 end += 1
             }
-            var history: [UUID: [ReadingProgress.Entry]] = [:]
+            // The entries of each book of the run, reading by reading: no hashing of ids.
+            var found = books[first..<end].map { book in book.readings.map { _ in [ReadingProgress.Entry]() } }
+            for position in first..<end where books[position].readings.count == 1 {
+                found[position - first][0].reserveCapacity(counts[position])  // room for every line at once
+            }
             var number = 0
             try storage.forEachHistoryLine(length: length) { line in
                 defer { number += 1 }
                 guard number < lineBooks.count, first..<end ~= Int(lineBooks[number]) else { return }
-                let record = try storage.record(line)
+                let position = Int(lineBooks[number])
+                let book = books[position]
                 // An undo and a write since the first reading may have put other lines in the place of
                 // uncommitted ones.
-                guard record.book == books[Int(lineBooks[number])].id else {
+                guard let record = try storage.record(line, ofBook: book.id) else {
                     throw BookClubError.corruptFile(
                         path: storage.historyPath, detail: "changed while it was read; run the command again")
                 }
-                // Room for every line of the book at once: most books have one reading.
-                history[record.reading, default: reserved(counts[Int(lineBooks[number])])]
-                    .append(try storage.checked(record))
+                let entry = try storage.checked(record)
+                if let reading = book.readings.firstIndex(where: { $0.id == record.reading }) {
+                    found[position - first][reading].append(entry)
+                }
             }
-            for var book in books[first..<end] {
-                book.loadHistory(&history)
+            for (offset, var book) in books[first..<end].enumerated() {
+                book.loadHistory { index, _ in
+                    defer { found[offset][index] = [] }  // let go, so that the entries are not copied
+                    return found[offset][index]
+                }
                 try body(book)
             }
             first = end
         }
     }
-}
-
-/// An empty array with room for `count` entries.
-private func reserved(_ count: Int) -> [ReadingProgress.Entry] {
-    var entries: [ReadingProgress.Entry] = []
-    entries.reserveCapacity(count)
-    return entries
 }
 
 extension LibraryStorage {

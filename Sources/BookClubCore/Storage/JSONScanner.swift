@@ -49,6 +49,22 @@ struct JSONScanner {
         return true
     }
 
+    /// Takes the string `expected` if it comes next, written as it is (no escapes in it, none needed).
+    mutating func take(string expected: String) -> Bool {
+        skipBlanks()
+        var expected = expected
+        return expected.withUTF8 { utf8 in
+            let count = utf8.count
+            guard index + count + 2 <= bytes.count, bytes[index] == UInt8(ascii: "\""),
+                bytes[index + count + 1] == UInt8(ascii: "\""),
+                !utf8.contains(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 < 0x20 }),
+                count == 0 || sameBytes(bytes.baseAddress! + index + 1, utf8.baseAddress!, count: count)
+            else { return false }
+            index += count + 2
+            return true
+        }
+    }
+
     /// A string; `nil` for any other value, and for an escape Foundation might read otherwise (a lone
     /// surrogate).
     mutating func string() -> String? {
@@ -284,14 +300,19 @@ struct JSONScanner {
         else { return nil }
         let end = bytes.baseAddress!.distance(to: UnsafeRawPointer(quote))
         let key = UnsafeRawBufferPointer(rebasing: bytes[index..<end])
-        if key.contains(UInt8(ascii: "\\")) || key.contains(where: { $0 < 0x20 }) {
+        if key.contains(where: { $0 == UInt8(ascii: "\\") || $0 < 0x20 }) {
             index = start
             return string() == nil ? nil : -1
         }
         index = end + 1
-        return keys.firstIndex {
-            $0.utf8CodeUnitCount == key.count && sameBytes(key.baseAddress!, $0.utf8Start, count: key.count)
-        } ?? -1
+        // Keys are a few bytes long: compared a byte at a time.
+        for (place, candidate) in keys.enumerated() where candidate.utf8CodeUnitCount == key.count {
+            let expected = candidate.utf8Start
+            var offset = 0
+            while offset < key.count, key[offset] == expected[offset] { offset += 1 }
+            if offset == key.count { return place }
+        }
+        return -1
     }
 
     /// `{"key":value,...}`, each value read by `member`, which returns `false` to give up.

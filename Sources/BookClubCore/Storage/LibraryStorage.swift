@@ -278,6 +278,12 @@ public struct LibraryStorage {
         try HistoryLine.record(line) ?? JSONCoding.decode(HistoryRecord.self, from: Data(line), path: historyPath)
     }
 
+    /// The same, for a line that should be of `book`; `nil` when it is of another.
+    func record(_ line: UnsafeRawBufferPointer, ofBook book: Book.ID) throws -> HistoryRecord? {
+        let record = try HistoryLine.record(line, ofBook: book) ?? self.record(line)
+        return record.book == book ? record : nil
+    }
+
     /// The record's entry; one out of bounds is refused.
     func checked(_ record: HistoryRecord) throws -> ReadingProgress.Entry {
         if let problem = Library.problem(with: record.entry) {
@@ -637,9 +643,14 @@ extension Book {
     /// Gives each reading every entry the history holds for it, taken out of `history`; the latest
     /// entry, which the snapshot holds, is kept should the history not have it.
     mutating func loadHistory(_ history: inout [UUID: [ReadingProgress.Entry]]) {
+        // Taken out, so that the entries are not copied when added to.
+        loadHistory { _, id in history.removeValue(forKey: id) ?? [] }
+    }
+
+    /// The same, `entries` giving the history's entries of the reading at an index, with an id.
+    mutating func loadHistory(_ entries: (Int, UUID) -> [ReadingProgress.Entry]) {
         for index in readings.indices {
-            // Taken out, so that the entries are not copied when added to.
-            var entries = history.removeValue(forKey: readings[index].id) ?? []
+            var entries = entries(index, readings[index].id)
             // The snapshot's one latest entry is the history's last, most likely: looked for from the end.
             let held = readings[index].progress.entries
             let loaded = held.count > 1 ? Set(entries.map(\.id)) : []
