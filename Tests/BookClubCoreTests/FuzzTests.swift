@@ -182,6 +182,37 @@ import Testing
         #expect(accepted > 0)
     }
 
+    @Test func numbersReadAsStrtodReadsThem() {
+        var random = SeededGenerator(state: Self.seed &+ 6)
+        let fixed = [
+            "0", "-0", "1", "0.5", "0.0001", "1e-05", "1E+22", "9e-22", "123456789012345", "0.1234567890123456",
+        ]
+        var shortOnes = 0
+        for index in 0..<Self.count {
+            var text = fixed.indices.contains(index) ? fixed[index] : ""
+            if text.isEmpty {
+                let digits = (0..<Int(1 + random.next() % 19)).map { _ in String(random.next() % 10) }.joined()
+                let whole = digits.count > 1 && digits.first == "0" ? "0" : digits
+                let point = Int(random.next() % UInt64(whole.count + 1))
+                text = random.next() % 2 == 0 ? "-" : ""
+                text += point == 0 || point == whole.count ? whole : whole.prefix(point) + "." + whole.dropFirst(point)
+                if random.next() % 3 == 0 {
+                    text += "e" + ["", "+", "-"].randomElement(using: &random)! + String(random.next() % 40)
+                }
+            }
+            var value: Double?
+            let read = Array(text.utf8).withUnsafeBytes { bytes in
+                var scanner = JSONScanner(bytes: bytes)
+                return scanner.read(&value) && scanner.atEnd
+            }
+            let expected = Double(text)
+            #expect(read == (expected?.isFinite == true), "\(text)")
+            if read { #expect(value?.bitPattern == expected?.bitPattern, "\(text)") }
+            if text.count < 12 { shortOnes += 1 }
+        }
+        #expect(shortOnes > 0)
+    }
+
     @Test func theSettingsDecoderRefusesOrAccepts() throws {
         var random = SeededGenerator(state: Self.seed &+ 2)
         let path = "/fuzz/settings.json"

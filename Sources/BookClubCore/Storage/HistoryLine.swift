@@ -45,17 +45,16 @@ enum HistoryLine {
         return HistoryRecord(book: book, reading: reading, entry: entry, previous: previous)
     }
 
-    /// The book of a line as bookclub writes one, `{"book":"ID",…`, read from its first bytes alone;
-    /// `nil` for a line of any other form.
-    static func bookID(_ line: UnsafeRawBufferPointer) -> Book.ID? {
+    /// The bytes of the book id of a line as bookclub writes one, `{"book":"ID",…`, read from its first
+    /// bytes alone; `nil` for a line of any other form.
+    static func bookID(_ line: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
         let prefix: StaticString = #"{"book":""#
         let count = prefix.utf8CodeUnitCount
         guard line.count > count + 1, let base = line.baseAddress, sameBytes(base, prefix.utf8Start, count: count),
             let quote = firstByte(UInt8(ascii: "\""), at: base + count, count: line.count - count)
         else { return nil }
         let id = UnsafeRawBufferPointer(rebasing: line[count..<base.distance(to: UnsafeRawPointer(quote))])
-        guard !id.contains(UInt8(ascii: "\\")) else { return nil }
-        return String(validating: id, as: UTF8.self)
+        return id.contains(UInt8(ascii: "\\")) ? nil : id
     }
 
     static func entry(_ scanner: inout JSONScanner) -> ReadingProgress.Entry? {
@@ -69,9 +68,7 @@ enum HistoryLine {
             case 0 where id == nil:
                 id = scanner.uuid()
                 return id != nil
-            case 1 where progress == nil:
-                progress = scanner.number().flatMap { Double($0) }
-                return progress != nil
+            case 1 where progress == nil: return scanner.read(&progress)
             case 2 where page == nil: return scanner.read(&page)
             case 3 where time == nil: return scanner.read(&time)
             case 4 where note == nil:

@@ -35,14 +35,16 @@ public struct HistoryWalk {
             return
         }
         let books = library.books
-        let positions = Dictionary(books.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let positions = BookPositions(books)
         // The book of each line, by its position in the library (-1: a book no longer there).
         var lineBooks: [Int32] = []
         var counts = Array(repeating: 0, count: books.count)
         try storage.checkHistory(committedLength: length)
         try storage.forEachHistoryLine(length: length) { line in
-            let id = try HistoryLine.bookID(line) ?? storage.record(line).book
-            let position = positions[id] ?? -1
+            // A line in another form, or of a book no longer there, is read whole.
+            let position =
+                try HistoryLine.bookID(line).flatMap(positions.position) ?? positions.position(
+                    of: storage.record(line).book) ?? -1
             lineBooks.append(Int32(position))
             if position >= 0 { counts[position] += 1 }
         }
@@ -85,6 +87,57 @@ public struct HistoryWalk {
             }
             first = end
         }
+    }
+}
+
+/// Each book's position in the library, looked up by the bytes of its id: the first pass over a
+/// history finds the books of a million lines without making a string of each id.
+private struct BookPositions {
+    private let ids: [[UInt8]]
+    /// Open addressing: a position plus one in the slot its id's hash leads to, or the next free one.
+    private var slots: [Int32]
+
+    init(_ books: [Book]) {
+        ids = books.map { Array($0.id.utf8) }
+        var size = 16
+        while size < books.count * 2 { size *= 2 }
+        slots = Array(repeating: 0, count: size)
+        for position in ids.indices {
+            let id = ids[position]
+            var slot = id.withUnsafeBytes(Self.hash) & (size - 1)
+            while slots[slot] != 0 {
+                // A second book of the same id: the first is the one found, as the store finds it.
+                if ids[Int(slots[slot]) - 1] == id { break }
+                slot = (slot + 1) & (size - 1)
+            }
+            if slots[slot] == 0 { slots[slot] = Int32(position + 1) }
+        }
+    }
+
+    func position(of id: UnsafeRawBufferPointer) -> Int? {
+        var slot = Self.hash(id) & (slots.count - 1)
+        while slots[slot] != 0 {
+            let position = Int(slots[slot]) - 1
+            let found = ids[position].withUnsafeBytes { known in
+                known.count == id.count
+                    && (id.isEmpty || sameBytes(known.baseAddress!, id.baseAddress!, count: id.count))
+            }
+            if found { return position }
+            slot = (slot + 1) & (slots.count - 1)
+        }
+        return nil
+    }
+
+    func position(of id: Book.ID) -> Int? {
+        var id = id
+        return id.withUTF8 { position(of: UnsafeRawBufferPointer($0)) }
+    }
+
+    /// FNV-1a.
+    private static func hash(_ bytes: UnsafeRawBufferPointer) -> Int {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return Int(truncatingIfNeeded: hash)
     }
 }
 

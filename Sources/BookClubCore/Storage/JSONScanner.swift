@@ -197,10 +197,64 @@ struct JSONScanner {
         return value != nil
     }
 
-    /// Reads a finite number into `value`.
+    /// Reads a finite number into `value`: one of up to 15 significant digits and a power of ten of
+    /// at most 22 in place (both exact as doubles, so one multiplication or division rounds as
+    /// `strtod` does), any other through `Double(_:)`.
     mutating func read(_ value: inout Double?) -> Bool {
-        value = number().flatMap { Double($0) }
+        skipBlanks()
+        let start = index
+        guard let end = numberEnd() else { return false }
+        let text = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
+        value =
+            Self.shortDouble(text) ?? Double(String(decoding: text, as: UTF8.self))
         return value?.isFinite == true
+    }
+
+    private static let powersOfTen: [Double] = (0...22).map { Double("1e\($0)")! }
+
+    /// The number `text` (checked as JSON already) when it is short enough to read in place.
+    private static func shortDouble(_ text: UnsafeRawBufferPointer) -> Double? {
+        var at = 0
+        let negative = text[0] == UInt8(ascii: "-")
+        if negative { at = 1 }
+        var mantissa: UInt64 = 0
+        var significant = 0
+        var exponent = 0
+        var afterPoint = false
+        while at < text.count {
+            let byte = text[at]
+            if byte == UInt8(ascii: ".") {
+                afterPoint = true
+            } else if (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) {
+                if mantissa > 0 || byte != UInt8(ascii: "0") {
+                    significant += 1
+                    guard significant <= 15 else { return nil }
+                    mantissa = mantissa * 10 + UInt64(byte - UInt8(ascii: "0"))
+                }
+                if afterPoint { exponent -= 1 }
+            } else {
+                break
+            }
+            at += 1
+        }
+        if at < text.count {  // `e` or `E`, a sign maybe, and one or two digits
+            at += 1
+            var sign = 1
+            if text[at] == UInt8(ascii: "-") || text[at] == UInt8(ascii: "+") {
+                if text[at] == UInt8(ascii: "-") { sign = -1 }
+                at += 1
+            }
+            var power = 0
+            while at < text.count {
+                power = power * 10 + Int(text[at] - UInt8(ascii: "0"))
+                at += 1
+            }
+            exponent += sign * power
+        }
+        guard (-22...22).contains(exponent) else { return nil }
+        let magnitude =
+            exponent < 0 ? Double(mantissa) / powersOfTen[-exponent] : Double(mantissa) * powersOfTen[exponent]
+        return negative ? -magnitude : magnitude
     }
 
     /// `[value,...]`, each element read by `element`, which returns `false` to give up.
@@ -218,6 +272,12 @@ struct JSONScanner {
     mutating func number() -> String? {
         skipBlanks()
         let start = index
+        guard let end = numberEnd() else { return nil }
+        return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+    }
+
+    /// Takes a number and returns where it ends; `nil` if none comes next.
+    private mutating func numberEnd() -> Int? {
         func digits() -> Int {
             let first = index
             while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
@@ -240,7 +300,7 @@ struct JSONScanner {
             // refuses what a Double cannot hold.
             guard (1...2).contains(digits()) else { return nil }
         }
-        return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+        return index
     }
 
     /// A UUID string, read without `UUID(uuidString:)` (which goes through sscanf).
@@ -295,17 +355,19 @@ struct JSONScanner {
     private mutating func key(among keys: [StaticString]) -> Int? {
         skipBlanks()
         let start = index
-        guard take(UInt8(ascii: "\"")),
-            let quote = firstByte(UInt8(ascii: "\""), at: bytes.baseAddress! + index, count: bytes.count - index)
-        else { return nil }
-        let end = bytes.baseAddress!.distance(to: UnsafeRawPointer(quote))
-        let key = UnsafeRawBufferPointer(rebasing: bytes[index..<end])
-        if key.contains(where: { $0 == UInt8(ascii: "\\") || $0 < 0x20 }) {
-            index = start
-            return string() == nil ? nil : -1
+        guard take(UInt8(ascii: "\"")) else { return nil }
+        // Keys are a few bytes long: read a byte at a time, an escape left to `string()`.
+        var end = index
+        while end < bytes.count, bytes[end] != UInt8(ascii: "\"") {
+            if bytes[end] == UInt8(ascii: "\\") || bytes[end] < 0x20 {
+                index = start
+                return string() == nil ? nil : -1
+            }
+            end += 1
         }
+        guard end < bytes.count else { return nil }
+        let key = UnsafeRawBufferPointer(rebasing: bytes[index..<end])
         index = end + 1
-        // Keys are a few bytes long: compared a byte at a time.
         for (place, candidate) in keys.enumerated() where candidate.utf8CodeUnitCount == key.count {
             let expected = candidate.utf8Start
             var offset = 0

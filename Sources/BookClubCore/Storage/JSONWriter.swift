@@ -32,10 +32,17 @@ struct JSONWriter {
 
     mutating func text(_ text: String) { bytes += text.utf8 }
 
+    /// A line break and the spaces of 40 indent levels, for `newline()` to take its part of.
+    private static let indents: [UInt8] = [0x0A] + Array(repeating: 0x20, count: 80)
+
     private mutating func newline() {
         guard !compact else { return }
-        bytes.append(0x0A)
-        bytes.append(contentsOf: repeatElement(0x20, count: depth * 2))
+        if depth <= 40 {
+            bytes += Self.indents[...(depth * 2)]
+        } else {
+            bytes.append(0x0A)
+            bytes.append(contentsOf: repeatElement(0x20, count: depth * 2))
+        }
     }
 
     /// `{ … }` at the current indent, its fields written by `body`.
@@ -113,14 +120,16 @@ struct JSONWriter {
 
     /// `value` (0 or more) in decimal, zeros before it to make `width` digits.
     private mutating func digits(_ value: Int, width: Int = 1) {
-        var divisor = 1
-        for _ in 1..<max(width, 1) { divisor *= 10 }
-        while value / divisor >= 10 { divisor *= 10 }
-        var rest = value
-        while divisor > 0 {
-            bytes.append(UInt8(truncatingIfNeeded: 48 + rest / divisor))
-            rest %= divisor
-            divisor /= 10
+        // Written from the last digit back into a buffer that holds any Int, then added in one go.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer in
+            var start = 20
+            var rest = value
+            repeat {
+                start -= 1
+                buffer[start] = UInt8(truncatingIfNeeded: 48 + rest % 10)
+                rest /= 10
+            } while rest > 0 || 20 - start < width
+            bytes += buffer[start...]
         }
     }
 
@@ -129,8 +138,8 @@ struct JSONWriter {
         field(name)
         // The shortest text that reads back as the same number, a whole one without its `.0`, as
         // JSONEncoder writes it; finite, as the store's values are.
-        let number = value.isFinite ? "\(value)" : "0"
-        text(number.hasSuffix(".0") ? String(number.dropLast(2)) : number)
+        let number = value.isFinite ? value.description : "0"
+        bytes += number.hasSuffix(".0") ? number.utf8.dropLast(2) : number.utf8[...]
     }
 
     private mutating func field(_ name: StaticString, _ value: Date?) {
@@ -290,16 +299,23 @@ struct JSONWriter {
 
     /// A UUID as `uuidString` spells it, without its trip through printf.
     mutating func uuid(_ id: UUID) {
-        bytes.append(UInt8(ascii: "\""))
+        // Spelt out in place, then added in one go.
+        var text = Self.uuidTemplate
         withUnsafeBytes(of: id.uuid) { raw in
-            for (index, byte) in raw.enumerated() {
-                if index == 4 || index == 6 || index == 8 || index == 10 { bytes.append(UInt8(ascii: "-")) }
-                bytes.append(Self.hex[Int(byte >> 4)])
-                bytes.append(Self.hex[Int(byte & 0xF)])
+            text.withUnsafeMutableBufferPointer { out in
+                var at = 1
+                for (index, byte) in raw.enumerated() {
+                    if index == 4 || index == 6 || index == 8 || index == 10 { at += 1 }
+                    out[at] = Self.hex[Int(byte >> 4)]
+                    out[at + 1] = Self.hex[Int(byte & 0xF)]
+                    at += 2
+                }
             }
         }
-        bytes.append(UInt8(ascii: "\""))
+        bytes += text
     }
+
+    private static let uuidTemplate = Array(#""00000000-0000-0000-0000-000000000000""#.utf8)
 
     /// A JSON string: quotes, backslashes and control characters escaped, the rest as UTF-8.
     private mutating func string(_ value: String) {
