@@ -38,6 +38,10 @@ public enum BookClubError: Error, Equatable, Sendable {
     case storeBusy(lockPath: String, seconds: Double)
     /// SIGINT or SIGTERM came before the change was committed: nothing was saved.
     case interrupted(signal: Int32, detail: String)
+    /// A service bookclub needs (the network, `curl`, `sqlite3`) is not there; the reason says which.
+    case unavailable(String)
+    /// An answer from the network that is not what the service sends.
+    case badAnswer(String)
 
     /// How the CLI should treat the error.
     public enum Kind: Equatable, Sendable {
@@ -51,6 +55,8 @@ public enum BookClubError: Error, Equatable, Sendable {
         case busy
         /// Stopped by a signal (exit 128 + the signal).
         case interrupted(signal: Int32)
+        /// A service bookclub needs is unavailable (exit 69).
+        case unavailable
     }
 
     public var kind: Kind {
@@ -59,8 +65,17 @@ public enum BookClubError: Error, Equatable, Sendable {
         case .io: .io
         case .storeBusy: .busy
         case .interrupted(let signal, _): .interrupted(signal: signal)
+        case .unavailable, .badAnswer: .unavailable
         default: .rejected
         }
+    }
+}
+
+extension BookClubError {
+    /// Whether this is an answer from the network that is not what the service sends.
+    public var isBadAnswer: Bool {
+        if case .badAnswer = self { return true }
+        return false
     }
 }
 
@@ -124,6 +139,10 @@ extension BookClubError: LocalizedError {
             "The store is busy: another bookclub held \(lockPath) for more than \(Self.format(seconds)) s. Try again."
         case .interrupted(_, let detail):
             "Interrupted; " + detail
+        case .unavailable(let reason):
+            reason.hasSuffix(".") ? reason : reason + "."
+        case .badAnswer(let detail):
+            "\(detail); the answer was not used."
         }
     }
 

@@ -25,7 +25,7 @@ enum CLI {
         UnfinishCommand.self, AbandonCommand.self, RereadCommand.self, EditCommand.self, RemoveCommand.self,
         NotesCommand.self, SelectCommand.self, UndoCommand.self, HistoryCommand.self, DoctorCommand.self,
         AgendaCommand.self, ExportCommand.self, LogCommand.self, ImportCommand.self, StatsCommand.self,
-        CompletionsCommand.self, ManualCommand.self,
+        LookupCommand.self, CoverCommand.self, CoversCommand.self, CompletionsCommand.self, ManualCommand.self,
     ]
     static let groups: [any CommandGroup.Type] = [ClubCommand.self, SettingsCommand.self]
 

@@ -44,6 +44,7 @@ struct ErrorReport {
         case .dataFile: 65
         case .io: 74
         case .busy: 75
+        case .unavailable: 69
         case .interrupted(let signal): 128 + signal
         }
     }

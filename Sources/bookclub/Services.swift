@@ -18,6 +18,8 @@ struct Services {
     var terminal: Terminal
     var fileSystem = FileSystem.live
     var now: () -> Date = { Date() }
+    /// Waits that many seconds (between requests to Open Library).
+    var sleep: (Double) -> Void = { seconds in usleep(UInt32(min(max(seconds, 0), 60) * 1_000_000)) }
     /// The reader's time zone, found from `TZ` as the C library finds it.
     var timeZone: (zone: Zone, problem: String?) {
         Zone.resolve(

@@ -424,6 +424,7 @@ private func plausibleValue(name: String, valueName: String?, allowedValues: [St
     case "pages", "days", "target", "value": return "100"
     case "year": return "2026"
     case "stars": return "4"
+    case "isbn": return "9780441013593"
     case "file", "path": return "out.txt"
     default: return "Dune"
     }

@@ -25,8 +25,13 @@ struct BookClubRunner {
             "HOME": home, "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
             "TZ": Self.timeZoneName,
             "COLUMNS": "100", "LANG": "C.UTF-8",
+            // No test reaches the internet: Open Library is a closed port unless a test serves it.
+            "BOOKCLUB_OPENLIBRARY_URL": Self.nowhere, "BOOKCLUB_COVERS_URL": Self.nowhere,
         ]
     }
+
+    /// A port nothing listens on (discard), refused at once.
+    static let nowhere = "http://127.0.0.1:9"
 
     /// The reader's zone for every run: the suite's own `TZ` (CI runs it under several), else UTC.
     static let timeZoneName = ProcessInfo.processInfo.environment["TZ"].flatMap { $0.isEmpty ? nil : $0 } ?? "UTC"

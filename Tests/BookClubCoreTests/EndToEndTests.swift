@@ -166,7 +166,8 @@ import Testing
         let list = try #require(try bookclub.json("settings", "list", "--json") as? [[String: String]])
         #expect(
             list.map { $0["key"] } == [
-                "updateArtwork", "syncProgress", "color", "lockTimeout", "hookTimeout", "yearlyGoal",
+                "updateArtwork", "syncProgress", "color", "lockTimeout", "hookTimeout", "yearlyGoal", "contact",
+                "networkTimeout", "coverSizeLimit", "answerSizeLimit",
             ])
         #expect(try bookclub.run("settings", "reset", "--all").exitCode == 0)
         #expect(try bookclub.run("settings", "get", "lockTimeout").stdout == "10\n")
@@ -365,8 +366,8 @@ import Testing
             id: "missing argument", arguments: ["add"],
             stderr: """
                 Error: Missing expected argument '<title>'
-                Help:  <title>  The book's title.
-                Usage: bookclub add <title> [--author <author>] [--pages <pages>] [--isbn <isbn>] [--cover <name>] [--tag <tag> ...] [--json]
+                Help:  <title>  The book's title; may be left out with --isbn.
+                Usage: bookclub add [<title>] [--author <author>] [--pages <pages>] [--isbn <isbn>] [--cover <name>] [--tag <tag> ...] [--json]
                   See 'bookclub add --help' for more information.
 
                 """, exitCode: 64),

@@ -11,13 +11,19 @@ enum InProcess {
         var stderr = ""
     }
 
-    static func run(_ arguments: [String], home: String, fileSystem: FileSystem = .live, stdin: [String] = []) -> Run {
+    static func run(
+        _ arguments: [String], home: String, fileSystem: FileSystem = .live, stdin: [String] = [],
+        variables: [String: String] = [:], onTerminal: Bool = false
+    ) -> Run {
         var result = Run(code: 0)
         var input = stdin[...]
         var context = Services(
-            variables: ["HOME": home, "TZ": BookClubRunner.timeZoneName],
+            variables: [
+                "HOME": home, "TZ": BookClubRunner.timeZoneName, "BOOKCLUB_OPENLIBRARY_URL": BookClubRunner.nowhere,
+                "BOOKCLUB_COVERS_URL": BookClubRunner.nowhere,
+            ].merging(variables) { $1 },
             terminal: Terminal(
-                width: 80, lineWidth: nil, standardOutputIsTerminal: false, standardErrorIsTerminal: false,
+                width: 80, lineWidth: nil, standardOutputIsTerminal: onTerminal, standardErrorIsTerminal: false,
                 standardInputIsTerminal: false),
             fileSystem: fileSystem,
             write: { text, toStandardOutput in

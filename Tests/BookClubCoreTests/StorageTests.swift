@@ -250,7 +250,8 @@ import Testing
         #expect(settings.yearlyGoal == 0)
         #expect(
             Settings.keys.map(\.name) == [
-                "updateArtwork", "syncProgress", "color", "lockTimeout", "hookTimeout", "yearlyGoal",
+                "updateArtwork", "syncProgress", "color", "lockTimeout", "hookTimeout", "yearlyGoal", "contact",
+                "networkTimeout", "coverSizeLimit", "answerSizeLimit",
             ])
         #expect(Set(Settings.keys.map(\.name)).count == Settings.keys.count)
         #expect(Settings.keys.allSatisfy { !$0.summary.isEmpty })

@@ -313,7 +313,7 @@ enum ImportDate {
 // MARK: - ISBNs and shelves
 
 /// ISBNs as exports write them, and as imports compare them.
-public enum ISBN {
+extension ISBN {
     /// The ISBN in an export's cell: `="9780140236668"` (Goodreads guards it from Excel so) unwrapped,
     /// hyphens and spaces dropped. An ISBN-10 that lost its leading zeros to a spreadsheet
     /// (`140143505`, as in StoryGraph exports) gets them back when its check digit then holds. `nil`
@@ -347,11 +347,7 @@ public enum ISBN {
         let key = isbn.uppercased().filter { ($0.isASCII && $0.isNumber) || $0 == "X" }
         guard !key.isEmpty else { return nil }
         guard key.count == 10, key.dropLast().allSatisfy(\.isNumber) else { return key }
-        let twelve = "978" + key.dropLast()
-        let sum = twelve.enumerated().reduce(0) { sum, digit in
-            sum + digit.element.wholeNumberValue! * (digit.offset % 2 == 0 ? 1 : 3)
-        }
-        return twelve + String((10 - sum % 10) % 10)
+        return thirteen(fromTwelve: "978" + key.dropLast())
     }
 }
 

@@ -21,6 +21,14 @@ public struct Settings: Equatable, Sendable {
     public var hookTimeout = 10.0
     /// Books to finish each year, for `stats`; 0 for no goal.
     public var yearlyGoal = 0
+    /// How Open Library can reach the reader, sent with every request, as it asks of its clients.
+    public var contact = OpenLibrary.projectURL
+    /// How long a request to Open Library may take, in seconds.
+    public var networkTimeout = 10.0
+    /// The largest cover bookclub takes, in megabytes.
+    public var coverSizeLimit = 5
+    /// The largest answer about a book bookclub takes, in megabytes.
+    public var answerSizeLimit = 1
 
     public init() {}
 
@@ -45,6 +53,22 @@ public struct Settings: Equatable, Sendable {
                 SettingKey(
                     name: "yearlyGoal", keyPath: \.yearlyGoal,
                     summary: "Books to finish each year, shown by `stats` (0: no goal).")),
+            AnySettingKey(
+                SettingKey(
+                    name: "contact", keyPath: \.contact,
+                    summary: "Your email or web address, sent to Open Library with each request, as it asks.")),
+            AnySettingKey(
+                SettingKey(
+                    name: "networkTimeout", keyPath: \.networkTimeout,
+                    summary: "Seconds to wait for Open Library before giving up.")),
+            AnySettingKey(
+                SettingKey(
+                    name: "coverSizeLimit", keyPath: \.coverSizeLimit,
+                    summary: "The largest cover to take, in megabytes.")),
+            AnySettingKey(
+                SettingKey(
+                    name: "answerSizeLimit", keyPath: \.answerSizeLimit,
+                    summary: "The largest answer about a book to take from Open Library, in megabytes.")),
         ]
     }
 
@@ -104,6 +128,13 @@ extension Double: SettingValue {
     public func isValid() -> Bool { isFinite && (0...3600).contains(self) }
     /// `10` rather than `10.0`.
     public var settingText: String { self == rounded() && abs(self) < 1e15 ? String(Int(self)) : String(self) }
+}
+
+extension String: SettingValue {
+    public static var expected: String { "one line of up to 200 printable characters" }
+    public func isValid() -> Bool {
+        count <= 200 && !unicodeScalars.contains { $0.properties.generalCategory == .control || $0 == "\u{2028}" }
+    }
 }
 
 extension Int: SettingValue {

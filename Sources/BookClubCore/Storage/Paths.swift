@@ -12,6 +12,8 @@ public struct Paths: Equatable, Sendable {
     public var sceneName: String
     /// Where `progress --edit` keeps its draft while the editor is open.
     public var drafts: String
+    /// The cache folder: Open Library's answers and the covers.
+    public var cache: String
     /// The folder of the hooks: executables named `on-add`, `on-progress`, `on-finish`, `on-change`.
     public var hooks: String
 
@@ -38,6 +40,7 @@ public struct Paths: Equatable, Sendable {
         self.store = nonEmpty(store) ?? nonEmpty(environment["BOOKCLUB_STORE"]) ?? defaultStore
         self.settings = nonEmpty(settings) ?? nonEmpty(environment["BOOKCLUB_SETTINGS"]) ?? config + "/settings.json"
         hooks = config + "/hooks"
+        cache = base("XDG_CACHE_HOME", ".cache") + "/bookclub"
         let name = nonEmpty(environment["BOOKCLUB_SCENE"]) ?? "default"
         sceneName = name
         // Any other character is written %XX, so that two names never share a file.

@@ -11,14 +11,19 @@ struct AddCommand: Command {
     static let pages = Option(
         long: "pages", short: "p", kind: .value("pages"),
         help: "How many pages it has; lets you log page numbers.", parse: .integer(in: Library.pageCounts))
-    static let isbn = Option(long: "isbn", kind: .value("isbn"), help: "Its ISBN.")
+    static let isbn = Option(
+        long: "isbn", kind: .value("isbn"),
+        help: "Its ISBN: Open Library fills in what you leave out (the title too) and its cover.", parse: .isbn)
     static let cover = Option(long: "cover", kind: .value("name"), help: "The name of a cover image.")
     static let tag = Option(long: "tag", short: "t", kind: .repeatingValue("tag"), help: "A tag; repeat for more.")
-    static let title = Argument(name: "title", help: "The book's title.")
+    static let title = Argument(name: "title", help: "The book's title; may be left out with --isbn.", isOptional: true)
     static let configuration = CommandConfiguration(
         name: "add",
         abstract: "Add a book and print its id.",
-        discussion: "Example: bookclub add \"Dune\" --author \"Frank Herbert\" --pages 412 --tag sf",
+        discussion: """
+            Example: bookclub add "Dune" --author "Frank Herbert" --pages 412 --tag sf
+            Or: bookclub add --isbn 9780441013593
+            """,
         arguments: [title],
         options: [
             author,
@@ -29,33 +34,38 @@ struct AddCommand: Command {
             CommonOptions.json,
         ])
 
-    var title: String
+    /// `nil`: Open Library's, by the ISBN.
+    var title: String?
     var author: String?
     var pages: Int?
-    var isbn: String?
+    var isbn: ISBN?
     var cover: String?
     var tags: [String]
     var json: Bool
 
     init(_ arguments: ParsedArguments) throws {
-        title = try arguments[Self.title]?.trimmed ?? ""
-        guard !title.isEmpty else {
-            throw ParseError.invalidValue(value: title, label: "<title>", reason: "a title cannot be empty")
-        }
+        title = try arguments[Self.title]?.trimmed
+        isbn = try arguments[Self.isbn]
         author = try arguments[Self.author].flatMap(\.nonBlank)
         pages = try arguments[Self.pages]
-        isbn = try arguments[Self.isbn].flatMap(\.nonBlank)
         cover = try arguments[Self.cover].flatMap(\.nonBlank)
         tags = Book.tags(try arguments[every: Self.tag])
         json = arguments[CommonOptions.json]
+        if let title, title.isEmpty {
+            throw ParseError.invalidValue(value: title, label: "<title>", reason: "a title cannot be empty")
+        }
+        guard title != nil || isbn != nil else {
+            throw ParseError.missingArgument(label: "<title>", help: Self.title.spec.help)
+        }
     }
 
     func run(in session: Session) throws {
+        var book = Book(
+            id: session.makeID(), title: title ?? "", author: author, pages: pages, isbn: isbn?.digits,
+            coverName: cover, tags: tags, added: session.now().wholeSeconds)
+        if let isbn { try fill(&book, isbn: isbn, in: session) }
         let store = try session.library(forWriting: true)
-        try store.state.checkUnique(title: title, author: author)
-        let book = Book(
-            id: session.makeID(), title: title, author: author, pages: pages, isbn: isbn, coverName: cover, tags: tags,
-            added: session.now().wholeSeconds)
+        try store.state.checkUnique(title: book.title, author: book.author)
         store.update { $0.addBook(book) }
         if json {
             try session.writeJSON(BookJSON(book))
@@ -63,6 +73,42 @@ struct AddCommand: Command {
             session.output.write(book.id, as: .data)
         }
         session.output.write(
-            "Added '\(title.terminalSafe)'" + (author.map { " by \($0.terminalSafe)" } ?? "") + ".", as: .message)
+            "Added '\(book.title.terminalSafe)'" + (book.author.map { " by \($0.terminalSafe)" } ?? "") + ".",
+            as: .message)
+    }
+
+    /// What Open Library knows fills what the command line left out, and the cover is fetched, before
+    /// the store is locked. Without a title the look-up must succeed; with one, a failure is a warning,
+    /// as a cover that cannot be had always is.
+    private func fill(_ book: inout Book, isbn: ISBN, in session: Session) throws {
+        let allowed = try session.settings().state.updateArtwork
+        guard title == nil || allowed else { return }
+        var unreachable = false
+        func warn(_ error: any Error) throws {
+            guard let error = error as? BookClubError, error.kind == .unavailable else { throw error }
+            unreachable = !error.isBadAnswer
+            session.output.write(
+                "Open Library, about ISBN \(isbn): \(error.message(in: session.timeZone))", as: .warning)
+        }
+        if title == nil || author == nil || pages == nil {
+            do {
+                guard let data = try session.lookUp(isbn) else {
+                    let message = "Open Library does not know ISBN \(isbn)"
+                    guard title != nil else {
+                        throw CommandFailure(message + "; give the title: bookclub add TITLE --isbn \(isbn)")
+                    }
+                    return session.output.write(message + ".", as: .warning)
+                }
+                let filled = book.fill(from: data)
+                if !filled.isEmpty {
+                    session.output.write("From Open Library: \(filled.joined(separator: ", ")).", as: .message)
+                }
+            } catch  where title != nil {
+                try warn(error)
+            }
+        }
+        if cover == nil && !unreachable {
+            do { book.coverName = try session.cover(for: isbn) } catch { try warn(error) }
+        }
     }
 }

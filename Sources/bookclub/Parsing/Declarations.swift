@@ -123,6 +123,19 @@ extension ValueParser where Value == String {
     }
 }
 
+extension ValueParser where Value == ISBN {
+    /// An ISBN-10 or ISBN-13 with the right check digit, hyphens and spaces allowed.
+    static var isbn: ValueParser {
+        ValueParser { text, label, _ in
+            guard let isbn = ISBN(text) else {
+                throw ParseError.invalidValue(
+                    value: text, label: label, reason: "not an ISBN: 10 or 13 digits with the right check digit")
+            }
+            return isbn
+        }
+    }
+}
+
 extension ValueParser where Value == String? {
     /// A note: the text trimmed, `nil` when blank.
     static var note: ValueParser { ValueParser { text, _, _ in text.nonBlank } }

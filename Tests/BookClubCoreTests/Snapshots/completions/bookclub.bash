@@ -59,6 +59,9 @@ _bookclub() {
             'bookclub:log') cmd='bookclub/log'; n=0 ;;
             'bookclub:import') cmd='bookclub/import'; n=0 ;;
             'bookclub:stats') cmd='bookclub/stats'; n=0 ;;
+            'bookclub:lookup') cmd='bookclub/lookup'; n=0 ;;
+            'bookclub:cover') cmd='bookclub/cover'; n=0 ;;
+            'bookclub:covers') cmd='bookclub/covers'; n=0 ;;
             'bookclub:completions') cmd='bookclub/completions'; n=0 ;;
             'bookclub:manual') cmd='bookclub/manual'; n=0 ;;
             'bookclub:club') cmd='bookclub/club'; n=0 ;;
@@ -97,6 +100,9 @@ _bookclub() {
             'bookclub/log:--store'|'bookclub/log:--settings'|'bookclub/log:--color') skip=$word ;;
             'bookclub/import:--store'|'bookclub/import:--settings'|'bookclub/import:--color') skip=$word ;;
             'bookclub/stats:--year'|'bookclub/stats:--store'|'bookclub/stats:--settings'|'bookclub/stats:--color') skip=$word ;;
+            'bookclub/lookup:--store'|'bookclub/lookup:--settings'|'bookclub/lookup:--color') skip=$word ;;
+            'bookclub/cover:--store'|'bookclub/cover:--settings'|'bookclub/cover:--color') skip=$word ;;
+            'bookclub/covers:--limit'|'bookclub/covers:-n'|'bookclub/covers:--store'|'bookclub/covers:--settings'|'bookclub/covers:--color') skip=$word ;;
             'bookclub/completions:--store'|'bookclub/completions:--settings'|'bookclub/completions:--color') skip=$word ;;
             'bookclub/manual:--store'|'bookclub/manual:--settings'|'bookclub/manual:--color') skip=$word ;;
             'bookclub/club:--store'|'bookclub/club:--settings'|'bookclub/club:--color') skip=$word ;;
@@ -193,6 +199,15 @@ _bookclub() {
             'bookclub/stats:--store') files=1 ;;
             'bookclub/stats:--settings') files=1 ;;
             'bookclub/stats:--color') values='auto always never' ;;
+            'bookclub/lookup:--store') files=1 ;;
+            'bookclub/lookup:--settings') files=1 ;;
+            'bookclub/lookup:--color') values='auto always never' ;;
+            'bookclub/cover:--store') files=1 ;;
+            'bookclub/cover:--settings') files=1 ;;
+            'bookclub/cover:--color') values='auto always never' ;;
+            'bookclub/covers:--store') files=1 ;;
+            'bookclub/covers:--settings') files=1 ;;
+            'bookclub/covers:--color') values='auto always never' ;;
             'bookclub/completions:--store') files=1 ;;
             'bookclub/completions:--settings') files=1 ;;
             'bookclub/completions:--color') values='auto always never' ;;
@@ -257,6 +272,7 @@ _bookclub() {
             'bookclub/select:0') listing=--titles ;;
             'bookclub/import:0') values='goodreads storygraph json' ;;
             'bookclub/import:1') files=1 ;;
+            'bookclub/cover:0') listing=--titles ;;
             'bookclub/completions:0') values='bash fish zsh' ;;
             'bookclub/club/show:0') listing=--clubs ;;
             'bookclub/club/rename:0') listing=--clubs ;;
@@ -277,7 +293,7 @@ _bookclub() {
         read -r -a candidates <<< "$values"
     elif [[ -z $option ]]; then
         case "$cmd" in
-            'bookclub') read -r -a candidates <<< '--store --settings --quiet --color --no-color --no-hooks --version --help add list ls show progress finish unfinish abandon reread edit remove rm notes select undo history doctor agenda export log import stats completions manual club settings help' ;;
+            'bookclub') read -r -a candidates <<< '--store --settings --quiet --color --no-color --no-hooks --version --help add list ls show progress finish unfinish abandon reread edit remove rm notes select undo history doctor agenda export log import stats lookup cover covers completions manual club settings help' ;;
             'bookclub/add') read -r -a candidates <<< '--author --pages --isbn --cover --tag --json --store --settings --quiet --color --no-color --no-hooks --version --help' ;;
             'bookclub/list') read -r -a candidates <<< '--reading --finished --abandoned --unstarted --all --tag --stars --json --store --settings --quiet --color --no-color --no-hooks --version --help' ;;
             'bookclub/show') read -r -a candidates <<< '--json --store --settings --quiet --color --no-color --no-hooks --version --help' ;;
@@ -286,7 +302,7 @@ _bookclub() {
             'bookclub/unfinish') read -r -a candidates <<< '--json --store --settings --quiet --color --no-color --no-hooks --version --help' ;;
             'bookclub/abandon') read -r -a candidates <<< '--date --note --json --store --settings --quiet --color --no-color --no-hooks --version --help' ;;
             'bookclub/reread') read -r -a candidates <<< '--json --store --settings --quiet --color --no-color --no-hooks --version --help' ;;
-            'bookclub/edit') read -r -a candidates <<< '--title --author --pages --isbn --cover --add-tag --remove-tag --rating --review --json --store --settings --quiet --color --no-color --no-hooks --version --help' ;;
+            'bookclub/edit') read -r -a candidates <<< '--title --author --pages --isbn --cover --add-tag --remove-tag --rating --review --refresh --replace --json --store --settings --quiet --color --no-color --no-hooks --version --help' ;;
             'bookclub/remove') read -r -a candidates <<< '--yes --store --settings --quiet --color --no-color --no-hooks --version --help' ;;
             'bookclub/notes') read -r -a candidates <<< '--club --meeting --output --json --store --settings --quiet --color --no-color --no-hooks --version --help' ;;
             'bookclub/select') read -r -a candidates <<< '--club --clear --json --store --settings --quiet --color --no-color --no-hooks --version --help' ;;
@@ -298,6 +314,9 @@ _bookclub() {
             'bookclub/log') read -r -a candidates <<< '--stdin --skip-invalid --json --store --settings --quiet --color --no-color --no-hooks --version --help' ;;
             'bookclub/import') read -r -a candidates <<< '--dry-run --json --store --settings --quiet --color --no-color --no-hooks --version --help' ;;
             'bookclub/stats') read -r -a candidates <<< '--year --json --store --settings --quiet --color --no-color --no-hooks --version --help' ;;
+            'bookclub/lookup') read -r -a candidates <<< '--json --store --settings --quiet --color --no-color --no-hooks --version --help' ;;
+            'bookclub/cover') read -r -a candidates <<< '--path --store --settings --quiet --color --no-color --no-hooks --version --help' ;;
+            'bookclub/covers') read -r -a candidates <<< '--limit --store --settings --quiet --color --no-color --no-hooks --version --help' ;;
             'bookclub/completions') read -r -a candidates <<< '--store --settings --quiet --color --no-color --no-hooks --version --help' ;;
             'bookclub/manual') read -r -a candidates <<< '--store --settings --quiet --color --no-color --no-hooks --version --help' ;;
             'bookclub/club') read -r -a candidates <<< '--store --settings --quiet --color --no-color --no-hooks --version --help add list show rename remove rm meeting meetings cancel help' ;;

@@ -53,6 +53,12 @@ function __bookclub_state
                 set cmd 'bookclub/import'; set n 0
             case 'bookclub:stats'
                 set cmd 'bookclub/stats'; set n 0
+            case 'bookclub:lookup'
+                set cmd 'bookclub/lookup'; set n 0
+            case 'bookclub:cover'
+                set cmd 'bookclub/cover'; set n 0
+            case 'bookclub:covers'
+                set cmd 'bookclub/covers'; set n 0
             case 'bookclub:completions'
                 set cmd 'bookclub/completions'; set n 0
             case 'bookclub:manual'
@@ -128,6 +134,12 @@ function __bookclub_state
             case 'bookclub/import:--store' 'bookclub/import:--settings' 'bookclub/import:--color'
                 set skip 1
             case 'bookclub/stats:--year' 'bookclub/stats:--store' 'bookclub/stats:--settings' 'bookclub/stats:--color'
+                set skip 1
+            case 'bookclub/lookup:--store' 'bookclub/lookup:--settings' 'bookclub/lookup:--color'
+                set skip 1
+            case 'bookclub/cover:--store' 'bookclub/cover:--settings' 'bookclub/cover:--color'
+                set skip 1
+            case 'bookclub/covers:--limit' 'bookclub/covers:-n' 'bookclub/covers:--store' 'bookclub/covers:--settings' 'bookclub/covers:--color'
                 set skip 1
             case 'bookclub/completions:--store' 'bookclub/completions:--settings' 'bookclub/completions:--color'
                 set skip 1
@@ -223,6 +235,9 @@ complete -c bookclub -n '__bookclub_command_is bookclub' -a 'export' -d 'Write e
 complete -c bookclub -n '__bookclub_command_is bookclub' -a 'log' -d 'Log a batch of reading events from standard input, all or nothing.'
 complete -c bookclub -n '__bookclub_command_is bookclub' -a 'import' -d 'Add the books of a Goodreads, StoryGraph or bookclub JSON export.'
 complete -c bookclub -n '__bookclub_command_is bookclub' -a 'stats' -d 'Your reading in numbers: pages and books a month, pace, streaks and your yearly goal.'
+complete -c bookclub -n '__bookclub_command_is bookclub' -a 'lookup' -d 'Show what Open Library knows of an ISBN, without adding anything.'
+complete -c bookclub -n '__bookclub_command_is bookclub' -a 'cover' -d 'Show a book'\''s cover, fetched from Open Library by its ISBN the first time.'
+complete -c bookclub -n '__bookclub_command_is bookclub' -a 'covers' -d 'Fetch the covers of the books that have an ISBN and no cover yet.'
 complete -c bookclub -n '__bookclub_command_is bookclub' -a 'completions' -d 'Print a completion script for bash, zsh or fish.'
 complete -c bookclub -n '__bookclub_command_is bookclub' -a 'manual' -d 'Print the manual page bookclub(1), in roff.'
 complete -c bookclub -n '__bookclub_command_is bookclub' -a 'club' -d 'Book clubs: their meetings, what to read by when.'
@@ -236,7 +251,7 @@ complete -c bookclub -n '__bookclub_command_is bookclub' -l no-color -d 'Never c
 complete -c bookclub -n '__bookclub_command_is bookclub' -l no-hooks -d 'Run no hooks for this command (as BOOKCLUB_NO_HOOKS=1).'
 complete -c bookclub -n '__bookclub_command_is bookclub/add' -l author -s a -x -d 'Who wrote it.'
 complete -c bookclub -n '__bookclub_command_is bookclub/add' -l pages -s p -x -d 'How many pages it has; lets you log page numbers.'
-complete -c bookclub -n '__bookclub_command_is bookclub/add' -l isbn -x -d 'Its ISBN.'
+complete -c bookclub -n '__bookclub_command_is bookclub/add' -l isbn -x -d 'Its ISBN: Open Library fills in what you leave out (the title too) and its cover.'
 complete -c bookclub -n '__bookclub_command_is bookclub/add' -l cover -x -d 'The name of a cover image.'
 complete -c bookclub -n '__bookclub_command_is bookclub/add' -l tag -s t -x -d 'A tag; repeat for more.'
 complete -c bookclub -n '__bookclub_command_is bookclub/add' -l json -d 'Print the result as JSON.'
@@ -279,6 +294,8 @@ complete -c bookclub -n '__bookclub_command_is bookclub/edit' -l add-tag -x -d '
 complete -c bookclub -n '__bookclub_command_is bookclub/edit' -l remove-tag -x -d 'A tag to remove; repeat for more.'
 complete -c bookclub -n '__bookclub_command_is bookclub/edit' -l rating -x -d 'Your rating, 0 to 5 in quarters (4.5, 3.75).'
 complete -c bookclub -n '__bookclub_command_is bookclub/edit' -l review -x -d 'Your review.'
+complete -c bookclub -n '__bookclub_command_is bookclub/edit' -l refresh -d 'Ask Open Library again about the book'\''s ISBN and fill its empty fields and cover.'
+complete -c bookclub -n '__bookclub_command_is bookclub/edit' -l replace -d 'With --refresh: Open Library'\''s title, author and pages replace yours.'
 complete -c bookclub -n '__bookclub_command_is bookclub/edit' -l json -d 'Print the result as JSON.'
 complete -c bookclub -n '__bookclub_argument_is bookclub/remove 0' -a '(__bookclub_list --titles)'
 complete -c bookclub -n '__bookclub_command_is bookclub/remove' -l yes -s y -d 'Do not ask.'
@@ -309,6 +326,10 @@ complete -c bookclub -n '__bookclub_command_is bookclub/import' -l dry-run -s n 
 complete -c bookclub -n '__bookclub_command_is bookclub/import' -l json -d 'Print the result as JSON.'
 complete -c bookclub -n '__bookclub_command_is bookclub/stats' -l year -x -d 'The year to report, from 1900 to 9999 (default: this year).'
 complete -c bookclub -n '__bookclub_command_is bookclub/stats' -l json -d 'Print the result as JSON.'
+complete -c bookclub -n '__bookclub_command_is bookclub/lookup' -l json -d 'Print the result as JSON.'
+complete -c bookclub -n '__bookclub_argument_is bookclub/cover 0' -a '(__bookclub_list --titles)'
+complete -c bookclub -n '__bookclub_command_is bookclub/cover' -l path -d 'Print the cover'\''s file path, even on a terminal that draws images.'
+complete -c bookclub -n '__bookclub_command_is bookclub/covers' -l limit -s n -x -d 'Fetch at most this many covers this time.'
 complete -c bookclub -n '__bookclub_argument_is bookclub/completions 0' -a 'bash fish zsh'
 complete -c bookclub -n '__bookclub_command_is bookclub/club' -a 'add' -d 'Add a book club and print its id.'
 complete -c bookclub -n '__bookclub_command_is bookclub/club' -a 'list' -d 'List the clubs with their next meeting.'
