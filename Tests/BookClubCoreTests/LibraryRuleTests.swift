@@ -41,6 +41,30 @@ import Testing
         #expect(library[id: "aaaa1111"]?.status == .finished)
     }
 
+    @Test func aChangeOfAnySizeIsSummedUpInAShortLine() throws {
+        let titles = ["ノルウェイの森", "Dune", "🐉 Dragons", "الخيميائي", "Kindred", "Beloved", "Emma", "Ubik"]
+        let old = Library(books: titles.enumerated().map { Fixture.book($1, id: "book\($0)", pages: 100_000) })
+        var new = old
+        // A batch: a thousand pages of each book, one entry a page.
+        let lines = (0..<8000).map { number in
+            line(number + 1, #"{"book": "book\#(number % 8)", "page": \#(number / 8 + 1)}"#)
+        }
+        _ = try new.apply(lines, now: now, timeZone: .utc, skipInvalid: false)
+        let summary = ChangeSummary.describe(from: old, to: new)
+        #expect(
+            summary
+                == "'ノルウェイの森': 1000 entries, to p. 1000; 'Dune': 1000 entries, to p. 1000; '🐉 Dragons': 1000 entries, to p. 1000; 'الخيميائي': 1000 entries, to p. 1000; 'Kindred': 1000 entries, to p. 1000; 3 more changes"
+        )
+        // A few are still told one by one.
+        var few = old
+        _ = try few.apply(
+            Array(lines.prefix(3)) + [line(9, #"{"book": "book0", "page": 2}"#)], now: now, timeZone: .utc,
+            skipInvalid: false)
+        #expect(
+            ChangeSummary.describe(from: old, to: few)
+                == "'ノルウェイの森': p. 1, p. 2; 'Dune': p. 1; '🐉 Dragons': p. 1")
+    }
+
     @Test func oneRuleForClubNames() throws {
         var library = Library()
         try library.addClub(Club(id: "c1", name: "  Sci-Fi Club "))

@@ -4,8 +4,13 @@
     import Foundation
 #endif
 
-/// What changed between two libraries, in a line: `added 'Dune'; 'Kindred': p. 120`.
+/// What changed between two libraries, in a line: `added 'Dune'; 'Kindred': p. 120`. A short line
+/// however large the change: a batch of 100,000 entries over 300 books is told by its first books
+/// and a count, not entry by entry (the undo log keeps each summary, and each save reads the log).
 public enum ChangeSummary {
+    /// The most parts a summary lists before it counts the rest.
+    static let listed = 5
+
     public static func describe(from old: Library, to new: Library) -> String {
         var parts: [String] = []
         let oldBooks = Dictionary(old.books.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
@@ -39,7 +44,9 @@ public enum ChangeSummary {
             parts.append(oldClubs[club.id] == nil ? "added the club '\(club.name)'" : "club '\(club.name)': changed")
         }
         for club in old.clubs where !newClubIDs.contains(club.id) { parts.append("removed the club '\(club.name)'") }
-        return parts.isEmpty ? "no change" : parts.joined(separator: "; ")
+        if parts.isEmpty { return "no change" }
+        if parts.count > listed + 1 { parts = parts.prefix(listed) + ["\(parts.count - listed) more changes"] }
+        return parts.joined(separator: "; ")
     }
 
     /// The entries a change added to the current reading, as they were logged (`p. 120`; `p. 80,
@@ -51,6 +58,7 @@ public enum ChangeSummary {
         if added.isEmpty {
             return latest != before.currentReading?.progress.latest ? ProgressText.place(latest) : nil
         }
+        if added.count > 3 { return "\(added.count) entries, to \(ProgressText.place(latest))" }
         return added.map { ProgressText.place($0) + ($0.id != latest.id && $0.time < latest.time ? ", backdated" : "") }
             .joined(separator: ", ")
     }
