@@ -21,7 +21,8 @@ enum CLI {
 
     /// The commands below `bookclub`, in the order of the help: the runnable ones, then the groups.
     static let topLevel: [any Command.Type] = [
-        AddCommand.self, ListCommand.self, ShowCommand.self, ProgressCommand.self, FinishCommand.self,
+        AddCommand.self, ListCommand.self, ShowCommand.self, ProgressCommand.self, HighlightCommand.self,
+        FinishCommand.self,
         UnfinishCommand.self, AbandonCommand.self, RereadCommand.self, EditCommand.self, RemoveCommand.self,
         NotesCommand.self, SelectCommand.self, UndoCommand.self, HistoryCommand.self, DoctorCommand.self,
         AgendaCommand.self, ExportCommand.self, LogCommand.self, ImportCommand.self, StatsCommand.self,

@@ -421,7 +421,7 @@ private func plausibleValue(name: String, valueName: String?, allowedValues: [St
     if let first = allowedValues?.first { return first }
     switch valueName ?? name {
     case "when": return "yesterday"
-    case "pages", "days", "target", "value": return "100"
+    case "pages", "page", "days", "target", "value": return "100"
     case "year": return "2026"
     case "stars": return "4"
     case "isbn": return "9780441013593"

@@ -280,7 +280,8 @@ import Testing
         decoder.dateDecodingStrategy = .iso8601
         let lines =
             Self.bookLines + [
-                #"{"added":"2026-11-01T10:00:00Z","contributors":[{"name":"Ann","role":"Translator"},{"name":"Bo"}],"details":{"goodreads:Book Id":["12"],"x":[]},"id":"dddd4444","isbn":"9780441013593","rating":4.5,"readings":[{"ending":{"date":"2026-11-20T10:00:00Z","note":"done\n\"really\"","outcome":"finished","rating":4},"id":"A927048D-5152-4AFA-A50C-3EB6FB0B2192","resumed":[{"outcome":"abandoned"}],"started":"2026-11-02T19:00:00Z"}],"review":"\ud83d\udcda good","tags":["sf","ノルウェイ"],"title":"كتب"}"#
+                #"{"added":"2026-11-01T10:00:00Z","contributors":[{"name":"Ann","role":"Translator"},{"name":"Bo"}],"details":{"goodreads:Book Id":["12"],"x":[]},"id":"dddd4444","isbn":"9780441013593","rating":4.5,"readings":[{"ending":{"date":"2026-11-20T10:00:00Z","note":"done\n\"really\"","outcome":"finished","rating":4},"id":"A927048D-5152-4AFA-A50C-3EB6FB0B2192","resumed":[{"outcome":"abandoned"}],"started":"2026-11-02T19:00:00Z"}],"review":"\ud83d\udcda good","tags":["sf","ノルウェイ"],"title":"كتب"}"#,
+                #"{"added":"2026-11-01T10:00:00Z","id":"eeee5555","readings":[{"highlights":[{"chapter":"Book One","id":"kindle-1a2b","location":"1300-1301","note":"for Tuesday","page":112,"source":"kindle","text":"The \"spice\" 🐛 ノルウェイ","time":"2026-11-03T19:00:00Z"},{"id":"B927048D-5152-4AFA-A50C-3EB6FB0B2191","source":"typed","text":"مرحبا"}],"id":"A927048D-5152-4AFA-A50C-3EB6FB0B2193","started":"2026-11-02T19:00:00Z"}],"tags":[],"title":"Dune"}"#,
             ]
         var fast = 0
         for _ in 0..<Self.count {

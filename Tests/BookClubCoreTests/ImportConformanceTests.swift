@@ -16,6 +16,11 @@ enum RealExports {
     static func data(_ name: String) throws -> Data {
         try Data(contentsOf: folder.appendingPathComponent(name))
     }
+
+    /// The path of a file of `../shared/fixtures`: `ereaders/kindle-2012-my-clippings.txt`.
+    static func shared(_ path: String) -> String {
+        folder.deletingLastPathComponent().appendingPathComponent(path).path
+    }
 }
 
 @Suite(.enabled(if: RealExports.isPresent, "the real exports are not here (../shared/fixtures/imports); skipped"))

@@ -218,11 +218,11 @@ import Testing
     @Test func theSourceIsOneOfTheFormats() throws {
         defer { bookclub.cleanUp() }
         #expect(
-            try bookclub.run("import", "kindle", "x.csv")
+            try bookclub.run("import", "kobo", "x.csv")
                 == .init(
                     stdout: "",
                     stderr: """
-                        Error: The value 'kindle' is invalid for '<source>'. Please provide one of 'goodreads', 'storygraph' or 'json'.
+                        Error: The value 'kobo' is invalid for '<source>'. Please provide one of 'goodreads', 'storygraph', 'json' or 'kindle'.
                         Help:  <source>  What made the file.
                         Usage: bookclub import <source> <file> [--dry-run] [--json]
                           See 'bookclub import --help' for more information.
@@ -231,7 +231,7 @@ import Testing
         let help = try bookclub.run("import", "--help", environment: ["COLUMNS": "80"])
         #expect(
             help.stdout.contains(
-                "  <source>                What made the file. (values: goodreads, storygraph,\n                          json)\n"
+                "  <source>                What made the file. (values: goodreads, storygraph,\n                          json, kindle)\n"
             ))
         for shell in ["bash", "zsh", "fish"] {
             #expect(
@@ -240,6 +240,6 @@ import Testing
         }
         #expect(
             try bookclub.run("--generate-completion-script", "zsh").stdout.contains(
-                "values=('goodreads' 'storygraph' 'json')"))
+                "values=('goodreads' 'storygraph' 'json' 'kindle')"))
     }
 }

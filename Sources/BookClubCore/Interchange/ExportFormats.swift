@@ -130,7 +130,7 @@ public enum ReadingJournal {
         return " · " + Rating.stars(rating)
     }
 
-    /// Tags, review, private notes and every note of every reading, oldest first.
+    /// Tags, review, private notes and every note of every reading, oldest first, then the highlights.
     private static func details(_ book: Book, _ timeZone: Zone) -> [String] {
         var lines: [String] = []
         if !book.tags.isEmpty { lines.append("Tags: " + book.tags.joined(separator: ", ")) }
@@ -149,6 +149,7 @@ public enum ReadingJournal {
                 } ?? [])
         }
         if !notes.isEmpty { lines += [""] + notes }
+        lines += NotesReport.quoted(book.readings.flatMap { $0.highlights ?? [] }, heading: "#### Highlights")
         return lines
     }
 

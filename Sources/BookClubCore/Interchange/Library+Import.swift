@@ -270,9 +270,12 @@ struct BookMatcher {
         return normal(book.title) + "\n" + normal(book.author ?? "")
     }
 
-    /// The ids of other services a book carries in its details: `goodreads:Book Id=123`.
+    /// The ids of other services a book carries in its details: `goodreads:Book Id=123`, and
+    /// KOReader's checksum of the file.
     static func externalIDs(_ book: Book) -> [String] {
-        (book.details?["goodreads:Book Id"] ?? []).map { "goodreads:Book Id=" + $0 }
+        ["goodreads:Book Id", ReaderImport.externalIDKey(.koreader)].flatMap { key in
+            (book.details?[key] ?? []).map { key + "=" + $0 }
+        }
     }
 
     /// Every ISBN a book is known by: its own, and those of rows merged into it.

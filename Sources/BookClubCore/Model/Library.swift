@@ -250,6 +250,19 @@ extension Library {
                         return "\(at).readings[\(r)].latest` ('\(book.title)'): \(problem)"
                     }
                 }
+                var highlightIDs = Set<String>()
+                for (h, highlight) in (reading.highlights ?? []).enumerated() {
+                    let place = "\(at).readings[\(r)].highlights[\(h)]"
+                    if highlight.id.isEmpty || !highlightIDs.insert(highlight.id).inserted {
+                        return "\(place).id`: expected an id of its own"
+                    }
+                    if highlight.text.trimmed.isEmpty, highlight.note?.trimmed.isEmpty ?? true {
+                        return "\(place).text`: expected the passage, or a note"
+                    }
+                    if let page = highlight.page, !(0...Self.pageCounts.upperBound).contains(page) {
+                        return "\(place).page`: expected a page from 0 to \(Self.pageCounts.upperBound)"
+                    }
+                }
             }
         }
         var clubIDs = Set<Club.ID>()

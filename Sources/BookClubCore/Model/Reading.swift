@@ -17,16 +17,19 @@ public struct Reading: Identifiable, Codable, Equatable, Sendable {
     /// Endings taken back by `unfinish`, oldest first, each kept with its note, rating and review;
     /// `nil` when there were none.
     public var resumed: [Ending]?
+    /// The passages marked during this reading, in the order they came; `nil` when there are none.
+    public var highlights: [Highlight]?
 
     public init(
         id: UUID, started: Date?, progress: ReadingProgress = ReadingProgress(), ending: Ending? = nil,
-        resumed: [Ending]? = nil
+        resumed: [Ending]? = nil, highlights: [Highlight]? = nil
     ) {
         self.id = id
         self.started = started
         self.progress = progress
         self.ending = ending
         self.resumed = resumed
+        self.highlights = highlights
     }
 
     public var isFinished: Bool { ending?.outcome == .finished }

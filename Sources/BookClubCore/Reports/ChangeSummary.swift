@@ -33,6 +33,8 @@ public enum ChangeSummary {
                 parts.append("\(title): resumed")
             } else if let logged = Self.logged(before: before, after: book) {
                 parts.append("\(title): \(logged)")
+            } else if case let count = highlights(book) - highlights(before), count > 0 {
+                parts.append("\(title): \(count == 1 ? "a highlight" : "\(count) highlights")")
             } else {
                 parts.append("\(title): edited")
             }
@@ -47,6 +49,10 @@ public enum ChangeSummary {
         if parts.isEmpty { return "no change" }
         if parts.count > listed + 1 { parts = parts.prefix(listed) + ["\(parts.count - listed) more changes"] }
         return parts.joined(separator: "; ")
+    }
+
+    private static func highlights(_ book: Book) -> Int {
+        book.readings.reduce(0) { $0 + ($1.highlights?.count ?? 0) }
     }
 
     /// The entries a change added to the current reading, as they were logged (`p. 120`; `p. 80,

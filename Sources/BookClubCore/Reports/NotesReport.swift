@@ -28,7 +28,32 @@ public enum NotesReport {
                 "- \(note.place), \(DateText.day(note.time, timeZone: timeZone)): \(note.text.replacing("\n", with: "\n  "))"
             )
         }
+        lines += quoted(book.currentReading?.highlights ?? [])
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A section `## Highlights` (or `heading`), each a block quote with its place under it, and the reader's
+    /// note after; no lines when there are none.
+    ///
+    /// ```markdown
+    /// > Fear is the mind-killer.
+    /// > — p. 8
+    ///
+    /// The litany, for Tuesday.
+    /// ```
+    static func quoted(_ highlights: [Highlight], heading: String = "## Highlights") -> [String] {
+        guard !highlights.isEmpty else { return [] }
+        var lines = ["", heading]
+        for highlight in highlights {
+            lines.append("")
+            lines += highlight.text.split(separator: "\n", omittingEmptySubsequences: false).map { "> " + $0 }
+            if let place = highlight.place { lines.append("> — " + place) }
+            if let note = highlight.note {
+                lines.append("")
+                lines.append(note)
+            }
+        }
+        return lines
     }
 
     /// A note with where in the book and when it was written.
@@ -69,6 +94,8 @@ public enum MeetingNotes {
         /// Notes since this moment (the previous meeting about the book); `nil` when there was none.
         public var since: Date?
         public var notes: [NotesReport.Note]
+        /// The highlights made in the same span, in the order they were kept.
+        public var highlights: [Highlight]
     }
 
     /// - Parameters:
@@ -92,7 +119,11 @@ public enum MeetingNotes {
         }
         let ordered = notes.enumerated().sorted { ($0.element.progress, $0.offset) < ($1.element.progress, $1.offset) }
             .map(\.element.note)
-        return Report(item: item, since: since, notes: ordered)
+        // A highlight whose time is unknown counts as made before any meeting.
+        let highlights = (since == nil ? Array(item.book?.readings.suffix(1) ?? []) : item.book?.readings ?? [])
+            .flatMap { $0.highlights ?? [] }
+            .filter { highlight in since.map { since in highlight.time.map { $0 > since } ?? false } ?? true }
+        return Report(item: item, since: since, notes: ordered, highlights: highlights)
     }
 
     public static func markdown(_ report: Report, timeZone: Zone) -> String {
@@ -117,6 +148,7 @@ public enum MeetingNotes {
                 "- \(note.place), \(DateText.day(note.time, timeZone: timeZone)): \(note.text.replacing("\n", with: "\n  "))"
             )
         }
+        lines += NotesReport.quoted(report.highlights)
         return lines.joined(separator: "\n") + "\n"
     }
 }

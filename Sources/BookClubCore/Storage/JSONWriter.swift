@@ -198,8 +198,10 @@ struct JSONWriter {
     }
 
     private mutating func storedReading(_ reading: StoredBook.StoredReading) {
-        readingObject(id: reading.id, ending: reading.ending, resumed: reading.resumed, started: reading.started) {
-            w in
+        readingObject(
+            id: reading.id, ending: reading.ending, highlights: reading.highlights, resumed: reading.resumed,
+            started: reading.started
+        ) { w in
             if let latest = reading.latest {
                 w.field("latest")
                 w.entry(latest)
@@ -208,8 +210,10 @@ struct JSONWriter {
     }
 
     private mutating func reading(_ reading: Reading) {
-        readingObject(id: reading.id, ending: reading.ending, resumed: reading.resumed, started: reading.started) {
-            w in
+        readingObject(
+            id: reading.id, ending: reading.ending, highlights: reading.highlights, resumed: reading.resumed,
+            started: reading.started
+        ) { w in
             w.field("progress")
             w.object { w in
                 w.field("entries")
@@ -220,12 +224,17 @@ struct JSONWriter {
 
     /// A reading's fields, its entries (`latest`, or `progress`) written by `entries` in their place.
     private mutating func readingObject(
-        id: UUID, ending: Ending?, resumed: [Ending]?, started: Date?, entries: (inout JSONWriter) -> Void
+        id: UUID, ending: Ending?, highlights: [Highlight]?, resumed: [Ending]?, started: Date?,
+        entries: (inout JSONWriter) -> Void
     ) {
         object { w in
             if let ending {
                 w.field("ending")
                 w.ending(ending)
+            }
+            if let highlights {
+                w.field("highlights")
+                w.array(highlights) { w, highlight in w.highlight(highlight) }
             }
             w.field("id")
             w.uuid(id)
@@ -235,6 +244,19 @@ struct JSONWriter {
                 w.array(resumed) { w, ending in w.ending(ending) }
             }
             w.field("started", started)
+        }
+    }
+
+    private mutating func highlight(_ highlight: Highlight) {
+        object { w in
+            w.field("chapter", highlight.chapter)
+            w.field("id", highlight.id)
+            w.field("location", highlight.location)
+            w.field("note", highlight.note)
+            w.field("page", highlight.page)
+            w.field("source", highlight.source.rawValue)
+            w.field("text", highlight.text)
+            w.field("time", highlight.time)
         }
     }
 

@@ -424,6 +424,7 @@ struct StoredBook: Codable, Equatable, Sendable {
         var ending: Ending?
         var resumed: [Ending]?
         var latest: ReadingProgress.Entry?
+        var highlights: [Highlight]?
     }
 
     var id: Book.ID
@@ -452,7 +453,7 @@ struct StoredBook: Codable, Equatable, Sendable {
             readings: readings.map {
                 Reading(
                     id: $0.id, started: $0.started, progress: ReadingProgress(entries: $0.latest.map { [$0] } ?? []),
-                    ending: $0.ending, resumed: $0.resumed)
+                    ending: $0.ending, resumed: $0.resumed, highlights: $0.highlights)
             })
     }
 }
@@ -465,7 +466,8 @@ extension StoredBook {
         (contributors, details) = (book.contributors, book.details)
         readings = book.readings.map {
             StoredReading(
-                id: $0.id, started: $0.started, ending: $0.ending, resumed: $0.resumed, latest: $0.progress.latest)
+                id: $0.id, started: $0.started, ending: $0.ending, resumed: $0.resumed, latest: $0.progress.latest,
+                highlights: $0.highlights)
         }
     }
 
@@ -577,9 +579,16 @@ extension StoredBook {
         var ending: Ending?
         var resumed: [Ending]?
         var latest: ReadingProgress.Entry?
+        var highlights: [Highlight]?
         var seen = JSONScanner.SeenKeys()
         let complete = scanner.object { key, scanner in
             switch key {
+            case "highlights" where seen.first(5):
+                var list: [Highlight] = []
+                guard scanner.array({ scanner in highlight(&scanner).map { list.append($0) } != nil }) else {
+                    return false
+                }
+                highlights = list
             case "id" where seen.first(0):
                 id = scanner.uuid()
                 return id != nil
@@ -601,7 +610,34 @@ extension StoredBook {
             return true
         }
         guard complete, let id else { return nil }
-        return StoredReading(id: id, started: started, ending: ending, resumed: resumed, latest: latest)
+        return StoredReading(
+            id: id, started: started, ending: ending, resumed: resumed, latest: latest, highlights: highlights)
+    }
+
+    private static func highlight(_ scanner: inout JSONScanner) -> Highlight? {
+        var (id, text, note, location, chapter, source): (String?, String?, String?, String?, String?, String?)
+        var page: Int?
+        var time: Date?
+        var seen = JSONScanner.SeenKeys()
+        let complete = scanner.object { key, scanner in
+            switch key {
+            case "id" where seen.first(0): scanner.read(&id)
+            case "text" where seen.first(1): scanner.read(&text)
+            case "note" where seen.first(2): scanner.read(&note)
+            case "location" where seen.first(3): scanner.read(&location)
+            case "chapter" where seen.first(4): scanner.read(&chapter)
+            case "source" where seen.first(5): scanner.read(&source)
+            case "page" where seen.first(6): scanner.read(&page)
+            case "time" where seen.first(7): scanner.read(&time)
+            default: false
+            }
+        }
+        guard complete, let id, let text, let source = source.flatMap(Highlight.Source.init(rawValue:)) else {
+            return nil
+        }
+        return Highlight(
+            id: id, text: text, note: note, page: page, location: location, chapter: chapter, time: time,
+            source: source)
     }
 
     private static func ending(_ scanner: inout JSONScanner) -> Ending? {

@@ -9,12 +9,19 @@ import BookClubCore
 struct ImportCommand: Command {
     static let dryRun = Flag(
         long: "dry-run", short: "n", help: "List what would be imported, and change nothing.")
-    static let source = Argument(
-        name: "source", help: "What made the file.", allowedValues: ImportFormat.allCases.map(\.rawValue))
+    /// What made the file: an export of a reading site or of bookclub, or an e-reader.
+    enum Source {
+        case export(ImportFormat)
+        case kindle
+
+        static let names = ImportFormat.allCases.map(\.rawValue) + ["kindle"]
+    }
+
+    static let source = Argument(name: "source", help: "What made the file.", allowedValues: Source.names)
     static let file = Argument(name: "file", help: "The exported file; - reads standard input.")
     static let configuration = CommandConfiguration(
         name: "import",
-        abstract: "Add the books of a Goodreads, StoryGraph or bookclub JSON export.",
+        abstract: "Add the books of a Goodreads, StoryGraph or bookclub JSON export, or an e-reader's highlights.",
         discussion: """
             Columns are found by name, so every generation of an export reads. Shelves become statuses: \
             to-read is not started, currently-reading reading, read finished, did-not-finish (and shelves \
@@ -22,6 +29,10 @@ struct ImportCommand: Command {
             reviews and private notes are kept; a date the export leaves empty stays unknown. A book \
             already in the store (the same ISBN, else the same title and author) is skipped, so importing \
             a file twice adds nothing.
+
+            kindle reads a Kindle's My Clippings.txt, in any of the device's languages: highlights go \
+            to their books (a book new to bookclub is added), a note to the highlight it was written \
+            on; bookmarks are skipped. An extended highlight replaces the shorter one.
 
             Example: bookclub import goodreads goodreads_library_export.csv --dry-run
             """,
@@ -34,19 +45,21 @@ struct ImportCommand: Command {
             CommonOptions.json,
         ])
 
-    var format: ImportFormat
+    var source: Source
     var file: String
     var dryRun: Bool
     var json: Bool
 
     init(_ arguments: ParsedArguments) throws {
-        let source = try arguments[Self.source] ?? ""
-        guard let format = ImportFormat(source) else {
+        let name = try arguments[Self.source] ?? ""
+        if let format = ImportFormat(name) {
+            source = .export(format)
+        } else if name.lowercased() == "kindle" {
+            source = .kindle
+        } else {
             throw ParseError.invalidArgumentValue(
-                value: source, label: "<source>", allowedValues: ImportFormat.allCases.map(\.rawValue),
-                help: "What made the file.")
+                value: name, label: "<source>", allowedValues: Source.names, help: "What made the file.")
         }
-        self.format = format
         file = try arguments[Self.file] ?? ""
         guard !file.isEmpty else {
             throw ParseError.invalidValue(value: file, label: "<file>", reason: "a path cannot be empty")
@@ -59,6 +72,13 @@ struct ImportCommand: Command {
     var shownPath: String { file == "-" ? "standard input" : file }
 
     func run(in session: Session) throws {
+        switch source {
+        case .export(let format): try run(format, in: session)
+        case .kindle: try runReader(try readKindle(in: session), in: session)
+        }
+    }
+
+    func run(_ format: ImportFormat, in session: Session) throws {
         // The file is read and checked before the store is opened: a bad file leaves the store alone.
         let imported = try ImportFile(
             read(in: session), format: format, path: shownPath, now: session.now().wholeSeconds,
@@ -85,8 +105,60 @@ struct ImportCommand: Command {
         session.output.write(ImportText.summary(result, dryRun: dryRun), as: .message)
     }
 
+    /// What an e-reader's file brought, merged as one change; each entry that could not be read is
+    /// said, and skipped.
+    func runReader(_ imported: ReaderImport, in session: Session) throws {
+        for line in ReaderImportText.problems(imported) { session.output.write(line, as: .warning) }
+        let store = try session.library(forWriting: !dryRun)
+        let now = session.now().wholeSeconds
+        let result: ReaderImportResult
+        if dryRun {
+            var draft = store.state
+            result = draft.merge(imported, now: now, makeID: session.makeID, ids: session.ids)
+        } else {
+            result = store.update { $0.merge(imported, now: now, makeID: session.makeID, ids: session.ids) }
+        }
+        if json {
+            try session.writeJSON(ReaderImportJSON(result, file: imported, path: shownPath, dryRun: dryRun))
+        } else if dryRun {
+            for line in ReaderImportText.plan(result) { session.output.write(line, as: .data) }
+        }
+        session.output.write(ReaderImportText.summary(result, file: imported, dryRun: dryRun), as: .message)
+    }
+
+    /// A Kindle's clippings, read a chunk at a time; a file with no entry bookclub can read is refused.
+    func readKindle(in session: Session) throws -> ReaderImport {
+        var reader = KindleClippings(timeZone: session.timeZone)
+        if file == "-" {
+            reader.read(try read(in: session))
+        } else {
+            let path = absolutePath(in: session)
+            do {
+                guard try session.fileSystem.size(path) != nil else {
+                    throw BookClubError.io(path: shownPath, cause: "no such file")
+                }
+                try session.fileSystem.readLines(path, Int.max) { reader.read($0) }
+            } catch BookClubError.io(_, let cause) {
+                throw BookClubError.io(path: shownPath, cause: cause)
+            }
+        }
+        let imported = reader.finish()
+        guard !imported.books.isEmpty || imported.bookmarks > 0 || imported.clippingLimits > 0 else {
+            throw BookClubError.badImport(
+                path: shownPath, line: nil,
+                detail: "no Kindle clipping in it"
+                    + (imported.problems.first.map { " (\($0.place): \($0.reason))" } ?? "")
+                    + "; a Kindle keeps them in documents/My Clippings.txt")
+        }
+        return imported
+    }
+
+    func absolutePath(in session: Session) -> String {
+        file.hasPrefix("/") ? file : session.workingDirectory + "/" + file
+    }
+
     func read(in session: Session) throws -> Data {
-        let path = file == "-" ? "/dev/stdin" : file.hasPrefix("/") ? file : session.workingDirectory + "/" + file
+        let path = file == "-" ? "/dev/stdin" : absolutePath(in: session)
         do {
             guard let data = try session.fileSystem.read(path) else {
                 throw BookClubError.io(path: shownPath, cause: "no such file")

@@ -46,6 +46,7 @@ struct NotesCommand: Command {
         var agenda: AgendaJSON
         var since: Date?
         var notes: [NotesJSON.Note]
+        var highlights: [Highlight]
     }
 
     struct NotesJSON: Encodable {
@@ -58,6 +59,7 @@ struct NotesCommand: Command {
         var id: String
         var title: String
         var notes: [Note]
+        var highlights: [Highlight]
     }
 
     func run(in session: Session) throws {
@@ -71,7 +73,9 @@ struct NotesCommand: Command {
             let notes = NotesReport.notes(of: book).map {
                 NotesJSON.Note(place: $0.place, time: $0.time, text: $0.text)
             }
-            try session.writeJSON(NotesJSON(id: book.id, title: book.title, notes: notes))
+            try session.writeJSON(
+                NotesJSON(
+                    id: book.id, title: book.title, notes: notes, highlights: book.currentReading?.highlights ?? []))
         } else {
             try session.writeDocument(NotesReport.markdown(for: book, timeZone: session.timeZone), to: outputPath)
         }
@@ -91,7 +95,8 @@ struct NotesCommand: Command {
             let notes = report.notes.map { NotesJSON.Note(place: $0.place, time: $0.time, text: $0.text) }
             try session.writeJSON(
                 MeetingNotesJSON(
-                    agenda: AgendaJSON(report.item, library: store.state), since: report.since, notes: notes))
+                    agenda: AgendaJSON(report.item, library: store.state), since: report.since, notes: notes,
+                    highlights: report.highlights))
         } else {
             try session.writeDocument(MeetingNotes.markdown(report, timeZone: session.timeZone), to: outputPath)
         }

@@ -61,6 +61,19 @@ enum BookCard {
             let table = Table(rows: rows, rightAligned: [2], wrapsLastColumn: true)
             lines += table.render(width: width.map { $0 - 2 }) { column, text in column == 0 ? style.dim(text) : text }
                 .map { "  " + $0 }
+            for highlight in reading.highlights ?? [] {
+                let place = highlight.place.map { $0.terminalSafe + "  " } ?? ""
+                lines.append(
+                    "  " + style.dim(place)
+                        + TextWrapping.hanging(
+                            "“" + highlight.text.terminalSafe + "”", width: width,
+                            firstColumn: 2 + place.displayWidth, indent: 4))
+                if let note = highlight.note {
+                    lines.append(
+                        "    " + style.dim("note: ")
+                            + TextWrapping.hanging(note.terminalSafe, width: width, firstColumn: 10, indent: 6))
+                }
+            }
             for ending in reading.resumed ?? [] {
                 let label =
                     ending.outcome.rawValue + (ending.date.map { " " + DateText.day($0, timeZone: zone) } ?? "")

@@ -24,6 +24,8 @@ struct BookJSON: Encodable {
         /// Endings taken back by `unfinish`, with their notes.
         var resumed: [Ending]?
         var entries: [ReadingProgress.Entry]?
+        /// As the store keeps them: `id`, `text`, `note`, `page`, `location`, `chapter`, `time`, `source`.
+        var highlights: [Highlight]?
     }
 
     var id: String
@@ -73,7 +75,7 @@ struct BookJSON: Encodable {
                     id: $0.id, started: $0.started, status: $0.status, progress: $0.currentProgress,
                     ended: $0.ending?.date, endNote: $0.ending?.note, rating: $0.ending?.rating,
                     review: $0.ending?.review,
-                    resumed: $0.resumed, entries: $0.progress.entries)
+                    resumed: $0.resumed, entries: $0.progress.entries, highlights: $0.highlights ?? [])
             }
         }
     }

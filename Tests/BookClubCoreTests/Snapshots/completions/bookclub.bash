@@ -42,6 +42,7 @@ _bookclub() {
             'bookclub:ls') cmd='bookclub/list'; n=0 ;;
             'bookclub:show') cmd='bookclub/show'; n=0 ;;
             'bookclub:progress') cmd='bookclub/progress'; n=0 ;;
+            'bookclub:highlight') cmd='bookclub/highlight'; n=0 ;;
             'bookclub:finish') cmd='bookclub/finish'; n=0 ;;
             'bookclub:unfinish') cmd='bookclub/unfinish'; n=0 ;;
             'bookclub:abandon') cmd='bookclub/abandon'; n=0 ;;
@@ -84,6 +85,7 @@ _bookclub() {
             'bookclub/list:--tag'|'bookclub/list:-t'|'bookclub/list:--store'|'bookclub/list:--settings'|'bookclub/list:--color') skip=$word ;;
             'bookclub/show:--store'|'bookclub/show:--settings'|'bookclub/show:--color') skip=$word ;;
             'bookclub/progress:--note'|'bookclub/progress:--date'|'bookclub/progress:--store'|'bookclub/progress:--settings'|'bookclub/progress:--color') skip=$word ;;
+            'bookclub/highlight:--page'|'bookclub/highlight:-p'|'bookclub/highlight:--note'|'bookclub/highlight:--date'|'bookclub/highlight:--store'|'bookclub/highlight:--settings'|'bookclub/highlight:--color') skip=$word ;;
             'bookclub/finish:--date'|'bookclub/finish:--note'|'bookclub/finish:--rating'|'bookclub/finish:--review'|'bookclub/finish:--store'|'bookclub/finish:--settings'|'bookclub/finish:--color') skip=$word ;;
             'bookclub/unfinish:--store'|'bookclub/unfinish:--settings'|'bookclub/unfinish:--color') skip=$word ;;
             'bookclub/abandon:--date'|'bookclub/abandon:--note'|'bookclub/abandon:--store'|'bookclub/abandon:--settings'|'bookclub/abandon:--color') skip=$word ;;
@@ -145,6 +147,9 @@ _bookclub() {
             'bookclub/progress:--store') files=1 ;;
             'bookclub/progress:--settings') files=1 ;;
             'bookclub/progress:--color') values='auto always never' ;;
+            'bookclub/highlight:--store') files=1 ;;
+            'bookclub/highlight:--settings') files=1 ;;
+            'bookclub/highlight:--color') values='auto always never' ;;
             'bookclub/finish:--store') files=1 ;;
             'bookclub/finish:--settings') files=1 ;;
             'bookclub/finish:--color') values='auto always never' ;;
@@ -262,6 +267,7 @@ _bookclub() {
         case "$cmd:$n" in
             'bookclub/show:0') listing=--titles ;;
             'bookclub/progress:0') listing=--titles ;;
+            'bookclub/highlight:0') listing=--titles ;;
             'bookclub/finish:0') listing=--titles ;;
             'bookclub/unfinish:0') listing=--titles ;;
             'bookclub/abandon:0') listing=--titles ;;
@@ -270,7 +276,7 @@ _bookclub() {
             'bookclub/remove:0') listing=--titles ;;
             'bookclub/notes:0') listing=--titles ;;
             'bookclub/select:0') listing=--titles ;;
-            'bookclub/import:0') values='goodreads storygraph json' ;;
+            'bookclub/import:0') values='goodreads storygraph json kindle' ;;
             'bookclub/import:1') files=1 ;;
             'bookclub/cover:0') listing=--titles ;;
             'bookclub/completions:0') values='bash fish zsh' ;;
@@ -293,11 +299,12 @@ _bookclub() {
         read -r -a candidates <<< "$values"
     elif [[ -z $option ]]; then
         case "$cmd" in
-            'bookclub') read -r -a candidates <<< '--store --settings --quiet --color --no-color --no-hooks --version --help add list ls show progress finish unfinish abandon reread edit remove rm notes select undo history doctor agenda export log import stats lookup cover covers completions manual club settings help' ;;
+            'bookclub') read -r -a candidates <<< '--store --settings --quiet --color --no-color --no-hooks --version --help add list ls show progress highlight finish unfinish abandon reread edit remove rm notes select undo history doctor agenda export log import stats lookup cover covers completions manual club settings help' ;;
             'bookclub/add') read -r -a candidates <<< '--author --pages --isbn --cover --tag --json --store --settings --quiet --color --no-color --no-hooks --version --help' ;;
             'bookclub/list') read -r -a candidates <<< '--reading --finished --abandoned --unstarted --all --tag --stars --json --store --settings --quiet --color --no-color --no-hooks --version --help' ;;
             'bookclub/show') read -r -a candidates <<< '--json --store --settings --quiet --color --no-color --no-hooks --version --help' ;;
             'bookclub/progress') read -r -a candidates <<< '--note --date --edit --json --store --settings --quiet --color --no-color --no-hooks --version --help' ;;
+            'bookclub/highlight') read -r -a candidates <<< '--page --note --date --json --store --settings --quiet --color --no-color --no-hooks --version --help' ;;
             'bookclub/finish') read -r -a candidates <<< '--date --note --rating --review --json --store --settings --quiet --color --no-color --no-hooks --version --help' ;;
             'bookclub/unfinish') read -r -a candidates <<< '--json --store --settings --quiet --color --no-color --no-hooks --version --help' ;;
             'bookclub/abandon') read -r -a candidates <<< '--date --note --json --store --settings --quiet --color --no-color --no-hooks --version --help' ;;

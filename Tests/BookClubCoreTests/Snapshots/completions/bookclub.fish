@@ -19,6 +19,8 @@ function __bookclub_state
                 set cmd 'bookclub/show'; set n 0
             case 'bookclub:progress'
                 set cmd 'bookclub/progress'; set n 0
+            case 'bookclub:highlight'
+                set cmd 'bookclub/highlight'; set n 0
             case 'bookclub:finish'
                 set cmd 'bookclub/finish'; set n 0
             case 'bookclub:unfinish'
@@ -102,6 +104,8 @@ function __bookclub_state
             case 'bookclub/show:--store' 'bookclub/show:--settings' 'bookclub/show:--color'
                 set skip 1
             case 'bookclub/progress:--note' 'bookclub/progress:--date' 'bookclub/progress:--store' 'bookclub/progress:--settings' 'bookclub/progress:--color'
+                set skip 1
+            case 'bookclub/highlight:--page' 'bookclub/highlight:-p' 'bookclub/highlight:--note' 'bookclub/highlight:--date' 'bookclub/highlight:--store' 'bookclub/highlight:--settings' 'bookclub/highlight:--color'
                 set skip 1
             case 'bookclub/finish:--date' 'bookclub/finish:--note' 'bookclub/finish:--rating' 'bookclub/finish:--review' 'bookclub/finish:--store' 'bookclub/finish:--settings' 'bookclub/finish:--color'
                 set skip 1
@@ -218,6 +222,7 @@ complete -c bookclub -n '__bookclub_command_is bookclub' -a 'list' -d 'List book
 complete -c bookclub -n '__bookclub_command_is bookclub' -a 'ls' -d 'List books, one line each, with a progress bar.'
 complete -c bookclub -n '__bookclub_command_is bookclub' -a 'show' -d 'Show a book'\''s card and its progress history with notes.'
 complete -c bookclub -n '__bookclub_command_is bookclub' -a 'progress' -d 'Log how far you have read.'
+complete -c bookclub -n '__bookclub_command_is bookclub' -a 'highlight' -d 'Keep a passage you marked, for the next meeting.'
 complete -c bookclub -n '__bookclub_command_is bookclub' -a 'finish' -d 'Mark a book finished ("I'\''m Done").'
 complete -c bookclub -n '__bookclub_command_is bookclub' -a 'unfinish' -d 'Resume a finished or abandoned book, so that you can log progress again.'
 complete -c bookclub -n '__bookclub_command_is bookclub' -a 'abandon' -d 'Stop reading a book without finishing it; its progress is kept.'
@@ -233,7 +238,7 @@ complete -c bookclub -n '__bookclub_command_is bookclub' -a 'doctor' -d 'Check t
 complete -c bookclub -n '__bookclub_command_is bookclub' -a 'agenda' -d 'Upcoming meetings of every club, and where you stand against each one'\''s target.'
 complete -c bookclub -n '__bookclub_command_is bookclub' -a 'export' -d 'Write every book, reading, note and club out, for other tools or for safekeeping.'
 complete -c bookclub -n '__bookclub_command_is bookclub' -a 'log' -d 'Log a batch of reading events from standard input, all or nothing.'
-complete -c bookclub -n '__bookclub_command_is bookclub' -a 'import' -d 'Add the books of a Goodreads, StoryGraph or bookclub JSON export.'
+complete -c bookclub -n '__bookclub_command_is bookclub' -a 'import' -d 'Add the books of a Goodreads, StoryGraph or bookclub JSON export, or an e-reader'\''s highlights.'
 complete -c bookclub -n '__bookclub_command_is bookclub' -a 'stats' -d 'Your reading in numbers: pages and books a month, pace, streaks and your yearly goal.'
 complete -c bookclub -n '__bookclub_command_is bookclub' -a 'lookup' -d 'Show what Open Library knows of an ISBN, without adding anything.'
 complete -c bookclub -n '__bookclub_command_is bookclub' -a 'cover' -d 'Show a book'\''s cover, fetched from Open Library by its ISBN the first time.'
@@ -270,6 +275,11 @@ complete -c bookclub -n '__bookclub_command_is bookclub/progress' -l note -x -d 
 complete -c bookclub -n '__bookclub_command_is bookclub/progress' -l date -x -d 'When it happened: today, friday, last friday 19:00, 2 days ago, -2d, 20 nov or 2026-11-20T19:00 (a day alone is noon; today is now).'
 complete -c bookclub -n '__bookclub_command_is bookclub/progress' -l edit -s e -d 'Write the update in your editor.'
 complete -c bookclub -n '__bookclub_command_is bookclub/progress' -l json -d 'Print the result as JSON.'
+complete -c bookclub -n '__bookclub_argument_is bookclub/highlight 0' -a '(__bookclub_list --titles)'
+complete -c bookclub -n '__bookclub_command_is bookclub/highlight' -l page -s p -x -d 'The page it is on.'
+complete -c bookclub -n '__bookclub_command_is bookclub/highlight' -l note -x -d 'A note to keep with it.'
+complete -c bookclub -n '__bookclub_command_is bookclub/highlight' -l date -x -d 'When it happened: today, friday, last friday 19:00, 2 days ago, -2d, 20 nov or 2026-11-20T19:00 (a day alone is noon; today is now).'
+complete -c bookclub -n '__bookclub_command_is bookclub/highlight' -l json -d 'Print the result as JSON.'
 complete -c bookclub -n '__bookclub_argument_is bookclub/finish 0' -a '(__bookclub_list --titles)'
 complete -c bookclub -n '__bookclub_command_is bookclub/finish' -l date -x -d 'When it happened: today, friday, last friday 19:00, 2 days ago, -2d, 20 nov or 2026-11-20T19:00 (a day alone is noon; today is now).'
 complete -c bookclub -n '__bookclub_command_is bookclub/finish' -l note -x -d 'A note to keep with it.'
@@ -320,7 +330,7 @@ complete -c bookclub -n '__bookclub_command_is bookclub/export' -l output -s o -
 complete -c bookclub -n '__bookclub_command_is bookclub/log' -l stdin -d 'Read the events from standard input (required).'
 complete -c bookclub -n '__bookclub_command_is bookclub/log' -l skip-invalid -d 'Log the valid lines and report the others, rather than rejecting the batch.'
 complete -c bookclub -n '__bookclub_command_is bookclub/log' -l json -d 'Print the result as JSON.'
-complete -c bookclub -n '__bookclub_argument_is bookclub/import 0' -a 'goodreads storygraph json'
+complete -c bookclub -n '__bookclub_argument_is bookclub/import 0' -a 'goodreads storygraph json kindle'
 complete -c bookclub -n '__bookclub_argument_is bookclub/import 1' -F
 complete -c bookclub -n '__bookclub_command_is bookclub/import' -l dry-run -s n -d 'List what would be imported, and change nothing.'
 complete -c bookclub -n '__bookclub_command_is bookclub/import' -l json -d 'Print the result as JSON.'

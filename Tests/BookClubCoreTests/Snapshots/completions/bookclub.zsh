@@ -17,6 +17,7 @@ _bookclub() {
             ('bookclub:ls') cmd='bookclub/list'; n=0 ;;
             ('bookclub:show') cmd='bookclub/show'; n=0 ;;
             ('bookclub:progress') cmd='bookclub/progress'; n=0 ;;
+            ('bookclub:highlight') cmd='bookclub/highlight'; n=0 ;;
             ('bookclub:finish') cmd='bookclub/finish'; n=0 ;;
             ('bookclub:unfinish') cmd='bookclub/unfinish'; n=0 ;;
             ('bookclub:abandon') cmd='bookclub/abandon'; n=0 ;;
@@ -59,6 +60,7 @@ _bookclub() {
             ('bookclub/list:--tag'|'bookclub/list:-t'|'bookclub/list:--store'|'bookclub/list:--settings'|'bookclub/list:--color') skip=$word ;;
             ('bookclub/show:--store'|'bookclub/show:--settings'|'bookclub/show:--color') skip=$word ;;
             ('bookclub/progress:--note'|'bookclub/progress:--date'|'bookclub/progress:--store'|'bookclub/progress:--settings'|'bookclub/progress:--color') skip=$word ;;
+            ('bookclub/highlight:--page'|'bookclub/highlight:-p'|'bookclub/highlight:--note'|'bookclub/highlight:--date'|'bookclub/highlight:--store'|'bookclub/highlight:--settings'|'bookclub/highlight:--color') skip=$word ;;
             ('bookclub/finish:--date'|'bookclub/finish:--note'|'bookclub/finish:--rating'|'bookclub/finish:--review'|'bookclub/finish:--store'|'bookclub/finish:--settings'|'bookclub/finish:--color') skip=$word ;;
             ('bookclub/unfinish:--store'|'bookclub/unfinish:--settings'|'bookclub/unfinish:--color') skip=$word ;;
             ('bookclub/abandon:--date'|'bookclub/abandon:--note'|'bookclub/abandon:--store'|'bookclub/abandon:--settings'|'bookclub/abandon:--color') skip=$word ;;
@@ -121,6 +123,9 @@ _bookclub() {
             ('bookclub/progress:--store') files=1 ;;
             ('bookclub/progress:--settings') files=1 ;;
             ('bookclub/progress:--color') values=('auto' 'always' 'never') ;;
+            ('bookclub/highlight:--store') files=1 ;;
+            ('bookclub/highlight:--settings') files=1 ;;
+            ('bookclub/highlight:--color') values=('auto' 'always' 'never') ;;
             ('bookclub/finish:--store') files=1 ;;
             ('bookclub/finish:--settings') files=1 ;;
             ('bookclub/finish:--color') values=('auto' 'always' 'never') ;;
@@ -238,6 +243,7 @@ _bookclub() {
         case "$cmd:$n" in
             ('bookclub/show:0') listing=--titles ;;
             ('bookclub/progress:0') listing=--titles ;;
+            ('bookclub/highlight:0') listing=--titles ;;
             ('bookclub/finish:0') listing=--titles ;;
             ('bookclub/unfinish:0') listing=--titles ;;
             ('bookclub/abandon:0') listing=--titles ;;
@@ -246,7 +252,7 @@ _bookclub() {
             ('bookclub/remove:0') listing=--titles ;;
             ('bookclub/notes:0') listing=--titles ;;
             ('bookclub/select:0') listing=--titles ;;
-            ('bookclub/import:0') values=('goodreads' 'storygraph' 'json') ;;
+            ('bookclub/import:0') values=('goodreads' 'storygraph' 'json' 'kindle') ;;
             ('bookclub/import:1') files=1 ;;
             ('bookclub/cover:0') listing=--titles ;;
             ('bookclub/completions:0') values=('bash' 'fish' 'zsh') ;;
@@ -272,11 +278,12 @@ _bookclub() {
         return 1
     fi
     case "$cmd" in
-        ('bookclub') opts=('--store' '--settings' '--quiet' '--color' '--no-color' '--no-hooks' '--version' '--help'); subcommands=('add:Add a book and print its id.' 'list:List books, one line each, with a progress bar.' 'ls:List books, one line each, with a progress bar.' 'show:Show a book'\''s card and its progress history with notes.' 'progress:Log how far you have read.' 'finish:Mark a book finished ("I'\''m Done").' 'unfinish:Resume a finished or abandoned book, so that you can log progress again.' 'abandon:Stop reading a book without finishing it; its progress is kept.' 'reread:Start a new reading of a finished or abandoned book; the old one keeps its history.' 'edit:Change a book'\''s title, author, page count, ISBN, cover, tags, rating or review.' 'remove:Delete a book and its history.' 'rm:Delete a book and its history.' 'notes:Print the notes to bring to the next meeting, as Markdown.' 'select:Select the book that commands use when you name none, in this scene.' 'undo:Revert the last command that changed your books or clubs.' 'history:List the recent commands that changed your books or clubs, newest first; undo reverts them.' 'doctor:Check the store, its history, settings and scenes; --fix repairs what it safely can.' 'agenda:Upcoming meetings of every club, and where you stand against each one'\''s target.' 'export:Write every book, reading, note and club out, for other tools or for safekeeping.' 'log:Log a batch of reading events from standard input, all or nothing.' 'import:Add the books of a Goodreads, StoryGraph or bookclub JSON export.' 'stats:Your reading in numbers: pages and books a month, pace, streaks and your yearly goal.' 'lookup:Show what Open Library knows of an ISBN, without adding anything.' 'cover:Show a book'\''s cover, fetched from Open Library by its ISBN the first time.' 'covers:Fetch the covers of the books that have an ISBN and no cover yet.' 'completions:Print a completion script for bash, zsh or fish.' 'manual:Print the manual page bookclub(1), in roff.' 'club:Book clubs: their meetings, what to read by when.' 'settings:Read and change settings.' 'help:Show subcommand help information.') ;;
+        ('bookclub') opts=('--store' '--settings' '--quiet' '--color' '--no-color' '--no-hooks' '--version' '--help'); subcommands=('add:Add a book and print its id.' 'list:List books, one line each, with a progress bar.' 'ls:List books, one line each, with a progress bar.' 'show:Show a book'\''s card and its progress history with notes.' 'progress:Log how far you have read.' 'highlight:Keep a passage you marked, for the next meeting.' 'finish:Mark a book finished ("I'\''m Done").' 'unfinish:Resume a finished or abandoned book, so that you can log progress again.' 'abandon:Stop reading a book without finishing it; its progress is kept.' 'reread:Start a new reading of a finished or abandoned book; the old one keeps its history.' 'edit:Change a book'\''s title, author, page count, ISBN, cover, tags, rating or review.' 'remove:Delete a book and its history.' 'rm:Delete a book and its history.' 'notes:Print the notes to bring to the next meeting, as Markdown.' 'select:Select the book that commands use when you name none, in this scene.' 'undo:Revert the last command that changed your books or clubs.' 'history:List the recent commands that changed your books or clubs, newest first; undo reverts them.' 'doctor:Check the store, its history, settings and scenes; --fix repairs what it safely can.' 'agenda:Upcoming meetings of every club, and where you stand against each one'\''s target.' 'export:Write every book, reading, note and club out, for other tools or for safekeeping.' 'log:Log a batch of reading events from standard input, all or nothing.' 'import:Add the books of a Goodreads, StoryGraph or bookclub JSON export, or an e-reader'\''s highlights.' 'stats:Your reading in numbers: pages and books a month, pace, streaks and your yearly goal.' 'lookup:Show what Open Library knows of an ISBN, without adding anything.' 'cover:Show a book'\''s cover, fetched from Open Library by its ISBN the first time.' 'covers:Fetch the covers of the books that have an ISBN and no cover yet.' 'completions:Print a completion script for bash, zsh or fish.' 'manual:Print the manual page bookclub(1), in roff.' 'club:Book clubs: their meetings, what to read by when.' 'settings:Read and change settings.' 'help:Show subcommand help information.') ;;
         ('bookclub/add') opts=('--author' '--pages' '--isbn' '--cover' '--tag' '--json' '--store' '--settings' '--quiet' '--color' '--no-color' '--no-hooks' '--version' '--help') ;;
         ('bookclub/list') opts=('--reading' '--finished' '--abandoned' '--unstarted' '--all' '--tag' '--stars' '--json' '--store' '--settings' '--quiet' '--color' '--no-color' '--no-hooks' '--version' '--help') ;;
         ('bookclub/show') opts=('--json' '--store' '--settings' '--quiet' '--color' '--no-color' '--no-hooks' '--version' '--help') ;;
         ('bookclub/progress') opts=('--note' '--date' '--edit' '--json' '--store' '--settings' '--quiet' '--color' '--no-color' '--no-hooks' '--version' '--help') ;;
+        ('bookclub/highlight') opts=('--page' '--note' '--date' '--json' '--store' '--settings' '--quiet' '--color' '--no-color' '--no-hooks' '--version' '--help') ;;
         ('bookclub/finish') opts=('--date' '--note' '--rating' '--review' '--json' '--store' '--settings' '--quiet' '--color' '--no-color' '--no-hooks' '--version' '--help') ;;
         ('bookclub/unfinish') opts=('--json' '--store' '--settings' '--quiet' '--color' '--no-color' '--no-hooks' '--version' '--help') ;;
         ('bookclub/abandon') opts=('--date' '--note' '--json' '--store' '--settings' '--quiet' '--color' '--no-color' '--no-hooks' '--version' '--help') ;;

@@ -1,0 +1,312 @@
+import Foundation
+import Testing
+
+@testable import BookClubCore
+
+/// `My Clippings.txt` as Kindles of every generation and language write it.
+@Suite struct KindleClippingsTests {
+    static let newYork = Fixture.zone("America/New_York")
+
+    /// `2020-01-06 13:05:09` in New York, where the reader lives and the device wrote no zone.
+    static let localAfternoon = Date(timeIntervalSince1970: 1_578_333_909)
+
+    /// One header in each language a Kindle speaks, and what it says.
+    static let headers:
+        [(header: String, kind: KindleClippings.Clipping.Kind, page: Int?, location: ClosedRange<Int>?)] = [
+            (
+                "- Your Highlight on page 12 | location 123-124 | Added on Monday, January 6, 2020 1:05:09 PM",
+                .highlight, 12, 123...124
+            ),
+            (
+                "- Your Highlight on page 12 | location 123-124 | Added on Monday, 6 January 2020 13:05:09", .highlight,
+                12, 123...124
+            ),
+            (
+                "- Your Highlight at location 123-124 | Added on Monday, 6 January 2020 13:05:09", .highlight, nil,
+                123...124
+            ),
+            ("- Your Note on page 12 | location 124 | Added on Monday, 6 January 2020 13:05:09", .note, 12, 124...124),
+            (
+                "- Your Bookmark on page 12 | location 123 | Added on Monday, 6 January 2020 13:05:09", .bookmark, 12,
+                123...123
+            ),
+            (
+                "- Ihre Markierung auf Seite 12 | Position 123-124 | Hinzugefügt am Montag, 6. Januar 2020 13:05:09",
+                .highlight, 12, 123...124
+            ),
+            (
+                "- Tu subrayado en la página 12 | posición 123-124 | Añadido el lunes, 6 de enero de 2020 13:05:09",
+                .highlight, 12, 123...124
+            ),
+            (
+                "- Votre surlignement sur la page 12 | emplacement 123-124 | Ajouté le lundi 6 janvier 2020 13:05:09",
+                .highlight, 12, 123...124
+            ),
+            (
+                "- La tua evidenziazione a pagina 12 | posizione 123-124 | Aggiunto il lunedì 6 gennaio 2020 13:05:09",
+                .highlight, 12, 123...124
+            ),
+            (
+                "- Uw markering op pagina 12 | locatie 123-124 | Toegevoegd op maandag 6 januari 2020 13:05:09",
+                .highlight, 12, 123...124
+            ),
+            (
+                "- Seu destaque na página 12 | posição 123-124 | Adicionado em segunda-feira, 6 de janeiro de 2020 13:05:09",
+                .highlight, 12, 123...124
+            ),
+            (
+                "- Ваше выделение на странице 12 | позиция 123–124 | Добавлено: понедельник, 6 января 2020 г. в 13:05:09",
+                .highlight, 12, 123...124
+            ),
+            ("- 12ページ|位置No. 123-124のハイライト |作成日: 2020年1月6日月曜日 13:05:09", .highlight, 12, 123...124),
+            ("- 位置No. 124のメモ |作成日: 2020年1月6日 月曜日 13:05:09", .note, nil, 124...124),
+            ("- 您在第 12 页（位置 #123-124）的标注 | 添加于 2020年1月6日星期一 下午1:05:09", .highlight, 12, 123...124),
+        ]
+
+    @Test(arguments: headers.indices)
+    func everyLanguageReads(_ index: Int) throws {
+        let (text, kind, page, location) = Self.headers[index]
+        let header = try #require(KindleClippings.header(text, timeZone: Self.newYork), "\(text)")
+        #expect(header.kind == kind, "\(text)")
+        #expect(header.page == page, "\(text)")
+        #expect(header.location == location, "\(text)")
+        #expect(header.time == Self.localAfternoon, "\(text)")
+    }
+
+    @Test func oldFirmwareWritesTheRangeEndShortAYearOfTwoDigitsAndAZone() throws {
+        let header = try #require(
+            KindleClippings.header(
+                "- Highlight Loc. 242-43  | Added on Monday, 3 December 12 19:00:12 Greenwich Mean Time",
+                timeZone: Self.newYork))
+        #expect(header.kind == .highlight)
+        #expect(header.location == 242...243)
+        #expect(header.time == Date(timeIntervalSince1970: 1_354_561_212))  // 2012-12-03T19:00:12Z
+        let shifted = try #require(
+            KindleClippings.header(
+                "- Highlight on Page 90 | Loc. 1456  | Added on Thursday, 24 January 13 17:55:16 GMT+01:00",
+                timeZone: Self.newYork))
+        #expect(shifted.page == 90)
+        #expect(shifted.time == Date(timeIntervalSince1970: 1_359_046_516))  // 16:55:16Z
+        for unreadable in ["Dune (Frank Herbert)", "- Something else | Added on Monday", "", "-"] {
+            #expect(KindleClippings.header(unreadable, timeZone: .utc) == nil, "\(unreadable)")
+        }
+    }
+
+    @Test func theAuthorIsTheLastGroupInBrackets() {
+        #expect(KindleClippings.titleAndAuthor("Dune (Frank Herbert)") == ("Dune", "Frank Herbert"))
+        #expect(
+            KindleClippings.titleAndAuthor("Spanish Tales (Spanish Edition) (E. C. (Elijah Clarence) Hills)")
+                == ("Spanish Tales (Spanish Edition)", "E. C. (Elijah Clarence) Hills"))
+        #expect(KindleClippings.titleAndAuthor("New Dictionary ( )") == ("New Dictionary", nil))
+        #expect(KindleClippings.titleAndAuthor("ノルウェイの森") == ("ノルウェイの森", nil))
+        #expect(KindleClippings.titleAndAuthor("(Only brackets)") == ("(Only brackets)", nil))
+        #expect(KindleClippings.titleAndAuthor("Unbalanced (a (b)") == ("Unbalanced (a", "b"))
+    }
+
+    /// A file with every form at once: a byte-order mark at the start and before an entry, CRLF, a
+    /// leading separator, an extended highlight, a note on a highlight and one on its own, a
+    /// bookmark, the clipping limit, a header no Kindle wrote, and a final separator cut short.
+    static let mixed = [
+        "\u{FEFF}==========",
+        "ノルウェイの森 (村上春樹)",
+        "- 12ページ|位置No. 1300-1301のハイライト |作成日: 2020年1月6日月曜日 13:05:09",
+        "",
+        "僕は三十七歳で",
+        "==========",
+        "\u{FEFF}ノルウェイの森 (村上春樹)",
+        "- 12ページ|位置No. 1300-1305のハイライト |作成日: 2020年1月6日月曜日 13:06:00",
+        "",
+        "僕は三十七歳で、そのときボーイング747のシートに座っていた。",
+        "==========",
+        "ノルウェイの森 (村上春樹)",
+        "- 位置No. 1303のメモ |作成日: 2020年1月6日月曜日 13:07:00",
+        "",
+        "the opening",
+        "==========",
+        "Dune (Frank Herbert)",
+        "- Your Bookmark on page 5 | location 60 | Added on Monday, 6 January 2020 13:05:09",
+        "",
+        "",
+        "==========",
+        "Dune (Frank Herbert)",
+        "- Your Highlight on page 8 | location 100-101 | Added on Monday, 6 January 2020 13:05:09",
+        "",
+        "<You have reached the clipping limit for this item>",
+        "==========",
+        "Dune (Frank Herbert)",
+        "- Your Highlight on page 8 | location 90-95 | Added on Monday, 6 January 2020 13:05:09",
+        "",
+        "Fear is the mind-killer.",
+        "==========",
+        "Dune (Frank Herbert)",
+        "- Your Note on page 9 | location 400 | Added on Monday, 6 January 2020 13:10:00",
+        "",
+        "a note on no passage",
+        "==========",
+        "Dune (Frank Herbert)",
+        "- Whatever this is",
+        "",
+        "text",
+        "==========",
+        "الخيميائي (باولو كويلو)",
+        "- Your Highlight on page 3 | Added on Monday, 6 January 2020 13:05:09",
+        "",
+        "First on page 3 🐪",
+        "==========",
+        "الخيميائي (باولو كويلو)",
+        "- Your Highlight on page 3 | Added on Monday, 6 January 2020 13:05:10",
+        "",
+        "Second on page 3",
+        "=====",
+    ].joined(separator: "\r\n")
+
+    @Test func aFileOfEveryFormReadsWholeInAnyChunks() throws {
+        let whole = KindleClippings.read(Data(Self.mixed.utf8), timeZone: Self.newYork)
+        #expect(whole.books.map(\.title) == ["ノルウェイの森", "Dune", "الخيميائي"])
+        #expect(whole.books.map(\.author) == ["村上春樹", "Frank Herbert", "باولو كويلو"])
+        let norwegian = whole.books[0].highlights
+        #expect(norwegian.map(\.text) == ["僕は三十七歳で、そのときボーイング747のシートに座っていた。"])
+        #expect(norwegian.first?.location == "1300-1305")
+        #expect(norwegian.first?.note == "the opening")
+        #expect(whole.books[1].highlights.map(\.text) == ["Fear is the mind-killer.", ""])
+        #expect(whole.books[1].highlights.last?.note == "a note on no passage")
+        #expect(whole.books[2].highlights.map(\.text) == ["First on page 3 🐪", "Second on page 3"])
+        #expect(Set(whole.books.flatMap(\.highlights).map(\.id)).count == 5)
+        #expect(whole.bookmarks == 1)
+        #expect(whole.clippingLimits == 1)
+        #expect(whole.notesAttached == 1)
+        #expect(
+            whole.problems == [.init(place: "line 38", reason: "a header bookclub cannot read: - Whatever this is")])
+
+        // The same, however the file is cut into chunks.
+        let bytes = Array(Self.mixed.utf8)
+        for size in [1, 2, 3, 7, 64] {
+            var reader = KindleClippings(timeZone: Self.newYork)
+            for start in stride(from: 0, to: bytes.count, by: size) {
+                reader.read(Data(bytes[start..<min(start + size, bytes.count)]))
+            }
+            #expect(reader.finish() == whole, "chunks of \(size)")
+        }
+    }
+
+    /// Random cuts, flips and repeats of real entries: the reader never traps or hangs, and whatever it
+    /// reads is a highlight with text or a note.
+    @Test func fuzzedFilesNeverTrap() throws {
+        var random = SeededGenerator(state: 2026)
+        let seed = Array(Self.mixed.utf8)
+        for _ in 0..<2000 {
+            var bytes = seed
+            for _ in 0..<Int.random(in: 1...6, using: &random) {
+                let at = Int.random(in: 0..<bytes.count, using: &random)
+                switch Int.random(in: 0..<4, using: &random) {
+                case 0: bytes[at] = UInt8.random(in: 0...255, using: &random)
+                case 1: bytes.removeSubrange(at..<min(bytes.count, at + Int.random(in: 1...40, using: &random)))
+                case 2: bytes.insert(contentsOf: Array("- 1-2 99999999999999999999 | :: 年月日".utf8), at: at)
+                default: bytes.insert(contentsOf: bytes[at..<min(bytes.count, at + 80)], at: at)
+                }
+                if bytes.isEmpty { bytes = seed }
+            }
+            let read = KindleClippings.read(Data(bytes), timeZone: Self.newYork)
+            for highlight in read.books.flatMap(\.highlights) {
+                #expect(!highlight.text.isEmpty || highlight.note != nil)
+            }
+        }
+    }
+}
+
+/// `bookclub import kindle`, run as a reader would.
+@Suite(.enabled(if: RealExports.isPresent, "the real files are not here (../shared/fixtures); skipped"))
+struct KindleImportEndToEndTests {
+    let bookclub: BookClubRunner
+
+    init() throws {
+        bookclub = try BookClubRunner()
+    }
+
+    @Test func the2012FileImportsIntoItsTwentyBooksWithEveryPassageAndASecondImportAddsNothing() throws {
+        defer { bookclub.cleanUp() }
+        let file = RealExports.shared("ereaders/kindle-2012-my-clippings.txt")
+        let dry = try bookclub.run("import", "kindle", file, "--dry-run")
+        #expect(dry.exitCode == 0, "\(dry.stderr)")
+        #expect(dry.stdout.split(separator: "\n").count == 20)
+        #expect(dry.stdout.contains("add   'Dracula' by Bram Stoker (line 46): 6 new highlights\n"))
+        #expect(try bookclub.run("list", "--all").stdout.isEmpty)
+
+        let imported = try bookclub.run("import", "kindle", file)
+        #expect(imported.exitCode == 0)
+        #expect(
+            imported.stderr
+                == "Imported 457 highlights of 20 books (20 new to bookclub); 4 notes put with their highlights, 5 bookmarks skipped.\n"
+        )
+        let books = try #require(try bookclub.json("list", "--all", "--json") as? [[String: Any]])
+        #expect(books.count == 20)
+
+        // Every distinct passage of the file is there (an extended one holds the shorter).
+        let text = try String(contentsOfFile: file, encoding: .utf8)
+        var passages = Set<String>()
+        for entry in text.replacingOccurrences(of: "\r", with: "").components(separatedBy: "==========") {
+            let lines = entry.trimmingCharacters(in: .newlines).components(separatedBy: "\n")
+            if lines.count > 2, lines[1].contains("Highlight") {
+                passages.insert(lines[2...].joined(separator: "\n").trimmingCharacters(in: .whitespacesAndNewlines))
+            }
+        }
+        #expect(passages.count == 458)
+        try bookclub.run("export", "--format", "json", "--output", "library.json")
+        let library = try #require(
+            try JSONSerialization.jsonObject(
+                with: Data(contentsOf: URL(fileURLWithPath: bookclub.home + "/library.json")))
+                as? [String: Any])
+        let kept = ((library["books"] as? [[String: Any]]) ?? []).flatMap { book in
+            ((book["readings"] as? [[String: Any]]) ?? []).flatMap { ($0["highlights"] as? [[String: Any]]) ?? [] }
+        }.compactMap { $0["text"] as? String }
+        #expect(passages.filter { passage in !kept.contains { $0.contains(passage) } }.isEmpty)
+
+        let again = try bookclub.run("import", "kindle", file, "--json")
+        #expect(again.exitCode == 0)
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [String: Any])
+        let entries = try #require(summary["books"] as? [[String: Any]])
+        #expect(entries.allSatisfy { $0["highlightsAdded"] as? Int == 0 && $0["added"] as? Bool == false })
+        #expect(summary["bookmarksSkipped"] as? Int == 5)
+        #expect(try bookclub.json("list", "--all", "--json") as? [[String: Any]] != nil)
+        let history = try #require(try bookclub.json("history", "--json") as? [[String: Any]])
+        #expect(history.count == 1, "the second import changed nothing")
+    }
+
+    @Test func aBookAlreadyThereGetsTheHighlightsAndNotesComeToTheMeeting() throws {
+        defer { bookclub.cleanUp() }
+        _ = try bookclub.add("Dracula", "--author", "Bram Stoker", "--pages", "418")
+        try bookclub.run("progress", "dracula", "40")
+        let result = try bookclub.run(
+            "import", "kindle", RealExports.shared("ereaders/kindle-2012-my-clippings.txt"))
+        #expect(result.exitCode == 0)
+        let notes = try bookclub.run("notes", "dracula").stdout
+        #expect(
+            notes.contains("## Highlights\n\n> agreeing with the cardinal points of the compass.\n> — loc. 965-966\n"))
+        let shown = try #require(try bookclub.json("show", "dracula", "--json") as? [String: Any])
+        #expect((shown["readings"] as? [[String: Any]])?.count == 1, "the reading going on got them")
+        #expect(shown["page"] as? Int == 40)
+    }
+
+    @Test func aFileThatIsNoClippingsIsRefusedAndHostileTextIsShownSafely() throws {
+        defer { bookclub.cleanUp() }
+        let goodreads = RealExports.shared("imports/goodreads-2024-24col.csv")
+        let refused = try bookclub.run("import", "kindle", goodreads)
+        #expect(refused.exitCode == 65, "\(refused.stderr)")
+        #expect(refused.stderr.hasPrefix("Error: "))
+        #expect(refused.stderr.contains("no Kindle clipping in it"))
+        #expect(refused.stderr.split(separator: "\n").count == 1)
+        #expect(try bookclub.run("import", "kindle", "missing.txt").exitCode == 74)
+
+        let hostile =
+            "Evil \u{1B}]0;owned\u{07} (Some\u{1B}[2J One)\r\n- Your Highlight at location 1-2 | Added on Monday, 6 January 2020 13:05:09\r\n\r\nText \u{1B}[31mred\r\n==========\r\n"
+        try hostile.write(toFile: bookclub.home + "/clippings.txt", atomically: true, encoding: .utf8)
+        let imported = try bookclub.run("import", "kindle", "clippings.txt", "--dry-run")
+        #expect(imported.exitCode == 0)
+        #expect(!imported.stdout.contains("\u{1B}") && !imported.stderr.contains("\u{1B}"))
+        try bookclub.run("import", "kindle", "clippings.txt")
+        let shown = try bookclub.run("show", "evil")
+        #expect(shown.exitCode == 0)
+        #expect(!shown.stdout.contains("\u{1B}"))
+        #expect(shown.stdout.contains("Text \\u{1B}[31mred"))
+    }
+}
