@@ -234,6 +234,7 @@ import Testing
     }
 
     static let historyLines = [
+        #"{"book":"b2","entry":{"id":"4C3E6153-86D4-8700-8267-489A94C82D76","minutes":3,"progress":0.041,"time":"2025-02-15T12:00:00Z"},"previous":12,"reading":"A927048D-5152-4AFA-A50C-3EB6FB0B2191"}"#,
         #"{"book":"b1","entry":{"id":"331A4423-874C-4398-81F7-4A6CFEDDCB11","note":"the spice","page":150,"progress":0.36,"time":"2026-11-10T10:00:00Z"},"reading":"A927048D-5152-4AFA-A50C-3EB6FB0B2191"}"#,
         #"{"book":"0123abcd","entry":{"id":"331a4423-874c-4398-81f7-4a6cfeddcb11","progress":1,"time":"1969-12-31T23:59:59Z"},"reading":"A927048D-5152-4AFA-A50C-3EB6FB0B2191"}"#,
         #"{"book":"b1","entry":{"id":"331A4423-874C-4398-81F7-4A6CFEDDCB11","note":"a \\"quote\\" and é","progress":1e-07,"time":"2000-02-29T23:59:59Z"},"reading":"A927048D-5152-4AFA-A50C-3EB6FB0B2191"}"#,

@@ -222,7 +222,7 @@ import Testing
                 == .init(
                     stdout: "",
                     stderr: """
-                        Error: The value 'kobo' is invalid for '<source>'. Please provide one of 'goodreads', 'storygraph', 'json' or 'kindle'.
+                        Error: The value 'kobo' is invalid for '<source>'. Please provide one of 'goodreads', 'storygraph', 'json', 'kindle' or 'koreader'.
                         Help:  <source>  What made the file.
                         Usage: bookclub import <source> <file> [--dry-run] [--json]
                           See 'bookclub import --help' for more information.
@@ -231,7 +231,7 @@ import Testing
         let help = try bookclub.run("import", "--help", environment: ["COLUMNS": "80"])
         #expect(
             help.stdout.contains(
-                "  <source>                What made the file. (values: goodreads, storygraph,\n                          json, kindle)\n"
+                "  <source>                What made the file. (values: goodreads, storygraph,\n                          json, kindle, koreader)\n"
             ))
         for shell in ["bash", "zsh", "fish"] {
             #expect(
@@ -240,6 +240,6 @@ import Testing
         }
         #expect(
             try bookclub.run("--generate-completion-script", "zsh").stdout.contains(
-                "values=('goodreads' 'storygraph' 'json' 'kindle')"))
+                "values=('goodreads' 'storygraph' 'json' 'kindle' 'koreader')"))
     }
 }

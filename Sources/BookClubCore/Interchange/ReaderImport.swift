@@ -21,6 +21,8 @@ public struct ReaderImport: Equatable, Sendable {
         public var progress: Progress?
         /// When the device says the book was finished.
         public var finished: Date?
+        /// Days of reading from a statistics database.
+        public var sessions: [Session] = []
 
         public init(
             title: String, author: String? = nil, isbn: String? = nil, externalID: String? = nil, origin: String
@@ -38,8 +40,17 @@ public struct ReaderImport: Equatable, Sendable {
         public var time: Date
     }
 
+    /// A day of reading: an entry at noon of the day, at the fraction reached that day (when the
+    /// device knows it), with the minutes read. Its id comes from the book and the day.
+    public struct Session: Equatable, Sendable {
+        public var id: UUID
+        public var time: Date
+        public var fraction: Double?
+        public var minutes: Int
+    }
+
     /// Something of the file that could not be read, and was skipped.
-    public struct Problem: Equatable, Sendable {
+    public struct Problem: Error, Equatable, Sendable {
         /// `line 12`, or a file's path and line.
         public var place: String
         public var reason: String
@@ -125,14 +136,85 @@ extension Library {
             let outcome =
                 (try? addHighlights(item.highlights, bookID: bookID, reference: item.title, ids: ids))
                 ?? HighlightOutcome()
-            result.entries.append(
-                ReaderImportResult.Entry(book: item, bookID: bookID, match: match?.1, highlights: outcome))
+            var entry = ReaderImportResult.Entry(book: item, bookID: bookID, match: match?.1, highlights: outcome)
+            entry.logged =
+                (logDevice(item.progress, bookID: bookID, ids: ids) ? 1 : 0)
+                + logSessions(item.sessions, bookID: bookID, ids: ids)
+            if let date = item.finished, self[id: bookID]?.status != .finished {
+                entry.finished =
+                    (try? end(.finished, date: date, note: nil, bookID: bookID, reference: item.title, ids: ids))
+                    ?? false
+            }
+            result.entries.append(entry)
         }
         return result
     }
 }
 
+extension Library {
+    /// Logs how far the device says a book was read, unless the current reading already has an entry
+    /// of that fraction (imported before) or the book has ended; `true` when an entry was added.
+    fileprivate mutating func logDevice(_ progress: ReaderImport.Progress?, bookID: Book.ID, ids: IDSource) -> Bool {
+        guard let progress, let book = self[id: bookID], book.status == .unstarted || book.status == .reading,
+            !(book.currentReading?.progress.entries ?? []).contains(where: {
+                abs($0.progress - progress.fraction) < 1e-6
+            })
+        else { return false }
+        let outcome = try? logProgress(
+            .percent(progress.fraction * 100), note: nil, at: progress.time, bookID: bookID, reference: book.title,
+            ids: ids)
+        if case .logged = outcome { return true }
+        return false
+    }
+}
+
+extension Library {
+    /// The books of the library that the file's books match: those whose history an import of the
+    /// file reads (to add no entry twice).
+    public func matches(_ file: ReaderImport) -> Set<Book.ID> {
+        var matcher = BookMatcher()
+        for (index, book) in books.enumerated() { matcher.insert(book, at: index, line: nil, inStore: true) }
+        return Set(
+            file.books.compactMap { item in
+                var probe = Book(id: "", title: item.title, author: item.author, isbn: item.isbn, added: .distantPast)
+                if let id = item.externalID { probe.details = [ReaderImport.externalIDKey(file.source): [id]] }
+                return matcher.match(probe).map { books[$0.0.index].id }
+            })
+    }
+
+    /// Adds the days of reading the book does not have yet (by their ids) to its latest reading,
+    /// starting one when it has none; returns how many.
+    fileprivate mutating func logSessions(_ sessions: [ReaderImport.Session], bookID: Book.ID, ids: IDSource) -> Int {
+        guard !sessions.isEmpty, let index = index(of: bookID) else { return 0 }
+        var book = books[index]
+        let known = Set(book.readings.flatMap { $0.progress.entries.map(\.id) })
+        var added = 0
+        for session in sessions where !known.contains(session.id) {
+            if book.readings.isEmpty { book.readings.append(Reading(id: ids.uuid(), started: session.time)) }
+            let last = book.readings.count - 1
+            let before = book.readings[last].progress.entries.last { $0.time <= session.time }
+            book.readings[last].progress.add(
+                ReadingProgress.Entry(
+                    id: session.id, progress: session.fraction ?? before?.progress ?? 0, time: session.time,
+                    minutes: session.minutes))
+            if let started = book.readings[last].started, session.time < started {
+                book.readings[last].started = session.time
+            }
+            added += 1
+        }
+        books[index] = book
+        return added
+    }
+}
+
 extension ReaderImport {
+    /// A UUID derived from text, the same on every machine (for entries a re-import must find again).
+    static func uuid(_ parts: String...) -> UUID {
+        let hex = Array(digest(parts) + digest(parts + ["second half"]))
+        let text = [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(hex[$0]) }.joined(separator: "-")
+        return UUID(uuidString: text)!
+    }
+
     /// The key of `details` that keeps a device's id of a book: `koreader:partial_md5_checksum`.
     static func externalIDKey(_ source: Highlight.Source) -> String {
         source == .koreader ? "koreader:partial_md5_checksum" : "\(source.rawValue):id"
@@ -140,7 +222,9 @@ extension ReaderImport {
 
     /// A short id from text, the same on every machine (64-bit FNV-1a), for ids derived from where a
     /// highlight came from.
-    static func digest(_ parts: String...) -> String {
+    static func digest(_ parts: String...) -> String { digest(parts) }
+
+    static func digest(_ parts: [String]) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for part in parts {
             for byte in part.utf8 {

@@ -224,6 +224,9 @@ extension Library {
         if let page = entry.page, !(0...pageCounts.upperBound).contains(page) {
             return "`page`: expected a page from 0 to \(pageCounts.upperBound)"
         }
+        if let minutes = entry.minutes, !(0...1440).contains(minutes) {
+            return "`minutes`: expected the minutes of a day, 0 to 1440"
+        }
         return nil
     }
 

@@ -15,13 +15,17 @@ public struct ReadingProgress: Codable, Equatable, Sendable {
         public var page: Int?
         public var time: Date
         public var note: String?
+        /// The minutes read, when an e-reader's statistics say (a day of reading).
+        public var minutes: Int?
 
-        public init(id: UUID, progress: Double, page: Int? = nil, time: Date, note: String? = nil) {
+        public init(id: UUID, progress: Double, page: Int? = nil, time: Date, note: String? = nil, minutes: Int? = nil)
+        {
             self.id = id
             self.progress = min(max(progress.isFinite ? progress : 0, 0), 1)
             self.page = page
             self.time = time
             self.note = note
+            self.minutes = minutes
         }
     }
 

@@ -46,6 +46,12 @@ public enum NotesReport {
         var lines = ["", heading]
         for highlight in highlights {
             lines.append("")
+            // A note written on no passage is a note, not a quote.
+            if highlight.text.isEmpty {
+                let note = (highlight.note ?? "").replacing("\n", with: "\n  ")
+                lines.append("- " + (highlight.place.map { $0 + ": " } ?? "") + note)
+                continue
+            }
             lines += highlight.text.split(separator: "\n", omittingEmptySubsequences: false).map { "> " + $0 }
             if let place = highlight.place { lines.append("> — " + place) }
             if let note = highlight.note {

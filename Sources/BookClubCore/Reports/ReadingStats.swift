@@ -112,6 +112,8 @@ public struct ReadingStats: Equatable, Sendable {
     public var ratings: [Double] = []
     /// Pages a reading day in the year; 0 when there is none.
     public var pagesPerDay: Double
+    /// Minutes read in the year, as e-readers' statistics tell them; 0 when none do.
+    public var minutes: Int
     public var currentStreak: Streak
     public var longestStreak: Streak
     /// Books being read that have a page count, soonest done first.
@@ -148,6 +150,7 @@ public struct ReadingStats: Equatable, Sendable {
         var booksByMonth = Array(repeating: 0, count: 12)
         var finishedWithoutDate = 0
         var ratings: [Double] = []
+        var minutes = 0
 
         /// - Parameters: as `ReadingStats.init(library:now:timeZone:year:goal:)`'s.
         public init(now: Date, timeZone: Zone, year: Int? = nil) {
@@ -164,8 +167,9 @@ public struct ReadingStats: Equatable, Sendable {
             for reading in book.readings {
                 var tally = ReadingTally(pages: book.pages)
                 for entry in reading.progress.entries {
-                    tally.add(
-                        fraction: entry.progress, page: entry.page, day: timeZone.day(of: entry.time), to: &pagesByDay)
+                    let day = timeZone.day(of: entry.time)
+                    tally.add(fraction: entry.progress, page: entry.page, day: day, to: &pagesByDay)
+                    if let spent = entry.minutes, counted.contains(day) { minutes += spent }
                 }
                 guard let ending = reading.ending, ending.outcome == .finished else { continue }
                 guard let date = ending.date else {
@@ -203,6 +207,7 @@ public struct ReadingStats: Equatable, Sendable {
         let booksByMonth = counter.booksByMonth
         finishedWithoutDate = counter.finishedWithoutDate
         ratings = counter.ratings
+        minutes = counter.minutes
 
         days = pagesByDay.filter { counted.contains($0.key) }.map {
             DayTotal(day: Day(number: $0.key), pages: $0.value)

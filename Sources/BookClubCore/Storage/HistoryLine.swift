@@ -11,7 +11,7 @@
 /// the decoder: `nil` means "not sure", never "invalid".
 enum HistoryLine {
     private static let recordKeys: [StaticString] = ["previous", "book", "reading", "entry"]
-    private static let entryKeys: [StaticString] = ["id", "progress", "page", "time", "note"]
+    private static let entryKeys: [StaticString] = ["id", "progress", "page", "time", "note", "minutes"]
 
     /// - Parameter expected: the book the line should be of: when it is, its id is compared in place
     ///   rather than read into a string.
@@ -63,6 +63,7 @@ enum HistoryLine {
         var page: Int?
         var time: Date?
         var note: String?
+        var minutes: Int?
         let complete = scanner.object(keys: entryKeys) { key, scanner in
             switch key {
             case 0 where id == nil:
@@ -74,13 +75,14 @@ enum HistoryLine {
             case 4 where note == nil:
                 note = scanner.string()
                 return note != nil
+            case 5 where minutes == nil: return scanner.read(&minutes)
             default: return false
             }
         }
         guard complete, let id, let progress, progress.isFinite, (0...1).contains(progress), let time else {
             return nil
         }
-        return ReadingProgress.Entry(id: id, progress: progress, page: page, time: time, note: note)
+        return ReadingProgress.Entry(id: id, progress: progress, page: page, time: time, note: note, minutes: minutes)
     }
 
     /// `E621E1F8-C36C-495A-93FC-0C247A3E6E5F`, either case; `nil` for anything else.

@@ -312,6 +312,7 @@ struct JSONWriter {
         object { w in
             w.field("id")
             w.uuid(entry.id)
+            w.field("minutes", entry.minutes)
             w.field("note", entry.note)
             w.field("page", entry.page)
             w.field("progress", entry.progress)

@@ -13,12 +13,14 @@ struct ImportCommand: Command {
     enum Source {
         case export(ImportFormat)
         case kindle
+        case koreader
 
-        static let names = ImportFormat.allCases.map(\.rawValue) + ["kindle"]
+        static let names = ImportFormat.allCases.map(\.rawValue) + ["kindle", "koreader"]
     }
 
     static let source = Argument(name: "source", help: "What made the file.", allowedValues: Source.names)
-    static let file = Argument(name: "file", help: "The exported file; - reads standard input.")
+    static let file = Argument(
+        name: "file", help: "The exported file; - reads standard input. For koreader, a sidecar or a folder.")
     static let configuration = CommandConfiguration(
         name: "import",
         abstract: "Add the books of a Goodreads, StoryGraph or bookclub JSON export, or an e-reader's highlights.",
@@ -32,7 +34,10 @@ struct ImportCommand: Command {
 
             kindle reads a Kindle's My Clippings.txt, in any of the device's languages: highlights go \
             to their books (a book new to bookclub is added), a note to the highlight it was written \
-            on; bookmarks are skipped. An extended highlight replaces the shorter one.
+            on; bookmarks are skipped. An extended highlight replaces the shorter one. koreader reads \
+            KOReader's sidecar files (metadata.*.lua): a file, a book's .sdr folder, or any folder, such \
+            as a mounted e-reader, searched through; each brings its book's highlights, progress and \
+            status.
 
             Example: bookclub import goodreads goodreads_library_export.csv --dry-run
             """,
@@ -56,6 +61,8 @@ struct ImportCommand: Command {
             source = .export(format)
         } else if name.lowercased() == "kindle" {
             source = .kindle
+        } else if name.lowercased() == "koreader" {
+            source = .koreader
         } else {
             throw ParseError.invalidArgumentValue(
                 value: name, label: "<source>", allowedValues: Source.names, help: "What made the file.")
@@ -75,6 +82,7 @@ struct ImportCommand: Command {
         switch source {
         case .export(let format): try run(format, in: session)
         case .kindle: try runReader(try readKindle(in: session), in: session)
+        case .koreader: try runReader(try readKOReader(in: session), in: session)
         }
     }
 
@@ -109,7 +117,8 @@ struct ImportCommand: Command {
     /// said, and skipped.
     func runReader(_ imported: ReaderImport, in session: Session) throws {
         for line in ReaderImportText.problems(imported) { session.output.write(line, as: .warning) }
-        let store = try session.library(forWriting: !dryRun)
+        // The books it matches come with their history, so that no entry is added twice.
+        let store = try session.library(forWriting: !dryRun, scope: .everything.withHistory { $0.matches(imported) })
         let now = session.now().wholeSeconds
         let result: ReaderImportResult
         if dryRun {
@@ -124,33 +133,6 @@ struct ImportCommand: Command {
             for line in ReaderImportText.plan(result) { session.output.write(line, as: .data) }
         }
         session.output.write(ReaderImportText.summary(result, file: imported, dryRun: dryRun), as: .message)
-    }
-
-    /// A Kindle's clippings, read a chunk at a time; a file with no entry bookclub can read is refused.
-    func readKindle(in session: Session) throws -> ReaderImport {
-        var reader = KindleClippings(timeZone: session.timeZone)
-        if file == "-" {
-            reader.read(try read(in: session))
-        } else {
-            let path = absolutePath(in: session)
-            do {
-                guard try session.fileSystem.size(path) != nil else {
-                    throw BookClubError.io(path: shownPath, cause: "no such file")
-                }
-                try session.fileSystem.readLines(path, Int.max) { reader.read($0) }
-            } catch BookClubError.io(_, let cause) {
-                throw BookClubError.io(path: shownPath, cause: cause)
-            }
-        }
-        let imported = reader.finish()
-        guard !imported.books.isEmpty || imported.bookmarks > 0 || imported.clippingLimits > 0 else {
-            throw BookClubError.badImport(
-                path: shownPath, line: nil,
-                detail: "no Kindle clipping in it"
-                    + (imported.problems.first.map { " (\($0.place): \($0.reason))" } ?? "")
-                    + "; a Kindle keeps them in documents/My Clippings.txt")
-        }
-        return imported
     }
 
     func absolutePath(in session: Session) -> String {

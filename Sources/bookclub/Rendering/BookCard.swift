@@ -47,9 +47,10 @@ enum BookCard {
             if reading.progress.entries.isEmpty { lines.append(style.dim("  no progress logged")) }
             // Notes are never cut: a note of several lines goes on as rows of its own.
             let rows = reading.progress.entries.flatMap { entry in
-                let note = (entry.note ?? "").split(separator: "\n", omittingEmptySubsequences: false).map {
-                    String($0).terminalSafe
-                }
+                // Minutes an e-reader counted go before the note.
+                let text = [entry.minutes.map { "\($0) min read" }, entry.note].compactMap { $0 }.joined(
+                    separator: " · ")
+                let note = text.split(separator: "\n", omittingEmptySubsequences: false).map { String($0).terminalSafe }
                 return [
                     [
                         DateText.minute(entry.time, timeZone: zone), entry.page.map { "p. \($0)" } ?? "",
@@ -61,17 +62,27 @@ enum BookCard {
             let table = Table(rows: rows, rightAligned: [2], wrapsLastColumn: true)
             lines += table.render(width: width.map { $0 - 2 }) { column, text in column == 0 ? style.dim(text) : text }
                 .map { "  " + $0 }
+            // A passage and its note keep their line breaks, each line wrapped under the first.
+            func wrapped(_ text: String, firstColumn: Int, indent: Int) -> String {
+                text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().map { number, line in
+                    TextWrapping.hanging(
+                        String(line).terminalSafe, width: width, firstColumn: number == 0 ? firstColumn : indent,
+                        indent: indent)
+                }.joined(separator: "\n" + String(repeating: " ", count: indent))
+            }
             for highlight in reading.highlights ?? [] {
                 let place = highlight.place.map { $0.terminalSafe + "  " } ?? ""
-                lines.append(
-                    "  " + style.dim(place)
-                        + TextWrapping.hanging(
-                            "“" + highlight.text.terminalSafe + "”", width: width,
-                            firstColumn: 2 + place.displayWidth, indent: 4))
-                if let note = highlight.note {
+                if !highlight.text.isEmpty {
                     lines.append(
-                        "    " + style.dim("note: ")
-                            + TextWrapping.hanging(note.terminalSafe, width: width, firstColumn: 10, indent: 6))
+                        "  " + style.dim(place)
+                            + wrapped("“" + highlight.text + "”", firstColumn: 2 + place.displayWidth, indent: 4))
+                }
+                if let note = highlight.note {
+                    let label = (highlight.text.isEmpty ? place : "") + "note: "
+                    let indent = highlight.text.isEmpty ? 2 : 4
+                    lines.append(
+                        String(repeating: " ", count: indent) + style.dim(label)
+                            + wrapped(note, firstColumn: indent + label.displayWidth, indent: indent + 2))
                 }
             }
             for ending in reading.resumed ?? [] {

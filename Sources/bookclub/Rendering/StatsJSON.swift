@@ -60,6 +60,8 @@ struct StatsJSON: Encodable {
     var averageRating: Nullable<Double>
     var readingDays: Int
     var pagesPerDay: Double
+    /// Minutes read in the year, as e-readers' statistics tell them; 0 when none do.
+    var minutesRead: Int
     var currentStreak: StreakJSON
     var longestStreak: StreakJSON
     var months: [MonthJSON]
@@ -81,6 +83,7 @@ struct StatsJSON: Encodable {
             stats.ratings.isEmpty ? nil : Self.twoDecimals(stats.ratings.reduce(0, +) / Double(stats.ratings.count)))
         readingDays = stats.readingDays
         pagesPerDay = Self.twoDecimals(stats.pagesPerDay)
+        minutesRead = stats.minutes
         currentStreak = StreakJSON(
             days: stats.currentStreak.days, last: Nullable(stats.currentStreak.last?.description))
         longestStreak = StreakJSON(

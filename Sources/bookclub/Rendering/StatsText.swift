@@ -29,6 +29,14 @@ enum StatsText {
             ],
             ["Streaks", streaks(stats)],
         ]
+        if stats.minutes > 0 {
+            let (hours, minutes) = stats.minutes.quotientAndRemainder(dividingBy: 60)
+            rows.insert(
+                [
+                    "Time",
+                    (hours > 0 ? "\(hours) h \(minutes) min" : "\(minutes) min") + " read, by your e-reader's count",
+                ], at: 1)
+        }
         if !stats.ratings.isEmpty {
             let average = stats.ratings.reduce(0, +) / Double(stats.ratings.count)
             rows.insert(

@@ -1,0 +1,156 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// A KOReader book sidecar, `Book.sdr/metadata.epub.lua`: which book, how far it was read, its status,
+/// and its highlights, in either of KOReader's formats.
+///
+/// - KOReader 2024.07 and later keep an `annotations` array: `text` is the passage, `note` the
+///   reader's note, with `pageno`, `chapter` and `datetime`; an entry without `drawer` is a page
+///   bookmark, skipped.
+/// - Earlier versions keep `bookmarks` (and `highlight` by page), where the meaning is inverted:
+///   `notes` holds the passage and `text` the reader's note, unless it is KOReader's own
+///   `in <chapter>`; a bookmark not `highlighted` is a page bookmark, skipped.
+public enum KOReaderSidecar {
+    /// Reads a sidecar: `nil` and a reason when it names no book.
+    ///
+    /// - Parameters:
+    ///   - origin: how messages name the file.
+    ///   - modified: the file's time, for progress the sidecar does not date.
+    ///   - timeZone: the reader's, for KOReader's times (written without a zone).
+    public static func read(_ data: Data, origin: String, modified: Date?, timeZone: Zone) throws(ReaderImport.Problem)
+        -> (book: ReaderImport.Book, bookmarks: Int)
+    {
+        let root: LuaValue
+        do {
+            root = try LuaReader.read(data)
+        } catch {
+            throw ReaderImport.Problem(place: "\(origin), line \(error.line)", reason: error.reason)
+        }
+        let props = root["doc_props"]
+        var title = props?["title"]?.string?.trimmed.nonBlank
+        var author = props?["authors"]?.string.map {
+            $0.split(whereSeparator: \.isNewline).map { String($0).trimmed }.filter { !$0.isEmpty }
+                .joined(separator: ", ")
+        }?.nonBlank
+        // Failing those, the file's name: `Title - Author.epub`.
+        if title == nil, let path = root["doc_path"]?.string {
+            let name = path.split(separator: "/").last.map(String.init) ?? path
+            let stem = name.contains(".") ? String(name[..<name.lastIndex(of: ".")!]) : name
+            if let dash = stem.firstRange(of: " - ") {
+                title = String(stem[..<dash.lowerBound]).trimmed.nonBlank
+                author = author ?? String(stem[dash.upperBound...]).trimmed.nonBlank
+            } else {
+                title = stem.trimmed.nonBlank
+            }
+        }
+        guard let title else {
+            throw ReaderImport.Problem(place: origin, reason: "no title in doc_props, and no doc_path")
+        }
+        let checksum = root["partial_md5_checksum"]?.string.flatMap { text in
+            text.count == 32 && text.allSatisfy(\.isHexDigit) ? text.lowercased() : nil
+        }
+        let isbn = props?["identifiers"]?.string.flatMap { identifiers in
+            identifiers.split(whereSeparator: { $0.isNewline || $0 == "," }).lazy.compactMap { item -> String? in
+                let value = item.lowercased().hasPrefix("isbn:") ? item.dropFirst(5) : item[...]
+                return ISBN(String(value).trimmed)?.thirteen
+            }.first
+        }
+        var book = ReaderImport.Book(title: title, author: author, isbn: isbn, externalID: checksum, origin: origin)
+
+        let summary = root["summary"]
+        let day = summary?["modified"]?.string.flatMap { Self.day(from: $0, timeZone: timeZone) }
+        if let fraction = root["percent_finished"]?.number, fraction.isFinite, (0...1).contains(fraction),
+            let time = day ?? modified
+        {
+            book.progress = ReaderImport.Progress(fraction: fraction, time: time)
+        }
+        if summary?["status"]?.string == "complete" { book.finished = day ?? modified }
+
+        let key = checksum ?? title
+        var bookmarks = 0
+        if case .table = root["annotations"] {
+            for item in root["annotations"]!.array {
+                guard item["drawer"] != nil else {
+                    bookmarks += 1
+                    continue
+                }
+                guard let text = item["text"]?.string?.trimmed, !text.isEmpty else { continue }
+                let page = item["pageno"]?.number.flatMap(Self.page(from:))
+                let position = item["pos0"]?.string ?? "page \(page ?? 0) " + text
+                book.highlights.append(
+                    Highlight(
+                        id: "koreader-" + ReaderImport.digest(key, position), text: text,
+                        note: item["note"]?.string?.trimmed.nonBlank, page: page,
+                        chapter: item["chapter"]?.string?.trimmed.nonBlank,
+                        time: item["datetime"]?.string.flatMap { Self.time(from: $0, timeZone: timeZone) },
+                        source: .koreader))
+            }
+        } else {
+            // The old format: pages come from `highlight`, keyed by page, whose entries share a time.
+            var pages: [String: Int] = [:]
+            for (pageKey, entries) in root["highlight"]?.entries ?? [] {
+                guard case .number(let number) = pageKey, let page = Self.page(from: number) else { continue }
+                for entry in entries.array { if let time = entry["datetime"]?.string { pages[time] = page } }
+            }
+            for item in root["bookmarks"]?.array ?? [] {
+                guard item["highlighted"]?.bool == true else {
+                    bookmarks += 1
+                    continue
+                }
+                guard let text = item["notes"]?.string?.trimmed, !text.isEmpty else { continue }
+                let chapter = item["chapter"]?.string?.trimmed.nonBlank
+                var note = item["text"]?.string?.trimmed.nonBlank
+                if let written = note, isAutomatic(written, chapter: chapter) { note = nil }
+                let page =
+                    item["page"]?.number.flatMap(Self.page(from:)) ?? item["datetime"]?.string.flatMap { pages[$0] }
+                let position = item["pos0"]?.string ?? "page \(page ?? 0) " + text
+                book.highlights.append(
+                    Highlight(
+                        id: "koreader-" + ReaderImport.digest(key, position), text: text, note: note, page: page,
+                        chapter: chapter,
+                        time: item["datetime"]?.string.flatMap { Self.time(from: $0, timeZone: timeZone) },
+                        source: .koreader))
+            }
+        }
+        // One highlight a place: a file that lists one twice keeps the last.
+        var seen = Set<String>()
+        book.highlights = book.highlights.reversed().filter { seen.insert($0.id).inserted }.reversed()
+        return (book, bookmarks)
+    }
+
+    /// KOReader's own text on a highlight of the old format: `in Chapter 3`, or an early version's
+    /// `Page 12 Chapter 3 @ 2020-01-05 10:00:00`.
+    static func isAutomatic(_ text: String, chapter: String?) -> Bool {
+        if let chapter, text == "in " + chapter { return true }
+        return text.hasPrefix("Page ") && text.contains(" @ ")
+    }
+
+    private static func page(from number: Double) -> Int? {
+        number.rounded() == number && number >= 0 && number <= Double(Library.pageCounts.upperBound)
+            ? Int(number) : nil
+    }
+
+    /// `2024-08-01 19:05:33`, the reader's local time.
+    static func time(from text: String, timeZone: Zone) -> Date? {
+        let parts = text.trimmed.split(whereSeparator: { $0 == " " || $0 == "-" || $0 == ":" || $0 == "T" })
+            .compactMap { Int($0) }
+        guard parts.count >= 3 else { return nil }
+        let local = LocalDateTime(
+            year: parts[0], month: parts[1], day: parts[2], hour: parts.count > 3 ? parts[3] : 12,
+            minute: parts.count > 4 ? parts[4] : 0, second: parts.count > 5 ? parts[5] : 0)
+        guard local.isValid, (0..<24).contains(local.hour), (0..<60).contains(local.minute),
+            (0..<61).contains(local.second)
+        else { return nil }
+        return timeZone.date(from: local)
+    }
+
+    /// `2024-08-02`, noon of that day, as an import reads a day.
+    static func day(from text: String, timeZone: Zone) -> Date? {
+        let parts = text.trimmed.split(separator: "-").compactMap { Int($0) }
+        guard parts.count == 3 else { return nil }
+        return time(from: "\(parts[0])-\(parts[1])-\(parts[2]) 12:00:00", timeZone: timeZone)
+    }
+}

@@ -1,0 +1,294 @@
+import Foundation
+import Testing
+
+@testable import BookClubCore
+
+/// KOReader's sidecar files: the strict reader of their Lua tables, both formats of highlights, and
+/// `bookclub import koreader` on a folder laid out as a mounted e-reader.
+@Suite struct KOReaderSidecarTests {
+    static let folder = Fixture.folder.appendingPathComponent("koreader")
+    static let newYork = Fixture.zone("America/New_York")
+
+    static func sidecar(_ book: String) throws -> Data {
+        try Data(contentsOf: folder.appendingPathComponent("Books/\(book).sdr/metadata.epub.lua"))
+    }
+
+    @Test func theLuaSubsetReadsAndNothingIsEvaluated() throws {
+        let value = try LuaReader.read(
+            Data(
+                #"""
+                -- a comment
+                return {
+                    ["text"] = "a \"quote\", a tab\t, \\ and a line\
+                break \u{1F4DA} \226\128\148 \x41",
+                    ["n"] = -1.5e2, ["t"] = true, ["f"] = false, ["gone"] = nil,
+                    ["list"] = { [1] = "one", [2] = { ["deep"] = 'single' }, },
+                    bare = 3; [7] = 0.25,
+                }
+                """#.utf8))
+        #expect(value["text"]?.string == "a \"quote\", a tab\t, \\ and a line\nbreak 📚 — A")
+        #expect(value["n"]?.number == -150)
+        #expect(value["t"]?.bool == true)
+        #expect(value["f"]?.bool == false)
+        #expect(value["gone"] == nil)
+        #expect(value["list"]?.array.first?.string == "one")
+        #expect(value["list"]?.array.last?["deep"]?.string == "single")
+        #expect(value["bare"]?.number == 3)
+        #expect(value.array.map(\.number) == [0.25])
+    }
+
+    @Test(arguments: [
+        (#"return { ["a"] = "never ends }"#, 1, "a string that never ends"),
+        ("return {\n  [\"a\"] = \"one\",\n  [\"b\"] = \"two\n}", 3, "a string that never ends on its line"),
+        (#"return { ["a"] = os.execute("rm -rf /") }"#, 1, "expected a value"),
+        (#"return { ["a"] = 1 + 2 }"#, 1, "expected `,` or `}`"),
+        (#"return { ["a"] = 1, ["a"] = 2 }"#, 1, "a key given twice"),
+        ("return { [\"a\"] = 1 } x", 1, "something after the table"),
+        (#"return "not a table""#, 1, "expected a table"),
+        (#"return { ["a"] = "\q" }"#, 1, "an unknown escape"),
+        (#"return { ["a"] = 1e999 }"#, 1, "is not a number"),
+        ("return {" + String(repeating: "{", count: 40), 1, "tables nested more than 32 deep"),
+        ("return {\n\n[\"a\"] = {", 3, "a table that never ends"),
+    ])
+    func whatIsNotTheSubsetIsRefusedWithItsLine(_ text: String, _ line: Int, _ reason: String) {
+        #expect {
+            try LuaReader.read(Data(text.utf8))
+        } throws: { error in
+            guard let failure = error as? LuaReader.Failure else { return false }
+            return failure.line == line && failure.reason.contains(reason)
+        }
+    }
+
+    @Test func theNewFormatBringsHighlightsProgressAndStatus() throws {
+        let (book, bookmarks) = try KOReaderSidecar.read(
+            Self.sidecar("Dune - Frank Herbert"), origin: "dune", modified: nil, timeZone: Self.newYork)
+        #expect(book.title == "Dune")
+        #expect(book.author == "Frank Herbert")
+        #expect(book.isbn == "9780441013593")
+        #expect(book.externalID == "5a1b2c3d4e5f60718293a4b5c6d7e8f9")
+        #expect(bookmarks == 1)
+        #expect(
+            book.highlights.map(\.text) == [
+                "Fear is the mind-killer.", "The spice extends life.\tThe spice expands consciousness. ノルウェイ",
+            ])
+        #expect(book.highlights.map(\.page) == [8, 40])
+        #expect(book.highlights.map(\.chapter) == ["Book One: Dune", "Book One: Dune"])
+        #expect(book.highlights.last?.note == "The \"spice\" — ask the club\nabout this one")
+        #expect(book.highlights.first?.time == Date(timeIntervalSince1970: 1_722_553_533))  // 19:05:33 in New York
+        #expect(book.highlights.allSatisfy { $0.source == .koreader && $0.id.hasPrefix("koreader-") })
+        #expect(book.progress?.fraction == 0.4567)
+        #expect(book.progress?.time == KOReaderSidecar.day(from: "2024-08-02", timeZone: Self.newYork))
+        #expect(book.finished == nil)
+    }
+
+    @Test func theOldFormatHasItsMeaningInverted() throws {
+        let (book, bookmarks) = try KOReaderSidecar.read(
+            Self.sidecar("kindred"), origin: "kindred", modified: nil, timeZone: .utc)
+        // No doc_props: the book is named by its file, `Title - Author.epub`.
+        #expect(book.title == "Kindred")
+        #expect(book.author == "Octavia E. Butler")
+        #expect(bookmarks == 1)
+        #expect(
+            book.highlights.map(\.text) == ["I lost an arm on my last trip home.", "The ease seemed to frighten me."])
+        #expect(book.highlights.map(\.note) == [nil, "Bring this to the meeting"], "`in The River` is KOReader's own")
+        #expect(book.highlights.map(\.page) == [14, 47])
+        #expect(book.finished == KOReaderSidecar.day(from: "2023-05-10", timeZone: .utc))
+    }
+
+    @Test func aSidecarThatNamesNoBookIsAProblemWithItsPlace() {
+        #expect(throws: ReaderImport.Problem(place: "x.lua", reason: "no title in doc_props, and no doc_path")) {
+            try KOReaderSidecar.read(
+                Data(#"return { ["percent_finished"] = 0.5 }"#.utf8), origin: "x.lua", modified: nil, timeZone: .utc)
+        }
+        #expect(throws: ReaderImport.Problem(place: "y.lua, line 2", reason: "a string that never ends on its line")) {
+            try KOReaderSidecar.read(
+                Data("return {\n[\"doc_path\"] = \"/a\n".utf8), origin: "y.lua", modified: nil, timeZone: .utc)
+        }
+    }
+
+    /// Random cuts, flips and repeats of the real sidecars: the reader never traps or hangs.
+    @Test func fuzzedSidecarsNeverTrap() throws {
+        var random = SeededGenerator(state: 2027)
+        let seeds = [try Array(Self.sidecar("Dune - Frank Herbert")), try Array(Self.sidecar("kindred"))]
+        var read = 0
+        for _ in 0..<3000 {
+            var bytes = seeds[Int.random(in: 0..<2, using: &random)]
+            for _ in 0..<Int.random(in: 1...4, using: &random) {
+                let at = Int.random(in: 0..<bytes.count, using: &random)
+                switch Int.random(in: 0..<4, using: &random) {
+                case 0:
+                    bytes[at] = [UInt8(ascii: "{"), UInt8(ascii: "\""), UInt8(ascii: "\\"), 0x0A, 0xFF].randomElement(
+                        using: &random)!
+                case 1: bytes.removeSubrange(at..<min(bytes.count, at + Int.random(in: 1...30, using: &random)))
+                case 2: bytes.insert(contentsOf: Array(repeating: UInt8(ascii: "{"), count: 50), at: at)
+                default: bytes.insert(contentsOf: bytes[at..<min(bytes.count, at + 200)], at: at)
+                }
+                if bytes.isEmpty { bytes = seeds[0] }
+            }
+            if let (book, _) = try? KOReaderSidecar.read(Data(bytes), origin: "f", modified: nil, timeZone: .utc) {
+                read += 1
+                #expect(!book.title.isEmpty)
+                #expect(book.highlights.allSatisfy { !$0.text.isEmpty })
+            }
+        }
+        #expect(read > 0)
+    }
+}
+
+/// `bookclub import koreader`, run as a reader would on a mounted e-reader.
+@Suite struct KOReaderImportEndToEndTests {
+    let bookclub: BookClubRunner
+
+    init() throws {
+        bookclub = try BookClubRunner()
+    }
+
+    @Test func aFolderBringsEachBooksHighlightsProgressAndStatusAndASecondImportAddsNothing() throws {
+        defer { bookclub.cleanUp() }
+        _ = try bookclub.add("Dune", "--author", "Frank Herbert", "--pages", "617")
+        try bookclub.run("progress", "dune", "100", "--date", "2024-07-20")
+        let folder = KOReaderSidecarTests.folder.path
+        let dry = try bookclub.run("import", "koreader", folder, "--dry-run")
+        #expect(dry.exitCode == 0, "\(dry.stderr)")
+        #expect(
+            dry.stdout
+                == "merge 'Dune' by Frank Herbert (Books/Dune - Frank Herbert.sdr/metadata.epub.lua): 2 new highlights, progress\nadd   'Kindred' by Octavia E. Butler (Books/kindred.sdr/metadata.epub.lua): 2 new highlights, progress, finished\n"
+        )
+        let imported = try bookclub.run("import", "koreader", folder)
+        #expect(
+            imported.stderr
+                == "Imported 4 highlights of 2 books (1 new to bookclub); 2 progress entries logged, 1 book finished, 2 bookmarks skipped.\n"
+        )
+        let dune = try #require(try bookclub.json("show", "dune", "--json") as? [String: Any])
+        #expect(dune["progress"] as? Double == 0.4567)
+        #expect(dune["isbn"] as? String == nil, "the book's own fields are not the device's to change")
+        #expect(
+            (dune["details"] as? [String: [String]])?["koreader:partial_md5_checksum"] == [
+                "5a1b2c3d4e5f60718293a4b5c6d7e8f9"
+            ])
+        let kindred = try #require(try bookclub.json("show", "kindred", "--json") as? [String: Any])
+        #expect(kindred["status"] as? String == "finished")
+        let highlights = (kindred["readings"] as? [[String: Any]])?.first?["highlights"] as? [[String: Any]]
+        #expect(
+            highlights?.compactMap { $0["text"] as? String }.contains("An older backup that must be passed over.")
+                == false)
+
+        let again = try bookclub.run("import", "koreader", folder)
+        #expect(
+            again.stderr
+                == "Imported 0 highlights of 2 books (0 new to bookclub); 4 already there, 2 bookmarks skipped.\n")
+        #expect((try bookclub.json("history", "--json") as? [[String: Any]])?.count == 3)
+
+        // One sidecar alone, or its .sdr folder, reads the same.
+        let one = try bookclub.run("import", "koreader", folder + "/Books/kindred.sdr/metadata.epub.lua")
+        #expect(one.exitCode == 0)
+        #expect(try bookclub.run("import", "koreader", folder + "/Books/kindred.sdr").exitCode == 0)
+    }
+
+    @Test func aBrokenSidecarIsSaidWithItsPathAndLineAndTheRestImported() throws {
+        defer { bookclub.cleanUp() }
+        let device = bookclub.home + "/device"
+        let books = KOReaderSidecarTests.folder.appendingPathComponent("Books").path
+        try FileManager.default.createDirectory(atPath: device + "/a.sdr", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: device + "/b.sdr", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            atPath: books + "/kindred.sdr/metadata.epub.lua", toPath: device + "/a.sdr/metadata.epub.lua")
+        try "return {\n  [\"doc_path\"] = \"/mnt/\u{1B}]0;owned\u{07}.epub,\n}\n".write(
+            toFile: device + "/b.sdr/metadata.pdf.lua", atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: device + "/loop", withDestinationPath: device)
+        let result = try bookclub.run("import", "koreader", "device")
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        #expect(
+            result.stderr.hasPrefix(
+                "Warning: Skipped b.sdr/metadata.pdf.lua, line 2: a string that never ends on its line.\n"))
+        #expect(!result.stderr.contains("\u{1B}"))
+        #expect(try bookclub.run("show", "kindred").exitCode == 0)
+
+        let nothing = try bookclub.run("import", "koreader", bookclub.home + "/device/a.sdr/../../")
+        #expect(nothing.exitCode == 0, "the home holds the device: found through it")
+        try FileManager.default.createDirectory(atPath: bookclub.home + "/empty", withIntermediateDirectories: true)
+        let empty = try bookclub.run("import", "koreader", "empty")
+        #expect(empty.exitCode == 65)
+        #expect(empty.stderr.hasPrefix("Error: "))
+        #expect(empty.stderr.contains("no KOReader sidecar (metadata.*.lua)"))
+        let broken = try bookclub.run("import", "koreader", "device/b.sdr")
+        #expect(broken.exitCode == 65)
+        #expect(broken.stderr.contains("no sidecar bookclub can read (metadata.pdf.lua, line 2"))
+        #expect(try bookclub.run("import", "koreader", "missing").exitCode == 74)
+    }
+}
+
+/// KOReader's `statistics.sqlite3`: pages turned become a day's reading, with its minutes.
+@Suite struct KOReaderStatisticsTests {
+    /// Rows as `sqlite3 -json` prints them: two evenings in Kolkata, the second past midnight in UTC.
+    static let rows = """
+        [{"title":"ノルウェイの森","authors":"村上春樹\\nJay Rubin","md5":"5EE88058C4346A122C4CCF80E36B1DC8","page":10,"start":1735733400,"duration":600,"pages":400},
+        {"title":"ノルウェイの森","authors":"村上春樹\\nJay Rubin","md5":"5EE88058C4346A122C4CCF80E36B1DC8","page":12,"start":1735734000,"duration":900,"pages":400},
+        {"title":"ノルウェイの森","authors":"村上春樹\\nJay Rubin","md5":"5EE88058C4346A122C4CCF80E36B1DC8","page":40,"start":1735839000,"duration":1200,"pages":400},
+        {"title":null,"authors":null,"md5":null,"page":1,"start":1735839000,"duration":60,"pages":10},
+        {"title":"Odd","authors":null,"md5":"nope","page":1,"start":1e300,"duration":60,"pages":10}]
+        """
+
+    @Test func eachDayOfABookIsOneSessionInTheReadersZone() throws {
+        let kolkata = Fixture.zone("Asia/Kolkata")
+        let books = try KOReaderStatistics.read(Data(Self.rows.utf8), origin: "stats", timeZone: kolkata)
+        #expect(books.map(\.title) == ["ノルウェイの森"])
+        #expect(books.first?.author == "村上春樹, Jay Rubin")
+        #expect(books.first?.externalID == "5ee88058c4346a122c4ccf80e36b1dc8")
+        let sessions = try #require(books.first?.sessions)
+        #expect(sessions.map(\.minutes) == [25, 20])
+        #expect(sessions.map(\.fraction) == [0.03, 0.1])
+        // Noon of each day in Kolkata: 1 and 2 January 2025.
+        #expect(
+            sessions.map(\.time) == [
+                Date(timeIntervalSince1970: 1_735_713_000), Date(timeIntervalSince1970: 1_735_799_400),
+            ])
+        #expect(Set(sessions.map(\.id)).count == 2)
+        // The same rows read again give the same ids: a re-import adds nothing.
+        #expect(
+            try KOReaderStatistics.read(Data(Self.rows.utf8), origin: "stats", timeZone: kolkata).first?.sessions
+                == sessions)
+        #expect(try KOReaderStatistics.read(Data(), origin: "stats", timeZone: kolkata).isEmpty)
+        #expect(throws: ReaderImport.Problem(place: "stats", reason: "sqlite3 printed rows bookclub cannot read")) {
+            try KOReaderStatistics.read(Data("[{".utf8), origin: "stats", timeZone: kolkata)
+        }
+    }
+}
+
+@Suite(.enabled(if: RealExports.isPresent, "the real files are not here (../shared/fixtures); skipped"))
+struct KOReaderStatisticsEndToEndTests {
+    let bookclub: BookClubRunner
+
+    init() throws {
+        bookclub = try BookClubRunner()
+    }
+
+    @Test func theRealStatisticsBecomeADayOfReadingWithItsMinutesAndNothingIsLeftBeside() throws {
+        defer { bookclub.cleanUp() }
+        let file = RealExports.shared("ereaders/koreader-statistics.sqlite3")
+        let folder = (file as NSString).deletingLastPathComponent
+        let before = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+        let imported = try bookclub.run("import", "koreader", file)
+        #expect(imported.exitCode == 0, "\(imported.stderr)")
+        #expect(imported.stderr == "Imported 0 highlights of 1 book (1 new to bookclub); 1 progress entry logged.\n")
+        let book = try #require(try bookclub.json("show", "crime", "--json") as? [String: Any])
+        let entries = (book["readings"] as? [[String: Any]])?.first?["entries"] as? [[String: Any]]
+        #expect(entries?.count == 1)
+        #expect(entries?.first?["minutes"] as? Int == 3, "34 + 77 + 29 + 39 seconds")
+        #expect(abs((entries?.first?["progress"] as? Double ?? 0) - 47.0 / 1146) < 1e-12, "page 47 of 1146")
+        #expect(try bookclub.run("show", "crime").stdout.contains("3 min read"))
+        let stats = try #require(try bookclub.json("stats", "--year", "2025", "--json") as? [String: Any])
+        #expect(stats["minutesRead"] as? Int == 3)
+
+        let again = try bookclub.run("import", "koreader", file)
+        #expect(again.stderr == "Imported 0 highlights of 1 book (0 new to bookclub).\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == before)
+
+        let withoutSQLite = try bookclub.run(["import", "koreader", file], environment: ["PATH": bookclub.home])
+        #expect(withoutSQLite.exitCode == 69)
+        #expect(
+            withoutSQLite.stderr
+                == "Error: Reading KOReader's statistics needs the sqlite3 program; install it (the sqlite3 package).\n"
+        )
+    }
+}
