@@ -32,6 +32,8 @@ public struct KindleClippings {
     private var bookIndex: [String: Int] = [:]
     /// Notes, by book, put with their highlight at the end.
     private var notes: [Int: [Clipping]] = [:]
+    /// Where each highlight is, by book and id.
+    private var highlightIndex: [Int: [String: Int]] = [:]
 
     /// - Parameters:
     ///   - timeZone: the reader's, for a time the device wrote without a zone.
@@ -159,15 +161,16 @@ public struct KindleClippings {
         var highlight = Highlight(
             id: "kindle-" + ReaderImport.digest(title, author, place), text: clipping.text, page: clipping.page,
             location: clipping.location.map(Self.spell), time: clipping.time, source: .kindle)
-        if let at = file.books[book].highlights.firstIndex(where: { $0.id == highlight.id }) {
+        if let at = highlightIndex[book]?[highlight.id] {
             let held = file.books[book].highlights[at]
             if held.text.hasPrefix(highlight.text) || highlight.text.hasPrefix(held.text) {
                 if highlight.text.count >= held.text.count { file.books[book].highlights[at] = highlight }
                 return
             }
             highlight.id = "kindle-" + ReaderImport.digest(title, author, place, clipping.text)
-            guard !file.books[book].highlights.contains(where: { $0.id == highlight.id }) else { return }
+            guard highlightIndex[book]?[highlight.id] == nil else { return }
         }
+        highlightIndex[book, default: [:]][highlight.id] = file.books[book].highlights.count
         file.books[book].highlights.append(highlight)
     }
 
@@ -193,7 +196,8 @@ public struct KindleClippings {
         let place =
             note.location.map { "note loc \($0.lowerBound)" } ?? note.page.map { "note page \($0)" } ?? note.text
         let id = "kindle-" + ReaderImport.digest(file.books[book].title, file.books[book].author ?? "", place)
-        guard !highlights.contains(where: { $0.id == id }) else { return }
+        guard highlightIndex[book]?[id] == nil else { return }
+        highlightIndex[book, default: [:]][id] = highlights.count
         file.books[book].highlights.append(
             Highlight(
                 id: id, text: "", note: note.text, page: note.page, location: note.location.map(Self.spell),
