@@ -162,6 +162,7 @@ def main():
             "show (1,000 entries)": base + ["show", big],
             "stats (every entry)": base + ["stats", "--json"],
             "export (every entry)": base + ["export"],
+            "stats --html (a year)": base + ["stats", "--year", "2020", "--html"],
         }
         commands = {name: (command, env) for name, command in commands.items()}
         if sqlite:
@@ -221,6 +222,7 @@ def main():
         check(f"list / task next at {largest:,}", median(largest, "list") / median(largest, "task next"), 0.25)
     for name in ["stats (every entry)", "export (every entry)"]:
         check(f"{name.split()[0]} at {largest:,}: µs per entry", median(largest, name) * 1000 / largest, 1)
+    check(f"stats --html of a year at {largest:,}, ms", median(largest, "stats --html (a year)"), 2000)
     peak = max(v[3] for (s, n), v in results.items() if s == largest and not n.startswith(("task", "sqlite3")))
     check(f"peak memory of any command at {largest:,} (MB)", peak, 50)
     shutil.rmtree(work)

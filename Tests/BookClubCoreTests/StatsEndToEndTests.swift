@@ -180,7 +180,7 @@ import Testing
                         stdout: "",
                         stderr: """
                             Error: The value '\(year)' is invalid for '--year <year>': expected a whole number from 1900 to 9999
-                            Usage: bookclub stats [--year <year>] [--json]
+                            Usage: bookclub stats [--year <year>] [--html] [--output <file>] [--open] [--no-covers] [--json]
                               See 'bookclub stats --help' for more information.
 
                             """, exitCode: 64), "\(year)")

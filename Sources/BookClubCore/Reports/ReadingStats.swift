@@ -42,6 +42,26 @@ public struct ReadingStats: Equatable, Sendable {
         public var books: Int
         public var pages: Int
         public var readingDays: Int
+        /// Minutes read, as e-readers' statistics tell them; 0 when none do.
+        public var minutes = 0
+    }
+
+    /// A reading finished in the year, as the year's list of books shows it.
+    public struct Finished: Equatable, Sendable {
+        public var bookID: Book.ID
+        public var title: String
+        public var author: String?
+        public var pages: Int?
+        public var tags: [String]
+        public var coverName: String?
+        public var started: Day?
+        public var finished: Day
+        public var rating: Double?
+        /// A second or later reading of the book.
+        public var isReread: Bool
+
+        /// Days from the start to the finish, both counted; `nil` when the start is unknown.
+        public var days: Int? { started.map { max(1, finished.number - $0.number + 1) } }
     }
 
     /// A reading day and the pages read on it (0 for a book without a page count).
@@ -114,6 +134,10 @@ public struct ReadingStats: Equatable, Sendable {
     public var pagesPerDay: Double
     /// Minutes read in the year, as e-readers' statistics tell them; 0 when none do.
     public var minutes: Int
+    /// The readings finished in the year, in the order they were finished.
+    public var finished: [Finished]
+    /// Readings abandoned in the year.
+    public var abandoned: Int
     public var currentStreak: Streak
     public var longestStreak: Streak
     /// Books being read that have a page count, soonest done first.
@@ -150,7 +174,9 @@ public struct ReadingStats: Equatable, Sendable {
         var booksByMonth = Array(repeating: 0, count: 12)
         var finishedWithoutDate = 0
         var ratings: [Double] = []
-        var minutes = 0
+        var minutesByMonth = Array(repeating: 0, count: 12)
+        var finished: [Finished] = []
+        var abandoned = 0
 
         /// - Parameters: as `ReadingStats.init(library:now:timeZone:year:goal:)`'s.
         public init(now: Date, timeZone: Zone, year: Int? = nil) {
@@ -169,7 +195,14 @@ public struct ReadingStats: Equatable, Sendable {
                 for entry in reading.progress.entries {
                     let day = timeZone.day(of: entry.time)
                     tally.add(fraction: entry.progress, page: entry.page, day: day, to: &pagesByDay)
-                    if let spent = entry.minutes, counted.contains(day) { minutes += spent }
+                    if let spent = entry.minutes, counted.contains(day) {
+                        minutesByMonth[Day(number: day).month - 1] += spent
+                    }
+                }
+                if let ending = reading.ending, ending.outcome == .abandoned, let date = ending.date,
+                    counted.contains(timeZone.day(of: date))
+                {
+                    abandoned += 1
                 }
                 guard let ending = reading.ending, ending.outcome == .finished else { continue }
                 guard let date = ending.date else {
@@ -185,7 +218,15 @@ public struct ReadingStats: Equatable, Sendable {
                 if counted.contains(day) {
                     booksByMonth[Day(number: day).month - 1] += 1
                     let isLatest = reading.id == book.readings.last?.id
-                    if let rating = ending.rating ?? (isLatest ? book.rating : nil) { ratings.append(rating) }
+                    let rating = ending.rating ?? (isLatest ? book.rating : nil)
+                    if let rating { ratings.append(rating) }
+                    finished.append(
+                        Finished(
+                            bookID: book.id, title: book.title, author: book.author, pages: book.pages,
+                            tags: book.tags, coverName: book.coverName,
+                            started: reading.started.map { Day(number: timeZone.day(of: $0)) },
+                            finished: Day(number: day), rating: rating,
+                            isReread: reading.id != book.readings.first?.id))
                 }
             }
         }
@@ -207,13 +248,21 @@ public struct ReadingStats: Equatable, Sendable {
         let booksByMonth = counter.booksByMonth
         finishedWithoutDate = counter.finishedWithoutDate
         ratings = counter.ratings
-        minutes = counter.minutes
+        minutes = counter.minutesByMonth.reduce(0, +)
+        finished = counter.finished.enumerated().sorted {
+            ($0.element.finished, $0.offset) < ($1.element.finished, $1.offset)
+        }.map(\.element)
+        abandoned = counter.abandoned
 
         days = pagesByDay.filter { counted.contains($0.key) }.map {
             DayTotal(day: Day(number: $0.key), pages: $0.value)
         }
         .sorted { $0.day < $1.day }
-        months = (1...12).map { Month(month: $0, books: booksByMonth[$0 - 1], pages: 0, readingDays: 0) }
+        months = (1...12).map {
+            Month(
+                month: $0, books: booksByMonth[$0 - 1], pages: 0, readingDays: 0,
+                minutes: counter.minutesByMonth[$0 - 1])
+        }
         for total in days {
             months[total.day.month - 1].pages += total.pages
             months[total.day.month - 1].readingDays += 1

@@ -10,6 +10,10 @@ struct StatsCommand: Command {
     static let year = Option(
         long: "year", kind: .value("year"), help: "The year to report, from 1900 to 9999 (default: this year).",
         parse: .integer(in: 1900...9999))
+    static let html = Flag(long: "html", help: "Write the year as one HTML page, with charts, to look at and share.")
+    static let open = Flag(long: "open", help: "With --html, open the page in your browser (xdg-open or open).")
+    static let noCovers = Flag(long: "no-covers", help: "With --html, leave the covers out.")
+    static let output = CommonOptions.output("With --html, write the page to this file instead of standard output.")
     static let configuration = CommandConfiguration(
         name: "stats",
         abstract: "Your reading in numbers: pages and books a month, pace, streaks and your yearly goal.",
@@ -21,18 +25,38 @@ struct StatsCommand: Command {
             finish is the pages left at that pace; streaks run over all your history. Set a goal with \
             `bookclub settings set yearlyGoal 24`. On a terminal, a sparkline of pages a week and a \
             calendar of reading days follow the numbers.
+
+            --html writes one self-contained page (styles, charts and covers inside it; no script, no \
+            request): the year in numbers, books and pages by month, a calendar of reading days, every \
+            book finished, ratings and tags. Example: bookclub stats --year 2025 --html > 2025.html
             """,
         options: [
             year,
+            html,
+            output,
+            open,
+            noCovers,
             CommonOptions.json,
         ])
 
     var year: Int?
     var json: Bool
+    var html: Bool
+    var outputPath: String?
+    var opens: Bool
+    var covers: Bool
 
     init(_ arguments: ParsedArguments) throws {
         year = try arguments[Self.year]
         json = arguments[CommonOptions.json]
+        html = arguments[Self.html]
+        outputPath = try arguments[Self.output]
+        opens = arguments[Self.open]
+        covers = !arguments[Self.noCovers]
+        if !html, outputPath != nil || opens || !covers {
+            throw ParseError.message("--output, --open and --no-covers go with --html")
+        }
+        if html && json { throw ParseError.message("--html and --json are two ways to write the year: give one") }
     }
 
     func run(in session: Session) throws {
@@ -46,6 +70,7 @@ struct StatsCommand: Command {
             try session.writeJSON(StatsJSON(stats))
             return
         }
+        if html { return try writePage(stats, in: session) }
         var lines = StatsText.summary(stats, style: session.style)
         if session.terminal.standardOutputIsTerminal || session.style.isEnabled {
             let charts = StatsCharts.render(
@@ -63,4 +88,33 @@ struct StatsCommand: Command {
             session.output.write("Set a yearly goal with `bookclub settings set yearlyGoal 24`.", as: .message)
         }
     }
+
+    /// The page, to standard output or a file; `--open` writes it to the cache when no file is given.
+    private func writePage(_ stats: ReadingStats, in session: Session) throws {
+        let cache = session.openLibraryCache
+        let page = StatsHTML.page(stats) { book in
+            guard covers, let name = book.coverName, let path = cache.coverPath(ofName: name),
+                let size = try? session.fileSystem.size(path), size <= Self.largestCover,
+                let data = try? session.fileSystem.read(path)
+            else { return nil }
+            return "data:image/" + (name.hasSuffix(".png") ? "png" : "jpeg") + ";base64," + data.base64EncodedString()
+        }
+        let path = outputPath ?? (opens ? session.paths.cache + "/stats-\(stats.year).html" : nil)
+        guard let path else {
+            session.output.write(page.hasSuffix("\n") ? String(page.dropLast()) : page, as: .data)
+            return
+        }
+        try session.writeFile(Data(page.utf8), to: path)
+        guard opens else { return }
+        if let opener = Subprocess("xdg-open", environment: session.services.variables)
+            ?? Subprocess("open", environment: session.services.variables),
+            (try? opener.run([session.absolutePath(path)], limit: 0).code) == 0
+        {
+            return
+        }
+        session.output.write("No program to open it with (xdg-open or open): the page is \(path).", as: .message)
+    }
+
+    /// A cover larger than this is left out of the page, which stays small enough to send.
+    static let largestCover = 64 * 1024
 }

@@ -101,7 +101,7 @@ _bookclub() {
             'bookclub/export:--format'|'bookclub/export:--output'|'bookclub/export:-o'|'bookclub/export:--store'|'bookclub/export:--settings'|'bookclub/export:--color') skip=$word ;;
             'bookclub/log:--store'|'bookclub/log:--settings'|'bookclub/log:--color') skip=$word ;;
             'bookclub/import:--store'|'bookclub/import:--settings'|'bookclub/import:--color') skip=$word ;;
-            'bookclub/stats:--year'|'bookclub/stats:--store'|'bookclub/stats:--settings'|'bookclub/stats:--color') skip=$word ;;
+            'bookclub/stats:--year'|'bookclub/stats:--output'|'bookclub/stats:-o'|'bookclub/stats:--store'|'bookclub/stats:--settings'|'bookclub/stats:--color') skip=$word ;;
             'bookclub/lookup:--store'|'bookclub/lookup:--settings'|'bookclub/lookup:--color') skip=$word ;;
             'bookclub/cover:--store'|'bookclub/cover:--settings'|'bookclub/cover:--color') skip=$word ;;
             'bookclub/covers:--limit'|'bookclub/covers:-n'|'bookclub/covers:--store'|'bookclub/covers:--settings'|'bookclub/covers:--color') skip=$word ;;
@@ -201,6 +201,7 @@ _bookclub() {
             'bookclub/import:--store') files=1 ;;
             'bookclub/import:--settings') files=1 ;;
             'bookclub/import:--color') values='auto always never' ;;
+            'bookclub/stats:--output'|'bookclub/stats:-o') files=1 ;;
             'bookclub/stats:--store') files=1 ;;
             'bookclub/stats:--settings') files=1 ;;
             'bookclub/stats:--color') values='auto always never' ;;
@@ -320,7 +321,7 @@ _bookclub() {
             'bookclub/export') read -r -a candidates <<< '--format --output --store --settings --quiet --color --no-color --no-hooks --version --help' ;;
             'bookclub/log') read -r -a candidates <<< '--stdin --skip-invalid --json --store --settings --quiet --color --no-color --no-hooks --version --help' ;;
             'bookclub/import') read -r -a candidates <<< '--dry-run --json --store --settings --quiet --color --no-color --no-hooks --version --help' ;;
-            'bookclub/stats') read -r -a candidates <<< '--year --json --store --settings --quiet --color --no-color --no-hooks --version --help' ;;
+            'bookclub/stats') read -r -a candidates <<< '--year --html --output --open --no-covers --json --store --settings --quiet --color --no-color --no-hooks --version --help' ;;
             'bookclub/lookup') read -r -a candidates <<< '--json --store --settings --quiet --color --no-color --no-hooks --version --help' ;;
             'bookclub/cover') read -r -a candidates <<< '--path --store --settings --quiet --color --no-color --no-hooks --version --help' ;;
             'bookclub/covers') read -r -a candidates <<< '--limit --store --settings --quiet --color --no-color --no-hooks --version --help' ;;

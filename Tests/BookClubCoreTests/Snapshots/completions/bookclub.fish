@@ -137,7 +137,7 @@ function __bookclub_state
                 set skip 1
             case 'bookclub/import:--store' 'bookclub/import:--settings' 'bookclub/import:--color'
                 set skip 1
-            case 'bookclub/stats:--year' 'bookclub/stats:--store' 'bookclub/stats:--settings' 'bookclub/stats:--color'
+            case 'bookclub/stats:--year' 'bookclub/stats:--output' 'bookclub/stats:-o' 'bookclub/stats:--store' 'bookclub/stats:--settings' 'bookclub/stats:--color'
                 set skip 1
             case 'bookclub/lookup:--store' 'bookclub/lookup:--settings' 'bookclub/lookup:--color'
                 set skip 1
@@ -335,6 +335,10 @@ complete -c bookclub -n '__bookclub_argument_is bookclub/import 1' -F
 complete -c bookclub -n '__bookclub_command_is bookclub/import' -l dry-run -s n -d 'List what would be imported, and change nothing.'
 complete -c bookclub -n '__bookclub_command_is bookclub/import' -l json -d 'Print the result as JSON.'
 complete -c bookclub -n '__bookclub_command_is bookclub/stats' -l year -x -d 'The year to report, from 1900 to 9999 (default: this year).'
+complete -c bookclub -n '__bookclub_command_is bookclub/stats' -l html -d 'Write the year as one HTML page, with charts, to look at and share.'
+complete -c bookclub -n '__bookclub_command_is bookclub/stats' -l output -s o -r -F -d 'With --html, write the page to this file instead of standard output.'
+complete -c bookclub -n '__bookclub_command_is bookclub/stats' -l open -d 'With --html, open the page in your browser (xdg-open or open).'
+complete -c bookclub -n '__bookclub_command_is bookclub/stats' -l no-covers -d 'With --html, leave the covers out.'
 complete -c bookclub -n '__bookclub_command_is bookclub/stats' -l json -d 'Print the result as JSON.'
 complete -c bookclub -n '__bookclub_command_is bookclub/lookup' -l json -d 'Print the result as JSON.'
 complete -c bookclub -n '__bookclub_argument_is bookclub/cover 0' -a '(__bookclub_list --titles)'

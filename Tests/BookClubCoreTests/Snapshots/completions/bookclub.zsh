@@ -76,7 +76,7 @@ _bookclub() {
             ('bookclub/export:--format'|'bookclub/export:--output'|'bookclub/export:-o'|'bookclub/export:--store'|'bookclub/export:--settings'|'bookclub/export:--color') skip=$word ;;
             ('bookclub/log:--store'|'bookclub/log:--settings'|'bookclub/log:--color') skip=$word ;;
             ('bookclub/import:--store'|'bookclub/import:--settings'|'bookclub/import:--color') skip=$word ;;
-            ('bookclub/stats:--year'|'bookclub/stats:--store'|'bookclub/stats:--settings'|'bookclub/stats:--color') skip=$word ;;
+            ('bookclub/stats:--year'|'bookclub/stats:--output'|'bookclub/stats:-o'|'bookclub/stats:--store'|'bookclub/stats:--settings'|'bookclub/stats:--color') skip=$word ;;
             ('bookclub/lookup:--store'|'bookclub/lookup:--settings'|'bookclub/lookup:--color') skip=$word ;;
             ('bookclub/cover:--store'|'bookclub/cover:--settings'|'bookclub/cover:--color') skip=$word ;;
             ('bookclub/covers:--limit'|'bookclub/covers:-n'|'bookclub/covers:--store'|'bookclub/covers:--settings'|'bookclub/covers:--color') skip=$word ;;
@@ -177,6 +177,7 @@ _bookclub() {
             ('bookclub/import:--store') files=1 ;;
             ('bookclub/import:--settings') files=1 ;;
             ('bookclub/import:--color') values=('auto' 'always' 'never') ;;
+            ('bookclub/stats:--output'|'bookclub/stats:-o') files=1 ;;
             ('bookclub/stats:--store') files=1 ;;
             ('bookclub/stats:--settings') files=1 ;;
             ('bookclub/stats:--color') values=('auto' 'always' 'never') ;;
@@ -299,7 +300,7 @@ _bookclub() {
         ('bookclub/export') opts=('--format' '--output' '--store' '--settings' '--quiet' '--color' '--no-color' '--no-hooks' '--version' '--help') ;;
         ('bookclub/log') opts=('--stdin' '--skip-invalid' '--json' '--store' '--settings' '--quiet' '--color' '--no-color' '--no-hooks' '--version' '--help') ;;
         ('bookclub/import') opts=('--dry-run' '--json' '--store' '--settings' '--quiet' '--color' '--no-color' '--no-hooks' '--version' '--help') ;;
-        ('bookclub/stats') opts=('--year' '--json' '--store' '--settings' '--quiet' '--color' '--no-color' '--no-hooks' '--version' '--help') ;;
+        ('bookclub/stats') opts=('--year' '--html' '--output' '--open' '--no-covers' '--json' '--store' '--settings' '--quiet' '--color' '--no-color' '--no-hooks' '--version' '--help') ;;
         ('bookclub/lookup') opts=('--json' '--store' '--settings' '--quiet' '--color' '--no-color' '--no-hooks' '--version' '--help') ;;
         ('bookclub/cover') opts=('--path' '--store' '--settings' '--quiet' '--color' '--no-color' '--no-hooks' '--version' '--help') ;;
         ('bookclub/covers') opts=('--limit' '--store' '--settings' '--quiet' '--color' '--no-color' '--no-hooks' '--version' '--help') ;;
