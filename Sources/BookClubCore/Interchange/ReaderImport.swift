@@ -75,8 +75,12 @@ public struct ReaderImport: Equatable, Sendable {
         self.source = source
     }
 
-    /// How many highlights it brings.
-    public var highlightCount: Int { books.reduce(0) { $0 + $1.highlights.count } }
+    /// A book of the library as the device names it: what is matched, or added.
+    func book(_ item: Book, id: BookClubCore.Book.ID, added: Date) -> BookClubCore.Book {
+        BookClubCore.Book(
+            id: id, title: item.title, author: item.author, isbn: item.isbn,
+            details: item.externalID.map { [Self.externalIDKey(source): [$0]] }, added: added)
+    }
 }
 
 /// What importing an e-reader's file did, book by book.
@@ -110,10 +114,8 @@ extension Library {
         for (index, book) in books.enumerated() { matcher.insert(book, at: index, line: nil, inStore: true) }
         var result = ReaderImportResult()
         for item in file.books {
-            var probe = Book(id: "", title: item.title, author: item.author, isbn: item.isbn, added: now)
-            if let id = item.externalID { probe.details = [ReaderImport.externalIDKey(file.source): [id]] }
             let bookID: Book.ID
-            let match = matcher.match(probe)
+            let match = matcher.match(file.book(item, id: "", added: now))
             if let (candidate, _) = match {
                 bookID = books[candidate.index].id
                 if let id = item.externalID {
@@ -125,12 +127,10 @@ extension Library {
                     }
                 }
             } else {
-                probe = Book(
-                    id: makeID(), title: item.title, author: item.author, isbn: item.isbn, details: probe.details,
-                    added: now)
-                books.append(probe)
-                matcher.insert(probe, at: books.count - 1, line: nil, inStore: false)
-                bookID = probe.id
+                let added = file.book(item, id: makeID(), added: now)
+                books.append(added)
+                matcher.insert(added, at: books.count - 1, line: nil, inStore: false)
+                bookID = added.id
             }
             // A book of the file has highlights, or it would not be named; none thrown here.
             let outcome =
@@ -176,9 +176,7 @@ extension Library {
         for (index, book) in books.enumerated() { matcher.insert(book, at: index, line: nil, inStore: true) }
         return Set(
             file.books.compactMap { item in
-                var probe = Book(id: "", title: item.title, author: item.author, isbn: item.isbn, added: .distantPast)
-                if let id = item.externalID { probe.details = [ReaderImport.externalIDKey(file.source): [id]] }
-                return matcher.match(probe).map { books[$0.0.index].id }
+                matcher.match(file.book(item, id: "", added: .distantPast)).map { books[$0.0.index].id }
             })
     }
 
