@@ -23,18 +23,24 @@ extension Session {
         return book
     }
 
-    /// The name of the cover of `isbn` in the cache, fetched the first time; `nil` when Open Library
-    /// has none (which is remembered for 30 days too).
+    /// The name of the cover of `isbn` in the cache, fetched the first time with its thumbnail; `nil`
+    /// when Open Library has none (which is remembered for 30 days too).
     func cover(for isbn: ISBN) throws -> String? {
         let cache = openLibraryCache
         if let name = cache.cover(for: isbn) { return name }
         guard !cache.coverIsMissing(for: isbn, now: services.now()) else { return nil }
         guard let id = try lookUp(isbn)?.coverID else { return nil }
-        guard let image = try openLibrary().fetch(OpenLibrary.coverPath(id), from: .covers) else {
+        let client = try openLibrary()
+        guard let image = try client.fetch(OpenLibrary.coverPath(id), from: .covers) else {
             try cache.keepMissingCover(for: isbn, now: services.now())
             return nil
         }
-        return try cache.keepCover(image, for: isbn)
+        let name = try cache.keepCover(image, for: isbn)
+        // A thumbnail too, for pages that show many covers; without one they show none.
+        if let thumbnail = try? client.fetch(OpenLibrary.thumbnailPath(id), from: .covers) {
+            try? cache.keepThumbnail(thumbnail, for: isbn)
+        }
+        return name
     }
 
     private func openLibrary() throws -> OpenLibraryClient {

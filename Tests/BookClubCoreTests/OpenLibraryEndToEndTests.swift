@@ -86,13 +86,17 @@ final class OpenLibraryServer {
         #expect(book["coverName"] as? String == "9780441013593.jpg")
         let cover = try #require(FileManager.default.contents(atPath: covers + "/9780441013593.jpg"))
         #expect(cover.starts(with: [0xFF, 0xD8, 0xFF]))
-        #expect(files(in: covers) == ["9780441013593.jpg"])
+        #expect(files(in: covers) == ["9780441013593.jpg", "thumbnails"])
+        // The thumbnail goes into the year's page, the cover itself never.
+        let thumbnail = try #require(FileManager.default.contents(atPath: covers + "/thumbnails/9780441013593.jpg"))
+        #expect(thumbnail != cover)
 
         // The redirect is a request of its own; each names bookclub and a contact, a second apart.
         let requests = server.requests
         #expect(
             requests.map(\.path) == [
                 "/isbn/9780441013593.json", "/books/OL26242482M.json", "/authors/OL79034A.json", "/b/id/11481354-L.jpg",
+                "/b/id/11481354-M.jpg",
             ])
         #expect(requests.allSatisfy { $0.agent == "bookclub/0.1.0 (https://github.com/bookclub/bookclub)" })
         #expect(server.leastSpacing >= 0.9)
@@ -102,7 +106,7 @@ final class OpenLibraryServer {
         #expect(lookup.exitCode == 0)
         #expect(
             lookup.stdout == "Dune\nby Frank Herbert\n617 pages · 2005 · Ace Books\nISBN 0441013597 · has a cover\n")
-        #expect(server.requests.count == 4)
+        #expect(server.requests.count == 5)
 
         // In a pipe the cover is its path; on iTerm2's terminal, the image itself.
         let piped = try bookclub.run(["cover", "dune"], environment: ["TERM_PROGRAM": "iTerm.app"])
@@ -117,6 +121,14 @@ final class OpenLibraryServer {
         let asked = InProcess.run(
             ["cover", "dune", "--path"], home: bookclub.home, variables: ["LC_TERMINAL": "iTerm2"], onTerminal: true)
         #expect(asked.stdout == covers + "/9780441013593.jpg\n")
+
+        // The year's page shows the thumbnail, as a data: URI; --no-covers leaves it out.
+        try bookclub.run("finish", "dune")
+        let page = try bookclub.run("stats", "--html").stdout
+        #expect(page.contains("src=\"data:image/jpeg;base64," + thumbnail.base64EncodedString() + "\""))
+        #expect(!page.contains(cover.base64EncodedString()))
+        #expect(!(try bookclub.run("stats", "--html", "--no-covers").stdout.contains("data:image")))
+        #expect(server.requests.count == 5, "the page asks nothing")
     }
 
     @Test func withATitleOnlyWhatIsMissingIsFilledAndEditRefreshFillsLater() throws {
@@ -184,17 +196,17 @@ final class OpenLibraryServer {
         let first = try bookclub.run("covers", "--limit", "3")
         #expect(first.exitCode == 0, "\(first.stderr)")
         #expect(first.stderr == "3 covers linked; 47 to fetch: run `bookclub covers` again.\n")
-        #expect(server.requests.count == 6)  // an edition and a cover a book
+        #expect(server.requests.count == 9)  // an edition, a cover and its thumbnail a book
 
         let second = try bookclub.run("covers", "--limit", "2")
         #expect(second.stderr == "2 covers linked; 45 to fetch: run `bookclub covers` again.\n")
         let paths = server.requests.map(\.path)
-        #expect(paths.count == 10)
-        #expect(Set(paths).count == 10)  // nothing asked twice
+        #expect(paths.count == 15)
+        #expect(Set(paths).count == 15)  // nothing asked twice
         #expect(server.leastSpacing >= 0.9)
         let books = try #require(try bookclub.json("list", "--all", "--json") as? [[String: Any]])
         #expect(books.compactMap { $0["coverName"] as? String }.count == 5)
-        #expect(files(in: covers).count == 5)
+        #expect(files(in: covers).count == 6)  // and the thumbnails' folder
 
         // Two bookclubs at once still take turns.
         let before = server.requests.count

@@ -77,6 +77,17 @@ import Testing
         #expect(svg.contains("<title>Sun 9 Mar 2025: no reading</title>"))
         let kolkata = StatsHTML.calendar(stats([late], zone: Fixture.zone("Asia/Kolkata"), year: 2025))
         #expect(kolkata.contains("<title>Sun 9 Mar 2025: 100 pages</title>"))
+        // In Sydney the year begins in summer time (UTC+11): 13:30 UTC on 31 December is already
+        // 1 January there, the first square of its year, and no square of the year before.
+        let sydney = Fixture.zone("Australia/Sydney")
+        let eve = book("Eve", "2024-12-31T13:30:00Z", "2025-01-02T03:00:00Z")
+        #expect(
+            StatsHTML.calendar(stats([eve], zone: sydney, year: 2025)).contains(
+                "<title>Wed 1 Jan 2025: 100 pages</title>"))
+        #expect(!StatsHTML.calendar(stats([eve], zone: sydney, year: 2024)).contains("100 pages"))
+        #expect(
+            StatsHTML.calendar(stats([eve], zone: .utc, year: 2024)).contains(
+                "<title>Tue 31 Dec 2024: 100 pages</title>"))
     }
 
     @Test func barsHaveATitleADescriptionAndATable() {

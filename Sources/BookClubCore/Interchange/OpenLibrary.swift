@@ -114,6 +114,9 @@ public enum OpenLibrary {
     /// The path of a cover on the cover server, large.
     public static func coverPath(_ id: Int) -> String { "/b/id/\(id)-L.jpg" }
 
+    /// The path of a cover's medium size (180 pixels wide), a thumbnail for pages such as `stats --html`.
+    public static func thumbnailPath(_ id: Int) -> String { "/b/id/\(id)-M.jpg" }
+
     /// `jpg` or `png` by the image's first bytes; `nil` for anything else.
     public static func imageExtension(_ data: Data) -> String? {
         if data.starts(with: [0xFF, 0xD8, 0xFF]) { return "jpg" }

@@ -64,6 +64,14 @@ public struct OpenLibraryCache {
         return name
     }
 
+    /// Keeps a cover's thumbnail, named as its cover is, in `covers/thumbnails/`.
+    public func keepThumbnail(_ image: Data, for isbn: ISBN) throws {
+        guard let kind = OpenLibrary.imageExtension(image) else {
+            throw BookClubError.badAnswer("The cover server sent something that is not a JPEG or PNG image")
+        }
+        try fileSystem.writeAtomically(thumbnailPath(isbn.thirteen + "." + kind), image)
+    }
+
     public func keepMissingCover(for isbn: ISBN, now: Date) throws {
         try fileSystem.writeAtomically(
             missingPath(isbn), try JSONCoding.encoder().encode(Answer(fetched: now.wholeSeconds, book: nil)))
@@ -79,7 +87,13 @@ public struct OpenLibraryCache {
         return coverPath(name)
     }
 
+    /// The path of the thumbnail of a cover bookclub named; `nil` as for `coverPath(ofName:)`.
+    public func thumbnailPath(ofName name: String) -> String? {
+        coverPath(ofName: name).map { _ in thumbnailPath(name) }
+    }
+
     private func coverPath(_ name: String) -> String { coversFolder + "/" + name }
+    private func thumbnailPath(_ name: String) -> String { coversFolder + "/thumbnails/" + name }
     private func answerPath(_ isbn: ISBN) -> String { folder + "/answers/" + isbn.thirteen + ".json" }
     private func missingPath(_ isbn: ISBN) -> String { coversFolder + "/" + isbn.thirteen + ".missing" }
 

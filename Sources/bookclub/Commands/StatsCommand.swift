@@ -93,7 +93,7 @@ struct StatsCommand: Command {
     private func writePage(_ stats: ReadingStats, in session: Session) throws {
         let cache = session.openLibraryCache
         let page = StatsHTML.page(stats) { book in
-            guard covers, let name = book.coverName, let path = cache.coverPath(ofName: name),
+            guard covers, let name = book.coverName, let path = cache.thumbnailPath(ofName: name),
                 let size = try? session.fileSystem.size(path), size <= Self.largestCover,
                 let data = try? session.fileSystem.read(path)
             else { return nil }
@@ -115,6 +115,6 @@ struct StatsCommand: Command {
         session.output.write("No program to open it with (xdg-open or open): the page is \(path).", as: .message)
     }
 
-    /// A cover larger than this is left out of the page, which stays small enough to send.
+    /// A thumbnail larger than this is left out of the page, which stays small enough to send.
     static let largestCover = 64 * 1024
 }

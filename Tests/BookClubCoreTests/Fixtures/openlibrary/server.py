@@ -18,6 +18,7 @@ signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGTERM, signal.SIGINT])
 signal.signal(signal.SIGTERM, signal.SIG_DFL)
 DUNE = "9780441013593"
 JPEG = bytes([0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10]) + b"JFIF\x00" + b"\x00" * 100 + bytes([0xFF, 0xD9])
+THUMBNAIL = bytes([0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10]) + b"JFIF\x00" + b"\x01" * 20 + bytes([0xFF, 0xD9])
 
 EDITION = {
     "publishers": ["Ace Books"], "number_of_pages": 617, "isbn_10": ["0441013597"], "covers": [11481354, -1],
@@ -85,6 +86,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self.send(200, b"<html>not an image</html>", "text/html")
         if path.startswith("/b/id/") and path.endswith("-L.jpg"):
             return self.send(200, JPEG, "image/jpeg")
+        if path.startswith("/b/id/") and path.endswith("-M.jpg"):
+            return self.send(200, THUMBNAIL, "image/jpeg")
         self.send(404, b'{"error": "notfound"}')
 
 
