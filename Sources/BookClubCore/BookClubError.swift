@@ -115,7 +115,7 @@ extension BookClubError: LocalizedError {
         case .needsPageCount(let title, let reference):
             "'\(title)' has no page count; log a percent (45%) or set it with `bookclub edit \(reference) --pages N`."
         case .pageOutOfRange(let page, let title, let pages):
-            "Page \(page) is past the end of '\(title)' (\(pages) pages)."
+            "Page \(page) is past the end of '\(title)' (\(NumberText.count(pages, "page")))."
         case .pagesBelowEntry(let title, let page, let pages):
             "'\(title)' has an entry at p. \(page); a page count of \(pages) would put it past the end."
         case .duplicateTitle(let title):

@@ -40,19 +40,20 @@ struct Terminal {
             standardInputIsTerminal: isatty(STDIN_FILENO) == 1)
     }
 
-    /// Whether a stream gets colour: never with `NO_COLOR` set; else `--color`/`--no-color`, then
-    /// `TERM=dumb`, the `color` setting (read only when it decides), and last whether the stream is a
-    /// terminal.
+    /// Whether a stream gets colour, as no-color.org has it: `--color`/`--no-color`, then the `color`
+    /// setting (read only when it decides), override `NO_COLOR`; `NO_COLOR` (set and not empty) then
+    /// means never, as does `TERM=dumb`; last, whether the stream is a terminal.
     static func wantsColor(
         flag: ColorMode?, setting: () -> ColorMode, environment: [String: String], isTerminal: Bool
     ) -> Bool {
-        if let noColor = environment["NO_COLOR"], !noColor.isEmpty { return false }
         if let flag, flag != .auto { return flag == .always }
-        if environment["TERM"] == "dumb" { return false }
         switch setting() {
         case .always: return true
         case .never: return false
-        case .auto: return isTerminal
+        case .auto: break
         }
+        if let noColor = environment["NO_COLOR"], !noColor.isEmpty { return false }
+        if environment["TERM"] == "dumb" { return false }
+        return isTerminal
     }
 }

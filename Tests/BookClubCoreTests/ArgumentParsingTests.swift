@@ -324,7 +324,7 @@ func thrownErrorMessages(_ error: ParseError, _ expected: String) {
               -n, --note <note>       A note to attach.
               --store <path>          The library file to use.
               -q, --quiet             Print less output.
-              --version               Show the version.
+              -v, --version           Show the version.
               -h, --help              Show help information.
 
             """)
@@ -340,7 +340,7 @@ func thrownErrorMessages(_ error: ParseError, _ expected: String) {
             OPTIONS:
               --store <path>          The library file to use.
               -q, --quiet             Print less output.
-              --version               Show the version.
+              -v, --version           Show the version.
               -h, --help              Show help information.
 
             SUBCOMMANDS:
@@ -460,4 +460,20 @@ func everyDeclaredOptionIsRead(_ path: String) throws {
         let unread = declared.subtracting(reads.read).sorted()
         #expect(unread.isEmpty, "bookclub \(path) \(given.map(\.longName) ?? "") leaves unread: \(unread)")
     }
+}
+
+// MARK: - Suggestions
+
+/// A swap of two letters is one edit (Damerau–Levenshtein), and a beginning is enough.
+@Test func suggestionsCountASwapAsOneEditAndTakeABeginning() {
+    #expect(EditDistance.between("verison", "version") == 1)
+    #expect(EditDistance.between("ab", "ba") == 1)
+    #expect(EditDistance.between("kitten", "sitting") == 3)
+    #expect(EditDistance.between("", "abc") == 3)
+    #expect(EditDistance.between("ノルウェイ", "ノルェウイ") == 1)
+    let commands = CLI.topLevel.map { $0.configuration.name } + CLI.groups.map { $0.configuration.name }
+    #expect(EditDistance.closest(to: "prog", in: commands, below: 3) == "progress")
+    #expect(EditDistance.closest(to: "shwo", in: commands, below: 3) == "show")
+    #expect(EditDistance.closest(to: "--verison", in: ["--version", "--json", "--store"], below: 4) == "--version")
+    #expect(EditDistance.closest(to: "zzzz", in: commands, below: 3) == nil)
 }

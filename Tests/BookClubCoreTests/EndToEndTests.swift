@@ -209,7 +209,15 @@ import Testing
             !(try bookclub.run("list", "--color", "auto", environment: ["NO_COLOR": "1"]).stdout.contains("\u{1B}[")))
         try bookclub.run("settings", "set", "color", "always")
         #expect(try bookclub.run("list").stdout.contains("\u{1B}["))
-        #expect(!(try bookclub.run("list", environment: ["TERM": "dumb"]).stdout.contains("\u{1B}[")))
+        // The setting is an explicit choice too; TERM=dumb means never only under auto.
+        #expect(try bookclub.run("list", environment: ["TERM": "dumb"]).stdout.contains("\u{1B}["))
+        try bookclub.run("settings", "set", "color", "auto")
+        let terminal = InProcess.run(["list"], home: bookclub.home, onTerminal: true)
+        #expect(terminal.stdout.contains("\u{1B}["))
+        let dumb = InProcess.run(["list"], home: bookclub.home, variables: ["TERM": "dumb"], onTerminal: true)
+        #expect(!dumb.stdout.contains("\u{1B}["))
+        let noColor = InProcess.run(["list"], home: bookclub.home, variables: ["NO_COLOR": "1"], onTerminal: true)
+        #expect(!noColor.stdout.contains("\u{1B}["))
     }
 
     @Test func jsonIsTheOnlyOutputAndEmptyIsAnEmptyArray() throws {

@@ -103,11 +103,21 @@ import Testing
         #expect((try bookclub.json("list", "--all", "--json") as? [Any])?.count == 1)
     }
 
-    @Test func noColorAlwaysWins() throws {
+    /// As no-color.org has it: a flag or the setting overrides `NO_COLOR`, which overrides `auto`;
+    /// `TERM=dumb` is never, under `auto`.
+    @Test func noColorYieldsToAnExplicitChoice() throws {
         defer { bookclub.cleanUp() }
         _ = try bookclub.add("Dune", "--pages", "412")
-        #expect(
-            !(try bookclub.run("list", "--color", "always", environment: ["NO_COLOR": "1"]).stdout.contains("\u{1B}")))
+        func coloured(_ arguments: [String], _ environment: [String: String]) throws -> Bool {
+            try bookclub.run(["list"] + arguments, environment: environment).stdout.contains("\u{1B}[")
+        }
+        #expect(try coloured(["--color", "always"], ["NO_COLOR": "1"]))
+        #expect(try !coloured(["--color", "auto"], ["NO_COLOR": "1"]))
+        #expect(try !coloured([], ["NO_COLOR": "1"]))
+        #expect(try coloured(["--color", "always"], ["TERM": "dumb"]))
+        try bookclub.run("settings", "set", "color", "always")
+        #expect(try coloured([], ["NO_COLOR": "1"]), "the setting is the reader's own choice too")
+        #expect(try !coloured(["--no-color"], [:]))
     }
 
     @Test func emptyPathsAreUsageErrors() throws {
@@ -195,7 +205,7 @@ import Testing
 
         let check = try bookclub.run("doctor")
         #expect(check.exitCode == 1)
-        #expect(check.stdout.contains("ok       store: 1 books, 2 entries, 0 clubs\n"))
+        #expect(check.stdout.contains("ok       store: 1 book, 2 entries, 0 clubs\n"))
         #expect(check.stdout.contains("note     'Dune' has entries logged out of time order"))
         #expect(
             check.stdout.contains(

@@ -93,7 +93,7 @@ import Testing
     @Test func barsHaveATitleADescriptionAndATable() {
         let svg = StatsHTML.bars([("Jan", 2), ("Feb", 0), ("<b>", 1)], title: "Books & more", unit: "books")
         #expect(svg.contains("<title id=\"chart-booksmore-t\">Books &amp; more</title>"))
-        #expect(svg.contains("<desc id=\"chart-booksmore-d\">Jan: 2 books, Feb: 0 books, &lt;b&gt;: 1 books</desc>"))
+        #expect(svg.contains("<desc id=\"chart-booksmore-d\">Jan: 2 books, Feb: 0 books, &lt;b&gt;: 1 book</desc>"))
         #expect(svg.contains("<tr><th scope=\"row\">&lt;b&gt;</th><td>1</td></tr>"))
         #expect(svg.contains("height=\"106\""), "the tallest bar fills the chart")
         #expect(!svg.contains("nan") && !svg.contains("inf"))

@@ -81,7 +81,8 @@ public enum Doctor {
                 .init(
                     kind: .ok,
                     message:
-                        "store: \(store.state.books.count) books, \(entries) entries, \(store.state.clubs.count) clubs")
+                        "store: \(NumberText.count(store.state.books.count, "book")), \(NumberText.count(entries, "entry", plural: "entries")), \(NumberText.count(store.state.clubs.count, "club"))"
+                )
             )
             for book in store.state.books {
                 for reading in book.readings {
@@ -92,7 +93,7 @@ public enum Doctor {
                             .init(
                                 kind: .problem,
                                 message:
-                                    "'\(book.title)' has an entry at p. \(page), past its \(pages) pages; set the page count with `bookclub edit`"
+                                    "'\(book.title)' has an entry at p. \(page), past its \(NumberText.count(pages, "page")); set the page count with `bookclub edit`"
                             ))
                     }
                     if let started = reading.started, let ended = reading.ending?.date, ended < started {

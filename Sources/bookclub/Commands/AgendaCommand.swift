@@ -56,7 +56,7 @@ struct AgendaCommand: Command {
         }
         guard !items.isEmpty else {
             session.output.write(
-                "No meetings in the next \(days) days. Plan one: bookclub club meeting CLUB --date WHEN --book BOOK",
+                "No meetings in the next \(NumberText.count(days, "day")). Plan one: bookclub club meeting CLUB --date WHEN --book BOOK",
                 as: .message)
             return
         }

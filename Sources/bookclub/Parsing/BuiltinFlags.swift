@@ -4,7 +4,7 @@
     import Foundation
 #endif
 
-/// The flags every command understands: `-h`/`--help`, `--version` and the
+/// The flags every command understands: `-h`/`--help`, `-v`/`--version` and the
 /// hidden `--generate-completion-script [bash|zsh|fish]`. They win over any
 /// other argument, so they are looked for before the real parse.
 enum BuiltinFlags {
@@ -17,7 +17,9 @@ enum BuiltinFlags {
         if options.contains(.long(name: "help", value: nil)) || options.contains(.short("h")) {
             return .help(path: helpPath(for: tokens, root: root))
         }
-        if let version = root.version, options.contains(.long(name: "version", value: nil)) {
+        if let version = root.version,
+            options.contains(.long(name: "version", value: nil)) || (root.takesShortV && options.contains(.short("v")))
+        {
             return .version(version)
         }
         if let index = options.firstIndex(where: isCompletionRequest) {

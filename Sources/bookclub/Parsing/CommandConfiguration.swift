@@ -31,6 +31,17 @@ struct CommandConfiguration: Sendable {
         subcommands.first { $0.name == word || $0.aliases.contains(word) }
     }
 
+    /// How the help names `--version`: with `-v` too, unless an option of the tree below takes `-v`.
+    var versionLabel: String { takesShortV ? "-v, --version" : "--version" }
+
+    /// Whether `-v` means `--version`: no option of this command or any below it claims it.
+    var takesShortV: Bool {
+        func claims(_ command: CommandConfiguration) -> Bool {
+            command.options.contains { $0.short == "v" } || command.subcommands.contains { claims($0) }
+        }
+        return version != nil && !claims(self)
+    }
+
     /// All names a subcommand can be invoked by, in declaration order.
     var subcommandNames: [String] {
         subcommands.flatMap { [$0.name] + $0.aliases }

@@ -146,7 +146,7 @@ private struct CommandWalk {
     }
 
     private func unknownOption(_ typed: String) -> ParseError {
-        let candidates = path.visibleOptions.map(\.longName)
+        let candidates = path.visibleOptions.map(\.longName) + ["--help", "--version"]
         return .unknownOption(typed, suggestion: EditDistance.closest(to: typed, in: candidates, below: 4))
     }
 

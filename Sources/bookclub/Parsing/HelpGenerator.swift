@@ -24,7 +24,7 @@ enum HelpGenerator {
         let arguments = command.arguments.map { Row(label: $0.label, text: $0.helpDescription) }
         var options = path.visibleOptions.map { Row(label: $0.helpLabel, text: $0.helpDescription) }
         if root.version != nil {
-            options.append(Row(label: "--version", text: "Show the version."))
+            options.append(Row(label: root.versionLabel, text: "Show the version."))
         }
         options.append(Row(label: "-h, --help", text: "Show help information."))
         let subcommands = command.subcommands.map {

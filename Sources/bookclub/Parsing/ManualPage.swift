@@ -41,7 +41,7 @@ enum ManualPage {
         lines += commands(below: [root])
         lines.append(".SH GLOBAL OPTIONS")
         var global = root.options.filter { !$0.isHidden }.map { (label(for: $0.helpLabel), prose($0.helpDescription)) }
-        if root.version != nil { global.append((label(for: "--version"), "Show the version.")) }
+        if root.version != nil { global.append((label(for: root.versionLabel), "Show the version.")) }
         global.append((label(for: "-h, --help"), "Show help information."))
         lines += global.flatMap { [".TP", $0.0, $0.1] }
         for section in sections {

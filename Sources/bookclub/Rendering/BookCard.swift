@@ -22,7 +22,7 @@ enum BookCard {
         var lines = [style.bold(book.title.terminalSafe)]
         var facts: [String] = []
         if let author = book.author { facts.append("by " + author.terminalSafe) }
-        if let pages = book.pages { facts.append("\(pages) pages") }
+        if let pages = book.pages { facts.append(NumberText.count(pages, "page")) }
         if let isbn = book.isbn { facts.append("ISBN " + isbn.terminalSafe) }
         if let rating = book.currentRating {
             facts.append(

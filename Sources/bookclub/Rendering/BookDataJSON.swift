@@ -28,7 +28,7 @@ enum BookDataText {
         var lines = [style.bold(book.title.terminalSafe)]
         if !book.authors.isEmpty { lines.append("by " + book.authors.map(\.terminalSafe).joined(separator: ", ")) }
         let edition = [
-            book.pages.map { "\($0) pages" }, book.published?.terminalSafe,
+            book.pages.map { NumberText.count($0, "page") }, book.published?.terminalSafe,
             book.publishers.isEmpty ? nil : book.publishers.map(\.terminalSafe).joined(separator: ", "),
         ].compactMap { $0 }
         if !edition.isEmpty { lines.append(edition.joined(separator: " · ")) }

@@ -93,7 +93,7 @@ enum MeetingText {
         case .reached: return "target reached"
         case .unknown, .onTrack, .behind:
             var text =
-                "you are on p. \(item.currentPage ?? 0), \(item.pagesToGo ?? 0) pages to go, \(NumberText.short(item.pagesPerDay ?? 0)) pages a day"
+                "you are on p. \(item.currentPage ?? 0), \(NumberText.count(item.pagesToGo ?? 0, "page")) to go, \(NumberText.short(item.pagesPerDay ?? 0)) pages a day"
             if item.standing == .behind {
                 text += "; behind: your recent pace is \(NumberText.short(item.recentPagesPerDay ?? 0)) pages a day"
             }

@@ -149,12 +149,12 @@ enum StatsHTML {
         var svg =
             "<svg class=\"bars\" viewBox=\"0 0 \(width) \(height + 20)\" style=\"max-width: \(width * 3 / 2)px\" role=\"img\" aria-labelledby=\"\(id)-t \(id)-d\">"
             + "<title id=\"\(id)-t\">\(escape(title))</title>"
-            + "<desc id=\"\(id)-d\">\(escape(values.map { "\($0.label): \(NumberText.short($0.value)) \(unit)" }.joined(separator: ", ")))</desc>"
+            + "<desc id=\"\(id)-d\">\(escape(values.map { "\($0.label): \(amount($0.value, unit))" }.joined(separator: ", ")))</desc>"
         for (index, item) in values.enumerated() {
             let barHeight = top > 0 ? Int((item.value / top * Double(height - 14)).rounded()) : 0
             let x = index * 40 + 6
             svg +=
-                "<rect x=\"\(x)\" y=\"\(height - barHeight)\" width=\"28\" height=\"\(barHeight)\" rx=\"3\"><title>\(escape("\(item.label): \(NumberText.short(item.value)) \(unit)"))</title></rect>"
+                "<rect x=\"\(x)\" y=\"\(height - barHeight)\" width=\"28\" height=\"\(barHeight)\" rx=\"3\"><title>\(escape("\(item.label): \(amount(item.value, unit))"))</title></rect>"
             if item.value > 0 {
                 svg +=
                     "<text x=\"\(x + 14)\" y=\"\(height - barHeight - 3)\" class=\"value\">\(escape(NumberText.short(item.value)))</text>"
@@ -168,6 +168,11 @@ enum StatsHTML {
         return "<figure>" + svg + "<figcaption>\(escape(title))</figcaption>"
             + "<table class=\"visually-hidden\"><caption>\(escape(title))</caption><tr><th scope=\"col\">When</th><th scope=\"col\">\(escape(unit))</th></tr>"
             + rows.joined() + "</table></figure>"
+    }
+
+    /// `2 books`, `1 book`: a unit is given in the plural, as the charts' units (books, pages, hours) are.
+    private static func amount(_ value: Double, _ unit: String) -> String {
+        NumberText.short(value) + " " + (value == 1 && unit.hasSuffix("s") ? String(unit.dropLast()) : unit)
     }
 
     /// The year as squares, a column a week from Monday, each shaded by the pages read that day (in
@@ -192,7 +197,7 @@ enum StatsHTML {
         var svg =
             "<svg class=\"calendar\" viewBox=\"0 0 \(weeks * cell + 30) \(7 * cell + 18)\" role=\"img\" aria-labelledby=\"calendar-t calendar-d\">"
             + "<title id=\"calendar-t\">Days with reading in \(stats.year)</title>"
-            + "<desc id=\"calendar-d\">\(stats.readingDays) days with reading, \(stats.pages) pages; the longest streak \(stats.longestStreak.days) days.</desc>"
+            + "<desc id=\"calendar-d\">\(NumberText.count(stats.readingDays, "day")) with reading, \(NumberText.count(stats.pages, "page")); the longest streak \(NumberText.count(stats.longestStreak.days, "day")).</desc>"
         for (row, name) in ["Mon", "", "Wed", "", "Fri", "", "Sun"].enumerated() where !name.isEmpty {
             svg += "<text x=\"0\" y=\"\(18 + row * cell + 10)\" class=\"weekday\">\(name)</text>"
         }

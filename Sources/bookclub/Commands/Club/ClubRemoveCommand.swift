@@ -26,7 +26,8 @@ struct ClubRemoveCommand: Command {
         let store = try session.library(forWriting: true)
         let club = try store.state.resolveClub(reference, exactly: true)
         try session.confirm(
-            "Remove the club '\(club.name.terminalSafe)' and its \(club.meetings.count) meetings?", given: confirmed)
+            "Remove the club '\(club.name.terminalSafe)' and its \(NumberText.count(club.meetings.count, "meeting"))?",
+            given: confirmed)
         store.update { $0.removeClub(club.id) }
         let scene = try session.scene()
         if scene.state.club == club.id { scene.update { $0.club = nil } }
