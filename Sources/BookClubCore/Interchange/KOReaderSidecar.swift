@@ -31,10 +31,7 @@ public enum KOReaderSidecar {
         }
         let props = root["doc_props"]
         var title = props?["title"]?.string?.trimmed.nonBlank
-        var author = props?["authors"]?.string.map {
-            $0.split(whereSeparator: \.isNewline).map { String($0).trimmed }.filter { !$0.isEmpty }
-                .joined(separator: ", ")
-        }?.nonBlank
+        var author = props?["authors"]?.string.flatMap(authors)
         // Failing those, the file's name: `Title - Author.epub`.
         if title == nil, let path = root["doc_path"]?.string {
             let name = path.split(separator: "/").last.map(String.init) ?? path
@@ -49,9 +46,7 @@ public enum KOReaderSidecar {
         guard let title else {
             throw ReaderImport.Problem(place: origin, reason: "no title in doc_props, and no doc_path")
         }
-        let checksum = root["partial_md5_checksum"]?.string.flatMap { text in
-            text.count == 32 && text.allSatisfy(\.isHexDigit) ? text.lowercased() : nil
-        }
+        let checksum = root["partial_md5_checksum"]?.string.flatMap(checksum)
         let isbn = props?["identifiers"]?.string.flatMap { identifiers in
             identifiers.split(whereSeparator: { $0.isNewline || $0 == "," }).lazy.compactMap { item -> String? in
                 let value = item.lowercased().hasPrefix("isbn:") ? item.dropFirst(5) : item[...]
@@ -119,6 +114,17 @@ public enum KOReaderSidecar {
         var seen = Set<String>()
         book.highlights = book.highlights.reversed().filter { seen.insert($0.id).inserted }.reversed()
         return (book, bookmarks)
+    }
+
+    /// KOReader's authors, one a line, as bookclub writes several: `Ann, Bo`.
+    static func authors(_ text: String) -> String? {
+        text.split(whereSeparator: \.isNewline).map { String($0).trimmed }.filter { !$0.isEmpty }
+            .joined(separator: ", ").nonBlank
+    }
+
+    /// KOReader's checksum of a book's file (32 hexadecimal digits), in lowercase; `nil` for anything else.
+    static func checksum(_ text: String) -> String? {
+        text.count == 32 && text.allSatisfy(\.isHexDigit) ? text.lowercased() : nil
     }
 
     /// KOReader's own text on a highlight of the old format: `in Chapter 3`, or an early version's

@@ -46,11 +46,8 @@ public enum KOReaderStatistics {
             guard let title = row.title?.trimmed.nonBlank, let start = row.start, start.isFinite,
                 abs(start) < 1e11, let duration = row.duration, duration.isFinite, duration >= 0
             else { continue }
-            let author = row.authors.map {
-                $0.split(whereSeparator: \.isNewline).map { String($0).trimmed }.filter { !$0.isEmpty }
-                    .joined(separator: ", ")
-            }?.nonBlank
-            let md5 = row.md5.flatMap { $0.count == 32 && $0.allSatisfy(\.isHexDigit) ? $0.lowercased() : nil }
+            let author = row.authors.flatMap(KOReaderSidecar.authors)
+            let md5 = row.md5.flatMap(KOReaderSidecar.checksum)
             let key = md5 ?? title.lowercased() + "\n" + (author ?? "").lowercased()
             let index =
                 bookIndex[key]
