@@ -228,6 +228,15 @@ import Testing
                           See 'bookclub import --help' for more information.
 
                         """, exitCode: 64))
+        // A close miss gets the value it was near.
+        let near = try bookclub.run("import", "goodread", "x.csv")
+        #expect(near.exitCode == 64)
+        #expect(
+            near.stderr.hasPrefix(
+                "Error: The value 'goodread' is invalid for '<source>'. Did you mean 'goodreads'? Please provide one of 'goodreads', "
+            ))
+        let colour = try bookclub.run("list", "--color", "alwys")
+        #expect(colour.stderr.contains("Did you mean 'always'?"))
         let help = try bookclub.run("import", "--help", environment: ["COLUMNS": "80"])
         #expect(
             help.stdout.contains(

@@ -1,3 +1,5 @@
+import BookClubCore
+
 /// A usage error, worded exactly like swift-argument-parser's messages.
 enum ParseError: Error, Equatable, Sendable {
     /// `option` as typed (`--foo`, `-x`); `suggestion` a close known name.
@@ -38,9 +40,10 @@ enum ParseError: Error, Equatable, Sendable {
         case .unexpectedValue(let option, let value):
             return "The option '\(option)' does not take any value, but '\(value)' was specified."
         case .invalidOptionValue(let value, let option, let valueName, let allowed, _):
-            return "The value '\(value)' is invalid for '\(option) <\(valueName)>'" + Self.allowedList(allowed)
+            return "The value '\(value)' is invalid for '\(option) <\(valueName)>'"
+                + Self.allowedList(allowed, given: value)
         case .invalidArgumentValue(let value, let label, let allowed, _):
-            return "The value '\(value)' is invalid for '\(label)'" + Self.allowedList(allowed)
+            return "The value '\(value)' is invalid for '\(label)'" + Self.allowedList(allowed, given: value)
         case .invalidValue(let value, let label, let reason):
             return "The value '\(value)' is invalid for '\(label)'" + (reason.map { ": \($0)" } ?? "")
         case .exclusiveFlags(let duplicate, let previous):
@@ -79,8 +82,12 @@ enum ParseError: Error, Equatable, Sendable {
     }
 
     /// ASP's list of valid values after an invalid one.
-    private static func allowedList(_ values: [String]) -> String {
+    /// The values allowed, after the one closest to `given` when one is close (`goodread`: `goodreads`).
+    private static func allowedList(_ values: [String], given: String) -> String {
         guard !values.isEmpty else { return "" }
+        if let close = EditDistance.closest(to: given, in: values, below: 2), close != given {
+            return ". Did you mean '\(close)'?" + allowedList(values, given: close).dropFirst()
+        }
         let quoted = values.map { "'\($0)'" }
         if quoted.count >= 6 {
             return ". Please provide one of the following:\n" + values.map { "  - \($0)" }.joined(separator: "\n")
