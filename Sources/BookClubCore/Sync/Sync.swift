@@ -1,0 +1,231 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// What one store knows of its sync folder, kept beside it (`STORE.sync`) and never synced: this
+/// device's id and clock, and how much of each log in the folder its library holds.
+public struct SyncState: Codable, Equatable, Sendable {
+    public var device: String
+    public var folder: String
+    public var clock = HybridClock()
+    /// The store's state (see `LibraryStorage`) when every change in it was last in the log; another
+    /// state means a change the log may not have (a command stopped before it wrote there, `undo`).
+    public var captured: String?
+    /// Each log read, by file name: its length and operations when last read.
+    public var files: [String: Mark] = [:]
+
+    public struct Mark: Codable, Equatable, Sendable {
+        public var length: Int
+        public var operations: Int
+    }
+
+    public init(device: String, folder: String) {
+        self.device = device
+        self.folder = folder
+    }
+
+    /// Reads the state at `path`; `nil` when there is none.
+    public static func load(path: String, fileSystem: FileSystem) throws -> SyncState? {
+        guard let data = try fileSystem.read(path) else { return nil }
+        let state = try JSONCoding.decode(SyncState.self, from: data, path: path)
+        guard SyncLine.isDeviceID(state.device) else {
+            throw BookClubError.corruptFile(path: path, detail: "at `device`: expected 32 hexadecimal digits")
+        }
+        return state
+    }
+
+    public func save(path: String, fileSystem: FileSystem) throws {
+        try fileSystem.writeAtomically(path, try JSONCoding.encoder().encode(self))
+    }
+}
+
+/// What a sync brought and sent.
+public struct SyncReport: Equatable, Sendable {
+    /// Per device that sent anything, what came in, by kind (`entries`, `books`…), in name order.
+    public var received: [Received] = []
+    /// This device's operations written to its log.
+    public var sent = 0
+    /// Lines that could not be read: their device's later operations wait until they are mended.
+    public var problems: [Problem] = []
+    /// Lines of a later version of bookclub, kept and passed over.
+    public var newer = 0
+
+    public struct Received: Equatable, Sendable {
+        public var device: String
+        public var name: String?
+        public var counts: [Kind: Int]
+    }
+
+    public enum Kind: String, CaseIterable, Sendable {
+        case books, entries, highlights, readings, edits, removals, clubs, meetings
+    }
+
+    public struct Problem: Equatable, Sendable {
+        public var file: String
+        public var line: Int
+        public var detail: String
+    }
+}
+
+/// Syncing a library through a `SyncFolder`: reading every device's log, writing this one's.
+public enum Sync {
+    /// Whether the folder holds anything this device has not read: a log whose size is not the size last
+    /// read. Costs a listing of the folder and a `stat` a log.
+    public static func hasNews(_ folder: SyncFolder, state: SyncState) -> Bool {
+        let logs = folder.logs()
+        if logs.filter({ $0.device != state.device || $0.isCopy }).count
+            != state.files.keys.filter({ !$0.hasPrefix(state.device + ".") }).count
+        {
+            return true
+        }
+        return logs.contains { log in
+            guard log.device != state.device || log.isCopy else { return false }
+            let size = try? folder.fileSystem.size(folder.devicesPath + "/" + log.name)
+            return size != state.files[log.name]?.length
+        }
+    }
+
+    /// Brings `library` and the folder together: records the changes of `library` the log does not hold
+    /// (when `capture`), applies every device's operations, and returns the library they make with the
+    /// state to keep. The log is written before this returns; save the library, then the state with
+    /// `captured` set to the store's new state.
+    public static func reconcile(
+        _ library: Library, folder: SyncFolder, state: SyncState, capture: Bool, now: Date
+    ) throws -> (library: Library, state: SyncState, report: SyncReport) {
+        var state = state
+        var report = SyncReport()
+        let logs = folder.logs().sorted { !$0.isCopy && $1.isCopy }
+        var reads: [(log: SyncFolder.Log, read: SyncFolder.Read)] = []
+        for log in logs { reads.append((log, try folder.read(log))) }
+        let own = reads.first { $0.log.device == state.device && !$0.log.isCopy }?.read ?? SyncFolder.Read()
+        if let problem = own.problem {
+            throw BookClubError.corruptFile(
+                path: folder.logPath(of: state.device), detail: "line \(problem.line): \(problem.detail)")
+        }
+
+        // What the library holds already (this device's log, and what was read of the others before),
+        // and everything.
+        var known: [SyncOperation] = []
+        var everything: [SyncOperation] = []
+        var keys = Set<OperationKey>()
+        var knownKeys = Set<OperationKey>()
+        for (log, read) in reads {
+            let held =
+                log.device == state.device && !log.isCopy
+                ? read.operations.count : state.files[log.name]?.operations ?? 0
+            for (index, operation) in read.operations.enumerated() {
+                let key = OperationKey(operation)
+                if index < held, knownKeys.insert(key).inserted { known.append(operation) }
+                if keys.insert(key).inserted { everything.append(operation) }
+            }
+            report.newer += read.newer
+            if let problem = read.problem {
+                report.problems.append(
+                    .init(file: folder.devicesPath + "/" + log.name, line: problem.line, detail: problem.detail))
+            }
+            state.files[log.name] = SyncState.Mark(length: read.length, operations: read.operations.count)
+        }
+        state.files = state.files.filter { name, _ in logs.contains { $0.name == name } }
+
+        // This device's changes the log does not hold yet.
+        if let latest = everything.map(\.clock).max() { state.clock.witness(latest) }
+        var sequence = own.operations.last?.sequence ?? 0
+        var sent: [SyncOperation] = []
+        if capture {
+            let base = SyncFold.library(of: known)
+            let changes = SyncOperation.Change.changes(from: base, to: library, seen: seen(known))
+            for change in changes {
+                sequence += 1
+                sent.append(
+                    SyncOperation(
+                        device: state.device, sequence: sequence, clock: state.clock.tick(now: now), change: change))
+            }
+        }
+        try folder.append(sent, device: state.device, at: own.length)
+        if !sent.isEmpty {
+            state.files[state.device + ".jsonl"] = SyncState.Mark(
+                length: own.length + sent.reduce(0) { $0 + SyncLine.encode($1).count },
+                operations: own.operations.count + sent.count)
+        }
+        report.sent = sent.count
+        report.received = received(
+            everything.filter { !knownKeys.contains(OperationKey($0)) && $0.device != state.device },
+            names: names(everything))
+        return (SyncFold.library(of: everything + sent), state, report)
+    }
+
+    /// Operations for the changes a command made, to append to this device's log after its save.
+    /// Returns the state to keep; throws when the log cannot be written.
+    public static func record(
+        from old: Library, to new: Library, folder: SyncFolder, state: SyncState, now: Date
+    ) throws -> SyncState {
+        var state = state
+        let own = state.files[state.device + ".jsonl"] ?? SyncState.Mark(length: 0, operations: 0)
+        var sequence = own.operations
+        var seen: [String: Int] = [:]
+        for (name, mark) in state.files where mark.operations > 0 {
+            let device = String(name.prefix(32))
+            seen[device] = max(seen[device] ?? 0, mark.operations)
+        }
+        var sent: [SyncOperation] = []
+        for change in SyncOperation.Change.changes(from: old, to: new, seen: seen) {
+            sequence += 1
+            sent.append(
+                SyncOperation(
+                    device: state.device, sequence: sequence, clock: state.clock.tick(now: now), change: change))
+        }
+        try folder.append(sent, device: state.device, at: own.length)
+        state.files[state.device + ".jsonl"] = SyncState.Mark(
+            length: own.length + sent.reduce(0) { $0 + SyncLine.encode($1).count }, operations: sequence)
+        return state
+    }
+
+    /// Each device's last operation among `operations`.
+    static func seen(_ operations: [SyncOperation]) -> [String: Int] {
+        var seen: [String: Int] = [:]
+        for operation in operations { seen[operation.device] = max(seen[operation.device] ?? 0, operation.sequence) }
+        return seen
+    }
+
+    /// Each device's latest name among `operations`.
+    static func names(_ operations: [SyncOperation]) -> [String: String] {
+        var names: [String: (HybridClock, String)] = [:]
+        for operation in operations {
+            if case .nameDevice(let name) = operation.change,
+                names[operation.device].map({ $0.0 < operation.clock }) ?? true
+            {
+                names[operation.device] = (operation.clock, name)
+            }
+        }
+        return names.mapValues(\.1)
+    }
+
+    private static func received(_ operations: [SyncOperation], names: [String: String]) -> [SyncReport.Received] {
+        var counts: [String: [SyncReport.Kind: Int]] = [:]
+        for operation in operations {
+            let kind: SyncReport.Kind? =
+                switch operation.change {
+                case .addBook: .books
+                case .putEntry: .entries
+                case .putHighlight: .highlights
+                case .putReading: .readings
+                case .setField, .tag: .edits
+                case .removeBook, .removeReading, .removeEntry, .removeHighlight, .removeClub, .removeMeeting: .removals
+                case .putClub: .clubs
+                case .putMeeting: .meetings
+                case .nameDevice: nil
+                }
+            if let kind { counts[operation.device, default: [:]][kind, default: 0] += 1 }
+        }
+        return counts.map { SyncReport.Received(device: $0.key, name: names[$0.key], counts: $0.value) }
+            .sorted { ($0.name ?? $0.device, $0.device) < ($1.name ?? $1.device, $1.device) }
+    }
+
+    private struct OperationKey: Hashable {
+        var device: String
+        var sequence: Int
+        init(_ operation: SyncOperation) { (device, sequence) = (operation.device, operation.sequence) }
+    }
+}

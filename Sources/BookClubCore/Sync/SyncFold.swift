@@ -1,0 +1,160 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// The library a set of operations makes: each applied in the one order every device shares
+/// (`SyncOperation.precedes`), the later of two writes to the same thing winning. Things are listed in
+/// the order they were first written, so two devices that hold the same operations hold the same
+/// library, to the order of its books.
+public struct SyncFold {
+    private struct BookState {
+        var core: BookCore?
+        var first: Int
+        /// By lowercased tag: whether it is on, as written, and when it was put on.
+        var tags: [String: (on: Bool, text: String, position: Int)] = [:]
+        var readings: [UUID: ReadingState] = [:]
+        /// Each device's last operation on the book, and what the removals covered.
+        var touched: [String: Int] = [:]
+        var removed: [String: Int] = [:]
+
+        var isRemoved: Bool {
+            !removed.isEmpty && !touched.contains { device, sequence in sequence > removed[device, default: 0] }
+        }
+    }
+
+    private struct ReadingState {
+        var core: ReadingCore?
+        var first: Int
+        var entries: [UUID: (entry: ReadingProgress.Entry?, first: Int)] = [:]
+        var highlights: [Highlight.ID: (highlight: Highlight?, first: Int)] = [:]
+    }
+
+    private struct ClubState {
+        var core: ClubCore?
+        var first: Int
+        var meetings: [Meeting.ID: (meeting: Meeting?, first: Int)] = [:]
+    }
+
+    private var books: [Book.ID: BookState] = [:]
+    private var clubs: [Club.ID: ClubState] = [:]
+    private var position = 0
+
+    public init() {}
+
+    /// The library of `operations`, in whatever order they are given.
+    public static func library(of operations: [SyncOperation]) -> Library {
+        var fold = SyncFold()
+        for operation in operations.sorted(by: SyncOperation.precedes) { fold.apply(operation) }
+        return fold.library
+    }
+
+    /// Applies one operation; call in `SyncOperation.precedes` order.
+    public mutating func apply(_ operation: SyncOperation) {
+        position += 1
+        let position = position
+        if let id = operation.change.book {
+            var book = books[id] ?? BookState(first: position)
+            // A book added again once removed (an import of it) starts afresh, as it does on the device
+            // that adds it; so does one whose earlier operations came without the one that added it.
+            if case .addBook = operation.change, book.core == nil || book.isRemoved {
+                book = BookState(first: position)
+            }
+            if case .removeBook(_, let seen) = operation.change {
+                book.removed.merge(seen, uniquingKeysWith: max)
+            } else {
+                book.touched[operation.device] = max(book.touched[operation.device] ?? 0, operation.sequence)
+                apply(operation.change, to: &book, at: position)
+            }
+            books[id] = book
+            return
+        }
+        switch operation.change {
+        case .putClub(let core):
+            clubs[core.id, default: ClubState(first: position)].core = core
+        case .removeClub(let id):
+            clubs[id]?.core = nil
+            clubs[id]?.meetings = [:]
+        case .putMeeting(let club, let meeting):
+            clubs[club, default: ClubState(first: position)].meetings[meeting.id, default: (nil, position)].meeting =
+                meeting
+        case .removeMeeting(let club, let meeting):
+            clubs[club]?.meetings[meeting]?.meeting = nil
+        default: break
+        }
+    }
+
+    private func apply(_ change: SyncOperation.Change, to book: inout BookState, at position: Int) {
+        switch change {
+        case .addBook(let core):
+            book.core = core
+            book.tags = [:]
+            for (index, tag) in core.tags.enumerated() {
+                book.tags[tag.lowercased()] = (true, tag, position * 1_000 + index)
+            }
+        case .setField(_, let field):
+            guard var core = book.core else { return }
+            field.apply(to: &core)
+            book.core = core
+        case .tag(_, let tag, let on):
+            let key = tag.lowercased()
+            if on, book.tags[key]?.on != true {
+                book.tags[key] = (true, tag, position * 1_000)
+            } else if !on {
+                book.tags[key]?.on = false
+            }
+        case .putReading(_, let core):
+            book.readings[core.id, default: ReadingState(first: position)].core = core
+        case .removeReading(_, let reading):
+            book.readings[reading]?.core = nil
+        case .putEntry(_, let reading, let entry):
+            book.readings[reading, default: ReadingState(first: position)]
+                .entries[entry.id, default: (nil, position)].entry = entry
+        case .removeEntry(_, let reading, let entry):
+            book.readings[reading]?.entries[entry]?.entry = nil
+        case .putHighlight(_, let reading, let highlight):
+            book.readings[reading, default: ReadingState(first: position)]
+                .highlights[highlight.id, default: (nil, position)].highlight = highlight
+        case .removeHighlight(_, let reading, let highlight):
+            book.readings[reading]?.highlights[highlight]?.highlight = nil
+        case .removeBook, .putClub, .removeClub, .putMeeting, .removeMeeting, .nameDevice: break
+        }
+    }
+
+    /// The library the operations applied so far make.
+    public var library: Library {
+        var library = Library()
+        for (_, state) in books.sorted(by: { $0.value.first < $1.value.first }) {
+            guard let core = state.core, !state.isRemoved else { continue }
+            let tags = state.tags.values.filter(\.on).sorted { $0.position < $1.position }.map(\.text)
+            let readings = state.readings.values.sorted { $0.first < $1.first }.compactMap { reading -> Reading? in
+                guard let core = reading.core else { return nil }
+                let entries = reading.entries.values.sorted { $0.first < $1.first }.compactMap(\.entry)
+                let highlights = reading.highlights.values.sorted { $0.first < $1.first }.compactMap(\.highlight)
+                return Reading(
+                    id: core.id, started: core.started, progress: ReadingProgress(entries: entries),
+                    ending: core.ending,
+                    resumed: core.resumed, highlights: highlights.isEmpty ? nil : highlights)
+            }
+            library.books.append(
+                Book(
+                    id: core.id, title: core.title, author: core.author, pages: core.pages, isbn: core.isbn,
+                    coverName: core.coverName, tags: tags, rating: core.rating, review: core.review,
+                    privateNotes: core.privateNotes, contributors: core.contributors, details: core.details,
+                    added: core.added, readings: readings))
+        }
+        let alive = Set(library.books.map(\.id))
+        for (_, state) in clubs.sorted(by: { $0.value.first < $1.value.first }) {
+            guard let core = state.core else { continue }
+            let meetings = state.meetings.values.sorted { $0.first < $1.first }.compactMap(\.meeting).map {
+                var meeting = $0
+                // A meeting about a removed book is about no book, as on the device that removed it.
+                if let book = meeting.bookID, !alive.contains(book) { meeting.bookID = nil }
+                return meeting
+            }
+            library.clubs.append(Club(id: core.id, name: core.name, description: core.description, meetings: meetings))
+        }
+        return library
+    }
+}

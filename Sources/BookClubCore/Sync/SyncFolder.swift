@@ -1,0 +1,126 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// A folder that some other program copies between machines (a git work tree, Syncthing, Dropbox, a
+/// network share), holding one log per device, `devices/<device>.jsonl`, which only that device writes:
+/// so file-sync tools never make conflict copies of it and git merges never conflict. Copies that
+/// appear anyway (a Syncthing `….sync-conflict-20261125-101010-ABCDEFG.jsonl`, a Dropbox
+/// `… (Laptop's conflicted copy 2026-11-25).jsonl`) are read as more of their device's operations.
+public struct SyncFolder {
+    public let path: String
+    let fileSystem: FileSystem
+
+    public init(path: String, fileSystem: FileSystem) {
+        self.path = path
+        self.fileSystem = fileSystem
+    }
+
+    public var devicesPath: String { path + "/devices" }
+
+    public func logPath(of device: String) -> String { devicesPath + "/" + device + ".jsonl" }
+
+    /// A log in the folder: its file's name, and the device whose operations it holds.
+    public struct Log: Equatable, Sendable {
+        public var name: String
+        public var device: String
+        /// A copy made by a file-sync tool, not the device's own file.
+        public var isCopy: Bool
+    }
+
+    /// The logs in the folder, the device's own files before copies, by name; other files are not
+    /// bookclub's (a sync tool's temporary file, a README) and are left alone.
+    public func logs() -> [Log] {
+        fileSystem.list(devicesPath).sorted().compactMap { name -> Log? in
+            guard name.hasSuffix(".jsonl"), !name.hasPrefix("."), name.utf8.count > 32 else { return nil }
+            let device = String(name.prefix(32))
+            guard SyncLine.isDeviceID(device) else { return nil }
+            let rest = name.dropFirst(32)
+            if rest == ".jsonl" { return Log(name: name, device: device, isCopy: false) }
+            guard rest.contains(".sync-conflict-") || rest.contains("conflicted copy") else { return nil }
+            return Log(name: name, device: device, isCopy: true)
+        }
+    }
+
+    /// What reading a log found.
+    public struct Read: Sendable {
+        public var operations: [SyncOperation] = []
+        /// The bytes read through the last complete line; a last line without its line break is
+        /// left for when it is complete.
+        public var length = 0
+        /// Lines of a later version of bookclub, kept in the file and passed over.
+        public var newer = 0
+        /// The first line that could not be read: the operations after it wait until it is mended.
+        public var problem: (line: Int, detail: String)?
+    }
+
+    /// Reads a log whole, a chunk at a time, holding no line over `SyncLine.maximumLength`.
+    ///
+    /// - Parameter device: the device the log is of; a line of another device is a problem.
+    public func read(_ log: Log) throws -> Read {
+        var read = Read()
+        var buffer = Data()
+        var line = 0
+        var lastClock: (HybridClock, Int)?
+        let path = devicesPath + "/" + log.name
+        guard let size = try fileSystem.size(path) else { return read }
+        // Thrown to stop reading at the first problem.
+        struct Stop: Error {}
+        do {
+            try fileSystem.readLines(path, size) { chunk in
+                buffer += chunk
+                while let end = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                    line += 1
+                    let text = buffer[buffer.startIndex..<end]
+                    let consumed = buffer.distance(from: buffer.startIndex, to: end) + 1
+                    defer { buffer.removeSubrange(buffer.startIndex...end) }
+                    if text.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\r") }) {
+                        read.length += consumed
+                        continue
+                    }
+                    do {
+                        switch try SyncLine.decode(Data(text)) {
+                        case .newer:
+                            read.newer += 1
+                        case .operation(let operation):
+                            guard operation.device == log.device else {
+                                throw SyncLine.Problem("an operation of device \(operation.device), not of this file's")
+                            }
+                            // A device's clock and sequence only grow: a line out of order was not
+                            // written by bookclub there.
+                            if let (clock, sequence) = lastClock,
+                                operation.clock <= clock || operation.sequence <= sequence
+                            {
+                                throw SyncLine.Problem(
+                                    "out of order (its clock or number is not after the line before)")
+                            }
+                            lastClock = (operation.clock, operation.sequence)
+                            read.operations.append(operation)
+                        }
+                    } catch let problem as SyncLine.Problem {
+                        read.problem = (line, problem.detail)
+                        throw Stop()
+                    }
+                    read.length += consumed
+                }
+                if buffer.count > SyncLine.maximumLength {
+                    read.problem = (line + 1, "longer than 1 MiB")
+                    throw Stop()
+                }
+            }
+        } catch is Stop {}
+        return read
+    }
+
+    /// Appends operations to this device's log, synced before it returns. The log and its folder are
+    /// created when missing, readable by their owner only (they hold the reader's notes).
+    public func append(_ operations: [SyncOperation], device: String, at length: Int) throws {
+        guard !operations.isEmpty else { return }
+        var data = Data()
+        for operation in operations { data += SyncLine.encode(operation) }
+        try fileSystem.append(logPath(of: device), data, length)
+        if length == 0 { try fileSystem.syncFolder(logPath(of: device)) }
+    }
+}
