@@ -182,6 +182,8 @@ def main():
 
     batch_lines = 10_000 if args.quick else 100_000
     batch = measure_batch(binary, env, os.path.join(work, "batch"), batch_lines, runs=args.runs)
+    sync_ops = 10_000 if args.quick else 100_000
+    synced = measure_sync(binary, env, os.path.join(work, "sync"), sync_ops, runs=args.runs)
 
     cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
     print(f"Machine: {cpu}, {os.cpu_count()} cores; release build, -static-executable")
@@ -197,6 +199,11 @@ def main():
     for label in ["steady", "after the batch", "after an import of 1,000 books"]:
         times = batch[label]
         print(f"- progress {label}: median {statistics.median(times):.1f} ms, max {max(times):.1f} ms over {len(times)} writes")
+
+    print(f"\nSync, on a store of 10,000 entries, nothing new in the folder (median ms over {args.runs} interleaved runs):")
+    for name in ["list", "progress"]:
+        print(f"- {name}: {synced[name][0]:.1f} without sync, {synced[name + ' (syncing)'][0]:.1f} with")
+    print(f"- sync applying {sync_ops:,} operations of another machine: {synced['apply'] / 1000:.2f} s")
 
     print("\nTargets:")
     def check(label, value, limit):
@@ -223,9 +230,67 @@ def main():
     for name in ["stats (every entry)", "export (every entry)"]:
         check(f"{name.split()[0]} at {largest:,}: µs per entry", median(largest, name) * 1000 / largest, 1)
     check(f"stats --html of a year at {largest:,}, ms", median(largest, "stats --html (a year)"), 2000)
+    for name in ["list", "progress"]:
+        check(f"{name} with sync on and nothing new, ms more than without",
+              synced[name + " (syncing)"][0] - synced[name][0], 1)
+    check(f"sync applying {sync_ops:,} operations, seconds", synced["apply"] / 1000, 2 * sync_ops / 100_000)
     peak = max(v[3] for (s, n), v in results.items() if s == largest and not n.startswith(("task", "sqlite3")))
     check(f"peak memory of any command at {largest:,} (MB)", peak, 50)
     shutil.rmtree(work)
+
+
+def measure_sync(binary, env, folder, operations, runs):
+    """`list` and `progress` on a store of 10,000 entries, alone and joined to a sync folder where
+    nothing is new; then `sync` on a new store that joins a folder holding `operations` operations of
+    another machine (300 books, the rest progress entries)."""
+    plain, joined, shared = (os.path.join(folder, name) for name in ["plain", "joined", "shared"])
+    for path in [plain, joined]:
+        os.makedirs(path)
+        generate_store(path, 10_000, 300)
+    def bookclub(path, *arguments):
+        return [binary, "--store", os.path.join(path, "store.json"), "--settings", os.path.join(path, "settings.json"),
+                *arguments]
+    subprocess.run(bookclub(joined, "sync", "init", shared), env=env, check=True, stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL)
+    book = uuid.UUID(int=2).hex
+    commands = {
+        "list": (bookclub(plain, "list"), env),
+        "list (syncing)": (bookclub(joined, "list"), env),
+        "progress": (bookclub(plain, "progress", book, "+1"), env),
+        "progress (syncing)": (bookclub(joined, "progress", book, "+1"), env),
+    }
+    result = measure(commands, runs)
+
+    # Another machine's log: 300 books, then progress entries on them; a new store joins it.
+    other = "f" * 32
+    big = os.path.join(folder, "big")
+    os.makedirs(os.path.join(big, "devices"))
+    compact = dict(sort_keys=True, separators=(",", ":"))
+    start = 1_764_000_000_000
+    with open(os.path.join(big, "devices", other + ".jsonl"), "w") as out:
+        readings = {}
+        for n in range(1, operations + 1):
+            line = {"v": 1, "device": other, "n": n, "t": start + n, "c": 0}
+            b = n % 300
+            book_id = uuid.UUID(int=(1 << 96) + b).hex
+            if n <= 300:
+                line.update(op="book.add", book={"id": book_id, "title": f"Synced {b}", "tags": [],
+                                                  "added": iso(start // 1000)})
+            elif n <= 600:
+                readings[b] = str(uuid.UUID(int=(1 << 97) + b)).upper()
+                line.update(op="reading.put", book=book_id, reading={"id": readings[b], "started": iso(start // 1000)})
+            else:
+                line.update(op="entry.put", book=book_id, reading=readings[b],
+                            entry={"id": str(uuid.uuid4()).upper(), "progress": min(1, n / operations),
+                                   "time": iso(start // 1000 + n)})
+            out.write(json.dumps(line, **compact) + "\n")
+    fresh = os.path.join(folder, "fresh")
+    os.makedirs(fresh)
+    started = time.perf_counter()
+    subprocess.run(bookclub(fresh, "sync", "init", big), env=env, check=True, stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL)
+    result["apply"] = (time.perf_counter() - started) * 1000
+    return result
 
 
 def generate_books(entries, books=None):

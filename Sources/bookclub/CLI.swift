@@ -26,7 +26,8 @@ enum CLI {
         UnfinishCommand.self, AbandonCommand.self, RereadCommand.self, EditCommand.self, RemoveCommand.self,
         NotesCommand.self, SelectCommand.self, UndoCommand.self, HistoryCommand.self, DoctorCommand.self,
         AgendaCommand.self, ExportCommand.self, LogCommand.self, ImportCommand.self, StatsCommand.self,
-        LookupCommand.self, CoverCommand.self, CoversCommand.self, CompletionsCommand.self, ManualCommand.self,
+        LookupCommand.self, CoverCommand.self, CoversCommand.self, SyncCommand.self, CompletionsCommand.self,
+        ManualCommand.self,
     ]
     static let groups: [any CommandGroup.Type] = [ClubCommand.self, SettingsCommand.self]
 
@@ -119,11 +120,13 @@ enum CLI {
             if let problem = timeZone.problem { session.output.write(problem.terminalSafe, as: .warning) }
             do {
                 let command = try type.init(parsed)
+                if !(command is SyncCommand) { session.syncBeforeCommand() }
                 try command.run(in: session)
                 // From here on a Ctrl-C or SIGTERM is only recorded: the save gives up at its next
                 // commit step, and once it has committed the command is done and exits as such.
                 services.catchSignals(true)
                 try session.saveChanges()
+                session.syncAfterCommand()
                 session.flushOutput()
                 // Hooks run once the store is released: one that runs bookclub must not wait for us.
                 let runHooks = session.pendingHooks()
@@ -187,7 +190,7 @@ enum CLI {
             ("the store", paths.store), ("the store's journal", storage.journalPath),
             ("the store's history", storage.historyPath),
             ("the store's undo log", storage.undoPath), ("the store's earlier undo log", storage.previousUndoPath),
-            ("the store's lock", storage.lockPath),
+            ("the store's lock", storage.lockPath), ("the store's sync state", storage.syncStatePath),
             ("the settings file", paths.settings),
             ("the scene file", paths.scene),
         ]

@@ -61,8 +61,12 @@ final class Session {
 
     private var settingsStore: Store<Settings>?
     private var sceneStore: Store<SceneState>?
-    private var libraryStore: Store<Library>?
+    private(set) var libraryStore: Store<Library>?
     private var libraryIsLocked = false
+    /// The store's fingerprint when the library was opened for writing (see `syncAfterCommand`).
+    private(set) var libraryFingerprint: String?
+    /// Whether this command syncs before and after (see `syncBeforeCommand`).
+    var syncsEveryCommand = false
 
     var storage: LibraryStorage {
         LibraryStorage(path: paths.store, fileSystem: services.fileSystem, ids: services.ids)
@@ -99,8 +103,18 @@ final class Session {
                 scope: scope))
         libraryStore = store
         libraryIsLocked = forWriting
-        if forWriting { listenForHooks(on: store) }
+        if forWriting {
+            libraryFingerprint = try? storage.fingerprint()
+            listenForChanges(on: store)
+        }
         return store
+    }
+
+    /// Releases the library and its lock before the command ends (to sync after `undo`).
+    func releaseLibrary() {
+        hookObservation = nil
+        libraryStore = nil
+        libraryIsLocked = false
     }
 
     /// The scope of a command about one book: the book a reference names, else the selected book; a
@@ -126,14 +140,15 @@ final class Session {
     private var hooks: Hooks { Hooks(folder: paths.hooks) }
     private var hookObservation: ObservationToken?
     /// The library before the command's first change, and the events of its changes so far.
-    private var changeBase: Library?
+    private(set) var changeBase: Library?
     private var libraryEvents: [LibraryEvent] = []
 
     /// The change is captured where the talk says: in a will-change callback of the store. Only when
-    /// there is a hook to tell, so that a command pays nothing for hooks it does not have.
-    private func listenForHooks(on store: Store<Library>) {
+    /// there is a hook to tell or a sync log to write, so that a command pays nothing for either
+    /// when it has neither.
+    private func listenForChanges(on store: Store<Library>) {
         let present = hooksEnabled ? hooks.present : []
-        guard !present.isEmpty else { return }
+        guard !present.isEmpty || syncsEveryCommand else { return }
         let wantsEvents = !present.isDisjoint(with: ["on-add", "on-progress", "on-finish"])
         hookObservation = store.observe(\.self) { [unowned self] old, new in
             if changeBase == nil { changeBase = old }

@@ -166,7 +166,8 @@ import Testing
         let list = try #require(try bookclub.json("settings", "list", "--json") as? [[String: String]])
         #expect(
             list.map { $0["key"] } == [
-                "updateArtwork", "syncProgress", "color", "lockTimeout", "hookTimeout", "yearlyGoal", "contact",
+                "updateArtwork", "syncProgress", "syncFolder", "color", "lockTimeout", "hookTimeout", "yearlyGoal",
+                "contact",
                 "networkTimeout", "coverSizeLimit", "answerSizeLimit",
             ])
         #expect(try bookclub.run("settings", "reset", "--all").exitCode == 0)

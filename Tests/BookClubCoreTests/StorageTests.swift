@@ -250,7 +250,8 @@ import Testing
         #expect(settings.yearlyGoal == 0)
         #expect(
             Settings.keys.map(\.name) == [
-                "updateArtwork", "syncProgress", "color", "lockTimeout", "hookTimeout", "yearlyGoal", "contact",
+                "updateArtwork", "syncProgress", "syncFolder", "color", "lockTimeout", "hookTimeout", "yearlyGoal",
+                "contact",
                 "networkTimeout", "coverSizeLimit", "answerSizeLimit",
             ])
         #expect(Set(Settings.keys.map(\.name)).count == Settings.keys.count)

@@ -5,7 +5,8 @@
 #endif
 
 /// The document `export --format json` writes and `import json` reads: every book with every reading
-/// and every progress entry, and every club. Nothing the store holds is left out, so an export
+/// and every progress entry, and every club; the books in the order they were added (`exportOrder`),
+/// which is the same on every machine that syncs the library. Nothing the store holds is left out, so an export
 /// imported into an empty store and exported again gives the same document.
 public struct LibraryExport: Codable, Equatable, Sendable {
     /// Names the document, so that an import can tell it from any other JSON.
@@ -21,7 +22,7 @@ public struct LibraryExport: Codable, Equatable, Sendable {
     public init(_ library: Library) {
         format = Self.formatName
         version = Self.currentVersion
-        books = library.books
+        books = library.books.sorted(by: Library.exportOrder)
         clubs = library.clubs
     }
 
@@ -52,7 +53,7 @@ public struct LibraryExport: Codable, Equatable, Sendable {
     /// time, so that an export of a million entries never holds the whole text.
     public static func write(_ library: Library, to sink: (Data) throws -> Void) throws {
         var text = Text()
-        for book in library.books { if let chunk = text.add(book) { try sink(chunk) } }
+        for book in library.books.sorted(by: Library.exportOrder) { if let chunk = text.add(book) { try sink(chunk) } }
         try sink(try text.end(clubs: library.clubs))
     }
 

@@ -34,11 +34,20 @@ public struct ReadingProgress: Codable, Equatable, Sendable {
     /// A store may hold only the latest entry of a reading in memory until its history is loaded;
     /// the latest entry is always present.
     public private(set) var entries: [Entry]
+    /// Entries taken back on another machine (its `undo`, come through sync) that the store's history
+    /// still holds, so that loading the history does not bring them back. Kept in the store only:
+    /// never exported.
+    public private(set) var withdrawn: Set<UUID> = []
 
-    public init(entries: [Entry] = []) {
+    public init(entries: [Entry] = [], withdrawn: Set<UUID> = []) {
         // Most come in order already (the history is written in order): no copy for them.
         let isOrdered = zip(entries, entries.dropFirst()).allSatisfy { $0.time <= $1.time }
         self.entries = isOrdered ? entries : entries.sorted { $0.time < $1.time }
+        self.withdrawn = withdrawn
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case entries
     }
 
     public var latest: Entry? { entries.last }

@@ -11,8 +11,11 @@
 public struct Settings: Equatable, Sendable {
     /// Whether covers are fetched for books (the talk's `updateArtwork`).
     public var updateArtwork = true
-    /// Whether progress is synced (the talk's `syncProgress`).
+    /// Whether progress is synced (the talk's `syncProgress`): every command applies the other devices'
+    /// changes first and writes its own after, when there is a `syncFolder`.
     public var syncProgress = true
+    /// The folder shared with the other machines (`sync init`); empty when this store does not sync.
+    public var syncFolder = ""
     /// When output is coloured.
     public var color = ColorMode.auto
     /// How long a command waits for the store lock, in seconds.
@@ -37,7 +40,14 @@ public struct Settings: Equatable, Sendable {
         [
             AnySettingKey(
                 SettingKey(name: "updateArtwork", keyPath: \.updateArtwork, summary: "Fetch cover artwork for books.")),
-            AnySettingKey(SettingKey(name: "syncProgress", keyPath: \.syncProgress, summary: "Sync reading progress.")),
+            AnySettingKey(
+                SettingKey(
+                    name: "syncProgress", keyPath: \.syncProgress,
+                    summary: "Sync with the other machines at every command (else only `bookclub sync` does).")),
+            AnySettingKey(
+                SettingKey(
+                    name: "syncFolder", keyPath: \.syncFolder,
+                    summary: "The folder shared with your other machines (set by `bookclub sync init`).")),
             AnySettingKey(
                 SettingKey(
                     name: "color", keyPath: \.color, summary: "Colour output: auto (on a terminal), always or never.")),

@@ -143,9 +143,12 @@ private struct BookPositions {
 
 extension LibraryStorage {
     /// Reads the library, each reading with its latest entry, to go through its books with every entry.
-    public func historyWalk() throws -> HistoryWalk {
+    ///
+    /// - Parameter ordered: the books in the order of `Library.exportOrder`, rather than the store's.
+    public func historyWalk(ordered: Bool = false) throws -> HistoryWalk {
         let files = try LibraryFiles(reading: self)
-        return HistoryWalk(
-            library: try files.library(in: .everything), storage: self, length: files.commit.historyLength)
+        var library = try files.library(in: .everything)
+        if ordered { library.books.sort(by: Library.exportOrder) }
+        return HistoryWalk(library: library, storage: self, length: files.commit.historyLength)
     }
 }

@@ -200,7 +200,7 @@ struct JSONWriter {
     private mutating func storedReading(_ reading: StoredBook.StoredReading) {
         readingObject(
             id: reading.id, ending: reading.ending, highlights: reading.highlights, resumed: reading.resumed,
-            started: reading.started
+            started: reading.started, withdrawn: reading.withdrawn
         ) { w in
             if let latest = reading.latest {
                 w.field("latest")
@@ -225,7 +225,7 @@ struct JSONWriter {
     /// A reading's fields, its entries (`latest`, or `progress`) written by `entries` in their place.
     private mutating func readingObject(
         id: UUID, ending: Ending?, highlights: [Highlight]?, resumed: [Ending]?, started: Date?,
-        entries: (inout JSONWriter) -> Void
+        withdrawn: [UUID]? = nil, entries: (inout JSONWriter) -> Void
     ) {
         object { w in
             if let ending {
@@ -244,6 +244,10 @@ struct JSONWriter {
                 w.array(resumed) { w, ending in w.ending(ending) }
             }
             w.field("started", started)
+            if let withdrawn {
+                w.field("withdrawn")
+                w.array(withdrawn) { w, id in w.uuid(id) }
+            }
         }
     }
 

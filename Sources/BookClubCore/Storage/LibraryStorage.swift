@@ -39,6 +39,19 @@ public struct LibraryStorage {
     public var historyPath: String { path + ".history" }
     public var journalPath: String { path + ".journal" }
     public var lockPath: String { path + ".lock" }
+    /// Where this store's sync state is kept (see `SyncState`).
+    public var syncStatePath: String { path + ".sync" }
+
+    /// A cheap sign of the committed state, from two `stat`s: every commit appends to the journal or
+    /// replaces the snapshot, and so changes it. Two equal signs mean no commit came between (a
+    /// different sign may also mean only that a stopped save left bytes behind).
+    public func fingerprint() throws -> String {
+        let journal = try fileSystem.size(journalPath) ?? 0
+        let snapshot = try fileSystem.size(path) ?? 0
+        let modified = Int(fileSystem.modified(path)?.timeIntervalSince1970 ?? 0)
+        return "\(journal) \(snapshot) \(modified)"
+    }
+
     /// Where a store of an earlier schema is kept, as it was, before it is first rewritten.
     public func backupPath(version: Int) -> String { path + ".v\(version)" }
 
@@ -425,6 +438,8 @@ struct StoredBook: Codable, Equatable, Sendable {
         var resumed: [Ending]?
         var latest: ReadingProgress.Entry?
         var highlights: [Highlight]?
+        /// See `ReadingProgress.withdrawn`; `nil` when there are none.
+        var withdrawn: [UUID]?
     }
 
     var id: Book.ID
@@ -452,7 +467,9 @@ struct StoredBook: Codable, Equatable, Sendable {
             added: added,
             readings: readings.map {
                 Reading(
-                    id: $0.id, started: $0.started, progress: ReadingProgress(entries: $0.latest.map { [$0] } ?? []),
+                    id: $0.id, started: $0.started,
+                    progress: ReadingProgress(
+                        entries: $0.latest.map { [$0] } ?? [], withdrawn: Set($0.withdrawn ?? [])),
                     ending: $0.ending, resumed: $0.resumed, highlights: $0.highlights)
             })
     }
@@ -467,7 +484,9 @@ extension StoredBook {
         readings = book.readings.map {
             StoredReading(
                 id: $0.id, started: $0.started, ending: $0.ending, resumed: $0.resumed, latest: $0.progress.latest,
-                highlights: $0.highlights)
+                highlights: $0.highlights,
+                withdrawn: $0.progress.withdrawn.isEmpty
+                    ? nil : $0.progress.withdrawn.sorted { $0.uuidString < $1.uuidString })
         }
     }
 
@@ -580,9 +599,14 @@ extension StoredBook {
         var resumed: [Ending]?
         var latest: ReadingProgress.Entry?
         var highlights: [Highlight]?
+        var withdrawn: [UUID]?
         var seen = JSONScanner.SeenKeys()
         let complete = scanner.object { key, scanner in
             switch key {
+            case "withdrawn" where seen.first(6):
+                var list: [UUID] = []
+                guard scanner.array({ scanner in scanner.uuid().map { list.append($0) } != nil }) else { return false }
+                withdrawn = list
             case "highlights" where seen.first(5):
                 var list: [Highlight] = []
                 guard scanner.array({ scanner in highlight(&scanner).map { list.append($0) } != nil }) else {
@@ -611,7 +635,8 @@ extension StoredBook {
         }
         guard complete, let id else { return nil }
         return StoredReading(
-            id: id, started: started, ending: ending, resumed: resumed, latest: latest, highlights: highlights)
+            id: id, started: started, ending: ending, resumed: resumed, latest: latest, highlights: highlights,
+            withdrawn: withdrawn)
     }
 
     private static func highlight(_ scanner: inout JSONScanner) -> Highlight? {
@@ -687,13 +712,15 @@ extension Book {
     mutating func loadHistory(_ entries: (Int, UUID) -> [ReadingProgress.Entry]) {
         for index in readings.indices {
             var entries = entries(index, readings[index].id)
+            let withdrawn = readings[index].progress.withdrawn
+            if !withdrawn.isEmpty { entries.removeAll { withdrawn.contains($0.id) } }
             // The snapshot's one latest entry is the history's last, most likely: looked for from the end.
             let held = readings[index].progress.entries
             let loaded = held.count > 1 ? Set(entries.map(\.id)) : []
             entries += held.filter { entry in
                 held.count > 1 ? !loaded.contains(entry.id) : !entries.reversed().contains { $0.id == entry.id }
             }
-            readings[index].progress = ReadingProgress(entries: entries)
+            readings[index].progress = ReadingProgress(entries: entries, withdrawn: withdrawn)
         }
         deriveFractions()
     }

@@ -91,8 +91,10 @@ public enum Sync {
     /// (when `capture`), applies every device's operations, and returns the library they make with the
     /// state to keep. The log is written before this returns; save the library, then the state with
     /// `captured` set to the store's new state.
+    ///
+    /// - Parameter name: a name this device now goes by, written to its log.
     public static func reconcile(
-        _ library: Library, folder: SyncFolder, state: SyncState, capture: Bool, now: Date
+        _ library: Library, folder: SyncFolder, state: SyncState, capture: Bool, now: Date, name: String? = nil
     ) throws -> (library: Library, state: SyncState, report: SyncReport) {
         var state = state
         var report = SyncReport()
@@ -133,15 +135,16 @@ public enum Sync {
         if let latest = everything.map(\.clock).max() { state.clock.witness(latest) }
         var sequence = own.operations.last?.sequence ?? 0
         var sent: [SyncOperation] = []
+        var changes = name.map { [SyncOperation.Change.nameDevice($0)] } ?? []
         if capture {
             let base = SyncFold.library(of: known)
-            let changes = SyncOperation.Change.changes(from: base, to: library, seen: seen(known))
-            for change in changes {
-                sequence += 1
-                sent.append(
-                    SyncOperation(
-                        device: state.device, sequence: sequence, clock: state.clock.tick(now: now), change: change))
-            }
+            changes += SyncOperation.Change.changes(from: base, to: library, seen: seen(known))
+        }
+        for change in changes {
+            sequence += 1
+            sent.append(
+                SyncOperation(
+                    device: state.device, sequence: sequence, clock: state.clock.tick(now: now), change: change))
         }
         try folder.append(sent, device: state.device, at: own.length)
         if !sent.isEmpty {
@@ -180,6 +183,47 @@ public enum Sync {
         state.files[state.device + ".jsonl"] = SyncState.Mark(
             length: own.length + sent.reduce(0) { $0 + SyncLine.encode($1).count }, operations: sequence)
         return state
+    }
+
+    /// A device as `sync status` shows it.
+    public struct Device: Equatable, Sendable {
+        public var id: String
+        public var name: String?
+        public var operations: Int
+        /// When its latest operation was made, by its own clock.
+        public var latest: Date?
+    }
+
+    /// The devices whose logs are in the folder, by name, and the lines that could not be read.
+    public static func devices(in folder: SyncFolder) throws -> (devices: [Device], problems: [SyncReport.Problem]) {
+        var devices: [String: Device] = [:]
+        var problems: [SyncReport.Problem] = []
+        var everything: [SyncOperation] = []
+        for log in folder.logs() {
+            let read = try folder.read(log)
+            everything += read.operations
+            if let problem = read.problem {
+                problems.append(
+                    .init(file: folder.devicesPath + "/" + log.name, line: problem.line, detail: problem.detail))
+            }
+            var device = devices[log.device] ?? Device(id: log.device, operations: 0)
+            device.operations = max(device.operations, read.operations.last?.sequence ?? 0)
+            if let clock = read.operations.last?.clock {
+                let date = Date(timeIntervalSince1970: Double(clock.milliseconds) / 1000)
+                device.latest = max(device.latest ?? date, date)
+            }
+            devices[log.device] = device
+        }
+        let names = names(everything)
+        return (
+            devices.values.map {
+                var device = $0
+                device.name = names[$0.id]
+                return device
+            }
+            .sorted { ($0.name ?? $0.id, $0.id) < ($1.name ?? $1.id, $1.id) },
+            problems
+        )
     }
 
     /// Each device's last operation among `operations`.

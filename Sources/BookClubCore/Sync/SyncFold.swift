@@ -131,9 +131,11 @@ public struct SyncFold {
             let readings = state.readings.values.sorted { $0.first < $1.first }.compactMap { reading -> Reading? in
                 guard let core = reading.core else { return nil }
                 let entries = reading.entries.values.sorted { $0.first < $1.first }.compactMap(\.entry)
+                let withdrawn = Set(reading.entries.filter { $0.value.entry == nil }.keys)
                 let highlights = reading.highlights.values.sorted { $0.first < $1.first }.compactMap(\.highlight)
                 return Reading(
-                    id: core.id, started: core.started, progress: ReadingProgress(entries: entries),
+                    id: core.id, started: core.started,
+                    progress: ReadingProgress(entries: entries, withdrawn: withdrawn),
                     ending: core.ending,
                     resumed: core.resumed, highlights: highlights.isEmpty ? nil : highlights)
             }

@@ -42,7 +42,7 @@ struct ExportCommand: Command {
         switch (format, outputPath) {
         case (.json, nil):
             // A few books at a time: a large library is never held whole, nor as one text.
-            let walk = try session.storage.historyWalk()
+            let walk = try session.storage.historyWalk(ordered: true)
             var text = LibraryExport.Text()
             try walk.forEachBook { book in
                 if let chunk = text.add(book) { session.writeNow(String(decoding: chunk, as: UTF8.self)) }

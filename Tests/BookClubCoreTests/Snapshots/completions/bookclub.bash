@@ -63,6 +63,7 @@ _bookclub() {
             'bookclub:lookup') cmd='bookclub/lookup'; n=0 ;;
             'bookclub:cover') cmd='bookclub/cover'; n=0 ;;
             'bookclub:covers') cmd='bookclub/covers'; n=0 ;;
+            'bookclub:sync') cmd='bookclub/sync'; n=0 ;;
             'bookclub:completions') cmd='bookclub/completions'; n=0 ;;
             'bookclub:manual') cmd='bookclub/manual'; n=0 ;;
             'bookclub:club') cmd='bookclub/club'; n=0 ;;
@@ -105,6 +106,7 @@ _bookclub() {
             'bookclub/lookup:--store'|'bookclub/lookup:--settings'|'bookclub/lookup:--color') skip=$word ;;
             'bookclub/cover:--store'|'bookclub/cover:--settings'|'bookclub/cover:--color') skip=$word ;;
             'bookclub/covers:--limit'|'bookclub/covers:-n'|'bookclub/covers:--store'|'bookclub/covers:--settings'|'bookclub/covers:--color') skip=$word ;;
+            'bookclub/sync:--name'|'bookclub/sync:--store'|'bookclub/sync:--settings'|'bookclub/sync:--color') skip=$word ;;
             'bookclub/completions:--store'|'bookclub/completions:--settings'|'bookclub/completions:--color') skip=$word ;;
             'bookclub/manual:--store'|'bookclub/manual:--settings'|'bookclub/manual:--color') skip=$word ;;
             'bookclub/club:--store'|'bookclub/club:--settings'|'bookclub/club:--color') skip=$word ;;
@@ -214,6 +216,9 @@ _bookclub() {
             'bookclub/covers:--store') files=1 ;;
             'bookclub/covers:--settings') files=1 ;;
             'bookclub/covers:--color') values='auto always never' ;;
+            'bookclub/sync:--store') files=1 ;;
+            'bookclub/sync:--settings') files=1 ;;
+            'bookclub/sync:--color') values='auto always never' ;;
             'bookclub/completions:--store') files=1 ;;
             'bookclub/completions:--settings') files=1 ;;
             'bookclub/completions:--color') values='auto always never' ;;
@@ -280,6 +285,7 @@ _bookclub() {
             'bookclub/import:0') values='goodreads storygraph json kindle koreader' ;;
             'bookclub/import:1') files=1 ;;
             'bookclub/cover:0') listing=--titles ;;
+            'bookclub/sync:0') values='init status' ;;
             'bookclub/completions:0') values='bash fish zsh' ;;
             'bookclub/club/show:0') listing=--clubs ;;
             'bookclub/club/rename:0') listing=--clubs ;;
@@ -300,7 +306,7 @@ _bookclub() {
         read -r -a candidates <<< "$values"
     elif [[ -z $option ]]; then
         case "$cmd" in
-            'bookclub') read -r -a candidates <<< '--store --settings --quiet --color --no-color --no-hooks --version --help add list ls show progress highlight finish unfinish abandon reread edit remove rm notes select undo history doctor agenda export log import stats lookup cover covers completions manual club settings help' ;;
+            'bookclub') read -r -a candidates <<< '--store --settings --quiet --color --no-color --no-hooks --version --help add list ls show progress highlight finish unfinish abandon reread edit remove rm notes select undo history doctor agenda export log import stats lookup cover covers sync completions manual club settings help' ;;
             'bookclub/add') read -r -a candidates <<< '--author --pages --isbn --cover --tag --json --store --settings --quiet --color --no-color --no-hooks --version --help' ;;
             'bookclub/list') read -r -a candidates <<< '--reading --finished --abandoned --unstarted --all --tag --stars --json --store --settings --quiet --color --no-color --no-hooks --version --help' ;;
             'bookclub/show') read -r -a candidates <<< '--json --store --settings --quiet --color --no-color --no-hooks --version --help' ;;
@@ -325,6 +331,7 @@ _bookclub() {
             'bookclub/lookup') read -r -a candidates <<< '--json --store --settings --quiet --color --no-color --no-hooks --version --help' ;;
             'bookclub/cover') read -r -a candidates <<< '--path --store --settings --quiet --color --no-color --no-hooks --version --help' ;;
             'bookclub/covers') read -r -a candidates <<< '--limit --store --settings --quiet --color --no-color --no-hooks --version --help' ;;
+            'bookclub/sync') read -r -a candidates <<< '--name --json --store --settings --quiet --color --no-color --no-hooks --version --help' ;;
             'bookclub/completions') read -r -a candidates <<< '--store --settings --quiet --color --no-color --no-hooks --version --help' ;;
             'bookclub/manual') read -r -a candidates <<< '--store --settings --quiet --color --no-color --no-hooks --version --help' ;;
             'bookclub/club') read -r -a candidates <<< '--store --settings --quiet --color --no-color --no-hooks --version --help add list show rename remove rm meeting meetings cancel help' ;;

@@ -61,6 +61,8 @@ function __bookclub_state
                 set cmd 'bookclub/cover'; set n 0
             case 'bookclub:covers'
                 set cmd 'bookclub/covers'; set n 0
+            case 'bookclub:sync'
+                set cmd 'bookclub/sync'; set n 0
             case 'bookclub:completions'
                 set cmd 'bookclub/completions'; set n 0
             case 'bookclub:manual'
@@ -144,6 +146,8 @@ function __bookclub_state
             case 'bookclub/cover:--store' 'bookclub/cover:--settings' 'bookclub/cover:--color'
                 set skip 1
             case 'bookclub/covers:--limit' 'bookclub/covers:-n' 'bookclub/covers:--store' 'bookclub/covers:--settings' 'bookclub/covers:--color'
+                set skip 1
+            case 'bookclub/sync:--name' 'bookclub/sync:--store' 'bookclub/sync:--settings' 'bookclub/sync:--color'
                 set skip 1
             case 'bookclub/completions:--store' 'bookclub/completions:--settings' 'bookclub/completions:--color'
                 set skip 1
@@ -243,6 +247,7 @@ complete -c bookclub -n '__bookclub_command_is bookclub' -a 'stats' -d 'Your rea
 complete -c bookclub -n '__bookclub_command_is bookclub' -a 'lookup' -d 'Show what Open Library knows of an ISBN, without adding anything.'
 complete -c bookclub -n '__bookclub_command_is bookclub' -a 'cover' -d 'Show a book'\''s cover, fetched from Open Library by its ISBN the first time.'
 complete -c bookclub -n '__bookclub_command_is bookclub' -a 'covers' -d 'Fetch the covers of the books that have an ISBN and no cover yet.'
+complete -c bookclub -n '__bookclub_command_is bookclub' -a 'sync' -d 'Share your library with your other machines through a folder.'
 complete -c bookclub -n '__bookclub_command_is bookclub' -a 'completions' -d 'Print a completion script for bash, zsh or fish.'
 complete -c bookclub -n '__bookclub_command_is bookclub' -a 'manual' -d 'Print the manual page bookclub(1), in roff.'
 complete -c bookclub -n '__bookclub_command_is bookclub' -a 'club' -d 'Book clubs: their meetings, what to read by when.'
@@ -344,6 +349,9 @@ complete -c bookclub -n '__bookclub_command_is bookclub/lookup' -l json -d 'Prin
 complete -c bookclub -n '__bookclub_argument_is bookclub/cover 0' -a '(__bookclub_list --titles)'
 complete -c bookclub -n '__bookclub_command_is bookclub/cover' -l path -d 'Print the cover'\''s file path, even on a terminal that draws images.'
 complete -c bookclub -n '__bookclub_command_is bookclub/covers' -l limit -s n -x -d 'Fetch at most this many covers this time.'
+complete -c bookclub -n '__bookclub_argument_is bookclub/sync 0' -a 'init status'
+complete -c bookclub -n '__bookclub_command_is bookclub/sync' -l name -x -d 'With init: a name for this machine (laptop, desk).'
+complete -c bookclub -n '__bookclub_command_is bookclub/sync' -l json -d 'Print the result as JSON.'
 complete -c bookclub -n '__bookclub_argument_is bookclub/completions 0' -a 'bash fish zsh'
 complete -c bookclub -n '__bookclub_command_is bookclub/club' -a 'add' -d 'Add a book club and print its id.'
 complete -c bookclub -n '__bookclub_command_is bookclub/club' -a 'list' -d 'List the clubs with their next meeting.'

@@ -38,6 +38,7 @@ _bookclub() {
             ('bookclub:lookup') cmd='bookclub/lookup'; n=0 ;;
             ('bookclub:cover') cmd='bookclub/cover'; n=0 ;;
             ('bookclub:covers') cmd='bookclub/covers'; n=0 ;;
+            ('bookclub:sync') cmd='bookclub/sync'; n=0 ;;
             ('bookclub:completions') cmd='bookclub/completions'; n=0 ;;
             ('bookclub:manual') cmd='bookclub/manual'; n=0 ;;
             ('bookclub:club') cmd='bookclub/club'; n=0 ;;
@@ -80,6 +81,7 @@ _bookclub() {
             ('bookclub/lookup:--store'|'bookclub/lookup:--settings'|'bookclub/lookup:--color') skip=$word ;;
             ('bookclub/cover:--store'|'bookclub/cover:--settings'|'bookclub/cover:--color') skip=$word ;;
             ('bookclub/covers:--limit'|'bookclub/covers:-n'|'bookclub/covers:--store'|'bookclub/covers:--settings'|'bookclub/covers:--color') skip=$word ;;
+            ('bookclub/sync:--name'|'bookclub/sync:--store'|'bookclub/sync:--settings'|'bookclub/sync:--color') skip=$word ;;
             ('bookclub/completions:--store'|'bookclub/completions:--settings'|'bookclub/completions:--color') skip=$word ;;
             ('bookclub/manual:--store'|'bookclub/manual:--settings'|'bookclub/manual:--color') skip=$word ;;
             ('bookclub/club:--store'|'bookclub/club:--settings'|'bookclub/club:--color') skip=$word ;;
@@ -190,6 +192,9 @@ _bookclub() {
             ('bookclub/covers:--store') files=1 ;;
             ('bookclub/covers:--settings') files=1 ;;
             ('bookclub/covers:--color') values=('auto' 'always' 'never') ;;
+            ('bookclub/sync:--store') files=1 ;;
+            ('bookclub/sync:--settings') files=1 ;;
+            ('bookclub/sync:--color') values=('auto' 'always' 'never') ;;
             ('bookclub/completions:--store') files=1 ;;
             ('bookclub/completions:--settings') files=1 ;;
             ('bookclub/completions:--color') values=('auto' 'always' 'never') ;;
@@ -256,6 +261,7 @@ _bookclub() {
             ('bookclub/import:0') values=('goodreads' 'storygraph' 'json' 'kindle' 'koreader') ;;
             ('bookclub/import:1') files=1 ;;
             ('bookclub/cover:0') listing=--titles ;;
+            ('bookclub/sync:0') values=('init' 'status') ;;
             ('bookclub/completions:0') values=('bash' 'fish' 'zsh') ;;
             ('bookclub/club/show:0') listing=--clubs ;;
             ('bookclub/club/rename:0') listing=--clubs ;;
@@ -279,7 +285,7 @@ _bookclub() {
         return 1
     fi
     case "$cmd" in
-        ('bookclub') opts=('--store' '--settings' '--quiet' '--color' '--no-color' '--no-hooks' '--version' '--help'); subcommands=('add:Add a book and print its id.' 'list:List books, one line each, with a progress bar.' 'ls:List books, one line each, with a progress bar.' 'show:Show a book'\''s card and its progress history with notes.' 'progress:Log how far you have read.' 'highlight:Keep a passage you marked, for the next meeting.' 'finish:Mark a book finished ("I'\''m Done").' 'unfinish:Resume a finished or abandoned book, so that you can log progress again.' 'abandon:Stop reading a book without finishing it; its progress is kept.' 'reread:Start a new reading of a finished or abandoned book; the old one keeps its history.' 'edit:Change a book'\''s title, author, page count, ISBN, cover, tags, rating or review.' 'remove:Delete a book and its history.' 'rm:Delete a book and its history.' 'notes:Print the notes to bring to the next meeting, as Markdown.' 'select:Select the book that commands use when you name none, in this scene.' 'undo:Revert the last command that changed your books or clubs.' 'history:List the recent commands that changed your books or clubs, newest first; undo reverts them.' 'doctor:Check the store, its history, settings and scenes; --fix repairs what it safely can.' 'agenda:Upcoming meetings of every club, and where you stand against each one'\''s target.' 'export:Write every book, reading, note and club out, for other tools or for safekeeping.' 'log:Log a batch of reading events from standard input, all or nothing.' 'import:Add the books of a Goodreads, StoryGraph or bookclub JSON export, or an e-reader'\''s highlights.' 'stats:Your reading in numbers: pages and books a month, pace, streaks and your yearly goal.' 'lookup:Show what Open Library knows of an ISBN, without adding anything.' 'cover:Show a book'\''s cover, fetched from Open Library by its ISBN the first time.' 'covers:Fetch the covers of the books that have an ISBN and no cover yet.' 'completions:Print a completion script for bash, zsh or fish.' 'manual:Print the manual page bookclub(1), in roff.' 'club:Book clubs: their meetings, what to read by when.' 'settings:Read and change settings.' 'help:Show subcommand help information.') ;;
+        ('bookclub') opts=('--store' '--settings' '--quiet' '--color' '--no-color' '--no-hooks' '--version' '--help'); subcommands=('add:Add a book and print its id.' 'list:List books, one line each, with a progress bar.' 'ls:List books, one line each, with a progress bar.' 'show:Show a book'\''s card and its progress history with notes.' 'progress:Log how far you have read.' 'highlight:Keep a passage you marked, for the next meeting.' 'finish:Mark a book finished ("I'\''m Done").' 'unfinish:Resume a finished or abandoned book, so that you can log progress again.' 'abandon:Stop reading a book without finishing it; its progress is kept.' 'reread:Start a new reading of a finished or abandoned book; the old one keeps its history.' 'edit:Change a book'\''s title, author, page count, ISBN, cover, tags, rating or review.' 'remove:Delete a book and its history.' 'rm:Delete a book and its history.' 'notes:Print the notes to bring to the next meeting, as Markdown.' 'select:Select the book that commands use when you name none, in this scene.' 'undo:Revert the last command that changed your books or clubs.' 'history:List the recent commands that changed your books or clubs, newest first; undo reverts them.' 'doctor:Check the store, its history, settings and scenes; --fix repairs what it safely can.' 'agenda:Upcoming meetings of every club, and where you stand against each one'\''s target.' 'export:Write every book, reading, note and club out, for other tools or for safekeeping.' 'log:Log a batch of reading events from standard input, all or nothing.' 'import:Add the books of a Goodreads, StoryGraph or bookclub JSON export, or an e-reader'\''s highlights.' 'stats:Your reading in numbers: pages and books a month, pace, streaks and your yearly goal.' 'lookup:Show what Open Library knows of an ISBN, without adding anything.' 'cover:Show a book'\''s cover, fetched from Open Library by its ISBN the first time.' 'covers:Fetch the covers of the books that have an ISBN and no cover yet.' 'sync:Share your library with your other machines through a folder.' 'completions:Print a completion script for bash, zsh or fish.' 'manual:Print the manual page bookclub(1), in roff.' 'club:Book clubs: their meetings, what to read by when.' 'settings:Read and change settings.' 'help:Show subcommand help information.') ;;
         ('bookclub/add') opts=('--author' '--pages' '--isbn' '--cover' '--tag' '--json' '--store' '--settings' '--quiet' '--color' '--no-color' '--no-hooks' '--version' '--help') ;;
         ('bookclub/list') opts=('--reading' '--finished' '--abandoned' '--unstarted' '--all' '--tag' '--stars' '--json' '--store' '--settings' '--quiet' '--color' '--no-color' '--no-hooks' '--version' '--help') ;;
         ('bookclub/show') opts=('--json' '--store' '--settings' '--quiet' '--color' '--no-color' '--no-hooks' '--version' '--help') ;;
@@ -304,6 +310,7 @@ _bookclub() {
         ('bookclub/lookup') opts=('--json' '--store' '--settings' '--quiet' '--color' '--no-color' '--no-hooks' '--version' '--help') ;;
         ('bookclub/cover') opts=('--path' '--store' '--settings' '--quiet' '--color' '--no-color' '--no-hooks' '--version' '--help') ;;
         ('bookclub/covers') opts=('--limit' '--store' '--settings' '--quiet' '--color' '--no-color' '--no-hooks' '--version' '--help') ;;
+        ('bookclub/sync') opts=('--name' '--json' '--store' '--settings' '--quiet' '--color' '--no-color' '--no-hooks' '--version' '--help') ;;
         ('bookclub/completions') opts=('--store' '--settings' '--quiet' '--color' '--no-color' '--no-hooks' '--version' '--help') ;;
         ('bookclub/manual') opts=('--store' '--settings' '--quiet' '--color' '--no-color' '--no-hooks' '--version' '--help') ;;
         ('bookclub/club') opts=('--store' '--settings' '--quiet' '--color' '--no-color' '--no-hooks' '--version' '--help'); subcommands=('add:Add a book club and print its id.' 'list:List the clubs with their next meeting.' 'show:Show a club, its current book and its meetings.' 'rename:Rename a club.' 'remove:Delete a club and its meetings; the books stay.' 'rm:Delete a club and its meetings; the books stay.' 'meeting:Plan a meeting: when, which book, how far to read, where.' 'meetings:List upcoming meetings, of one club or of all; or print them as an iCalendar file.' 'cancel:Cancel a meeting.' 'help:Show subcommand help information.') ;;

@@ -1,0 +1,142 @@
+import BookClubCore
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+struct SyncCommand: Command {
+    enum Action: String, CaseIterable {
+        case `init`, status
+    }
+
+    static let action = Argument(
+        name: "action", help: "init: join FOLDER. status: show the devices. Omitted: sync now.", isOptional: true,
+        allowedValues: Action.allCases.map(\.rawValue))
+    static let folder = Argument(
+        name: "folder", help: "With init: the folder your machines share (a git work tree, Syncthing, Dropbox).",
+        isOptional: true, parse: .path)
+    static let name = Option(
+        long: "name", kind: .value("name"), help: "With init: a name for this machine (laptop, desk).",
+        parse: .note)
+    static let configuration = CommandConfiguration(
+        name: "sync",
+        abstract: "Share your library with your other machines through a folder.",
+        discussion: """
+            bookclub sync init FOLDER joins this machine to FOLDER (created if needed), which some other \
+            program copies between your machines: a git repository, Syncthing, Dropbox, a network share. \
+            Each machine writes only its own log there, FOLDER/devices/<id>.jsonl, so nothing ever \
+            conflicts. From then on every command applies the other machines' changes first and writes \
+            its own after (unless the syncProgress setting is false). bookclub sync does it now, and in a \
+            git work tree with a remote also pulls, commits this machine's log and pushes. \
+            Examples: bookclub sync init ~/Sync/bookclub --name laptop; bookclub sync; bookclub sync status
+            """,
+        arguments: [action, folder],
+        options: [name, CommonOptions.json])
+
+    var action: Action?
+    var folder: String?
+    var name: String?
+    var json: Bool
+
+    init(_ arguments: ParsedArguments) throws {
+        action = try arguments[Self.action].flatMap(Action.init(rawValue:))
+        folder = try arguments[Self.folder]
+        name = try arguments[Self.name] ?? nil
+        json = arguments[CommonOptions.json]
+        if action == .`init`, folder == nil { throw ParseError.message("Give the folder to join: sync init FOLDER") }
+        if action != .`init`, let folder {
+            throw ParseError.message("Unexpected argument '\(folder)': only sync init takes a folder")
+        }
+        if action != .`init`, name != nil { throw ParseError.message("--name goes with sync init") }
+        if let name, name.count > 64 { throw ParseError.message("--name: a name of up to 64 characters") }
+    }
+
+    func run(in session: Session) throws {
+        switch action {
+        case .`init`: try join(session)
+        case .status: try status(session)
+        case nil: try sync(session)
+        }
+    }
+
+    private func join(_ session: Session) throws {
+        let path = session.absolutePath(folder ?? "")
+        let folder = SyncFolder(path: path, fileSystem: session.fileSystem)
+        do {
+            try FileManager.default.createDirectory(atPath: folder.devicesPath, withIntermediateDirectories: true)
+        } catch {
+            throw BookClubError.io(path: folder.devicesPath, cause: "cannot create the folder")
+        }
+        let statePath = session.storage.syncStatePath
+        let existing = try SyncState.load(path: statePath, fileSystem: session.fileSystem)
+        let state =
+            existing.flatMap { $0.folder == path ? $0 : nil } ?? SyncState(device: session.makeID(), folder: path)
+        try state.save(path: statePath, fileSystem: session.fileSystem)
+        let settings = try session.settings()
+        settings.update { $0.syncFolder = path }
+        try settings.save()
+        let report = try session.reconcile(folder, state, capture: true, name: name)
+        if json {
+            try session.writeJSON(SyncJSON(report, device: state.device, folder: path))
+        } else {
+            session.output.write(state.device, as: .data)
+            session.output.write(
+                "This machine joined \(path.terminalSafe) as \(state.device)\(name.map { " (\($0.terminalSafe))" } ?? ""): it wrote \(NumberText.count(report.sent, "change")).",
+                as: .message)
+            write(report, session)
+        }
+        try finish(report)
+    }
+
+    private func sync(_ session: Session) throws {
+        guard let (folder, state) = try session.syncing() else {
+            throw CommandFailure("This store syncs with no folder yet: run `bookclub sync init FOLDER`.")
+        }
+        let git = Git(folder: folder.path, environment: session.variables)
+        try git?.pull()
+        let report = try session.reconcile(folder, state, capture: false)
+        try git?.commitAndPush(log: folder.logPath(of: state.device), device: state.device)
+        if json {
+            try session.writeJSON(SyncJSON(report, device: state.device, folder: folder.path))
+        } else {
+            write(report, session)
+        }
+        try finish(report)
+    }
+
+    private func status(_ session: Session) throws {
+        guard let (folder, state) = try session.syncing() else {
+            throw CommandFailure("This store syncs with no folder yet: run `bookclub sync init FOLDER`.")
+        }
+        let (devices, problems) = try Sync.devices(in: folder)
+        let git = Git(folder: folder.path, environment: session.variables)
+        let log = folder.logPath(of: state.device)
+        let unpushed = try git.map { try $0.isDirty(log: log) || $0.hasUnpushed() } ?? false
+        if json {
+            try session.writeJSON(
+                SyncStatusJSON(
+                    folder: folder.path, device: state.device, devices: devices, unpushed: unpushed,
+                    problems: problems))
+            return
+        }
+        for line in SyncText.status(
+            devices, this: state.device, unpushed: unpushed, usesGit: git != nil, timeZone: session.timeZone,
+            style: session.style)
+        {
+            session.output.write(line, as: .data)
+        }
+        for problem in problems { session.output.write(SyncText.problem(problem), as: .warning) }
+    }
+
+    private func write(_ report: SyncReport, _ session: Session) {
+        for line in SyncText.report(report) { session.output.write(line, as: .message) }
+        for problem in report.problems { session.output.write(SyncText.problem(problem), as: .warning) }
+    }
+
+    /// A log line that could not be read fails the command (after everything else was applied).
+    private func finish(_ report: SyncReport) throws {
+        if !report.problems.isEmpty { throw ExitCode(code: 65) }
+    }
+}

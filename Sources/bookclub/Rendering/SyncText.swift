@@ -1,0 +1,68 @@
+import BookClubCore
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// What `sync` says: what came in from whom, and the devices of `sync status`.
+enum SyncText {
+    /// "3 entries, 1 book from laptop", a line a device; "Nothing new." when nothing came.
+    static func report(_ report: SyncReport) -> [String] {
+        let lines = report.received.map { received in
+            let counts = SyncReport.Kind.allCases.compactMap { kind -> String? in
+                guard let count = received.counts[kind], count > 0 else { return nil }
+                return NumberText.count(count, noun(kind), plural: kind.rawValue)
+            }
+            return "\(counts.joined(separator: ", ")) from \(name(received.name, received.device))"
+        }
+        let newer =
+            report.newer > 0
+            ? ["\(NumberText.count(report.newer, "change")) of a newer bookclub kept for it, not applied"] : []
+        return (lines.isEmpty ? ["Nothing new."] : lines) + newer
+    }
+
+    private static func noun(_ kind: SyncReport.Kind) -> String {
+        switch kind {
+        case .books: "book"
+        case .entries: "entry"
+        case .highlights: "highlight"
+        case .readings: "reading"
+        case .edits: "edit"
+        case .removals: "removal"
+        case .clubs: "club"
+        case .meetings: "meeting"
+        }
+    }
+
+    /// A device's name as written, control characters shown; its id's first 8 digits when it has none.
+    static func name(_ name: String?, _ device: String) -> String {
+        name.map(\.terminalSafe) ?? String(device.prefix(8))
+    }
+
+    static func problem(_ problem: SyncReport.Problem) -> String {
+        "\(problem.file.terminalSafe):\(problem.line): \(problem.detail.terminalSafe); that device's later changes wait until the line is mended"
+    }
+
+    /// A line a device: its name, id, changes and latest change; this one marked.
+    static func status(
+        _ devices: [Sync.Device], this: String, unpushed: Bool, usesGit: Bool, timeZone: Zone, style: Style
+    ) -> [String] {
+        var rows = [["", "DEVICE", "ID", "CHANGES", "LATEST"]]
+        for device in devices {
+            rows.append([
+                device.id == this ? "*" : "", name(device.name, device.id), String(device.id.prefix(8)),
+                String(device.operations), device.latest.map { DateText.minute($0, timeZone: timeZone) } ?? "",
+            ])
+        }
+        var lines = Table(rows: rows, flexibleColumn: 1, rightAligned: [3]).render(width: nil) { row, text in
+            text == rows[0][row] ? style.bold(text) : text
+        }
+        if usesGit {
+            lines.append(
+                unpushed ? "This machine has changes not yet pushed: run bookclub sync." : "Everything is pushed.")
+        }
+        return lines
+    }
+}

@@ -1,0 +1,103 @@
+import BookClubCore
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// Syncing around a command: with a sync folder and `syncProgress` on, every command first applies
+/// what the other devices wrote (only when their logs grew) and records its own changes after its save.
+extension Session {
+    /// The folder and this store's state in it, when the `syncFolder` setting names the folder this
+    /// store joined; `nil` when it does not sync.
+    func syncing() throws -> (folder: SyncFolder, state: SyncState)? {
+        let folder = try settings().state.syncFolder
+        guard !folder.isEmpty,
+            let state = try SyncState.load(path: storage.syncStatePath, fileSystem: services.fileSystem),
+            state.folder == folder
+        else { return nil }
+        return (SyncFolder(path: folder, fileSystem: services.fileSystem), state)
+    }
+
+    /// Before a command: applies the other devices' new operations, and records any change of this store
+    /// its log does not hold (a command stopped before it wrote there). Costs a few `stat`s when nothing
+    /// is new. Problems are warnings here: the command goes on with what could be read.
+    func syncBeforeCommand() {
+        guard let settings = try? settings().state, settings.syncProgress, !settings.syncFolder.isEmpty else { return }
+        do {
+            guard let (folder, state) = try syncing() else { return }
+            syncsEveryCommand = true
+            let captured = try storage.fingerprint() == state.captured
+            guard !captured || Sync.hasNews(folder, state: state) else { return }
+            warn(try reconcile(folder, state, capture: !captured))
+        } catch {
+            output.write("could not sync: \(describe(error))".terminalSafe, as: .warning)
+        }
+    }
+
+    /// After a command's save: appends the operations of its change to this device's log, or, when the
+    /// store changed in a way the command did not observe (`undo`), syncs. A failure is a warning: the
+    /// change stands here, and the next command records it.
+    func syncAfterCommand() {
+        guard syncsEveryCommand else { return }
+        do {
+            guard let (folder, state) = try syncing() else { return }
+            let now = try storage.fingerprint()
+            guard now != state.captured else { return }
+            if let store = libraryStore, let base = changeBase, store.state != base,
+                libraryFingerprint == state.captured
+            {
+                var state = try Sync.record(
+                    from: base, to: store.state, folder: folder, state: state, now: services.now())
+                state.captured = now
+                try state.save(path: storage.syncStatePath, fileSystem: services.fileSystem)
+            } else {
+                releaseLibrary()
+                warn(try reconcile(folder, state, capture: true))
+            }
+        } catch {
+            output.write(
+                "the change is saved here, but not yet in the sync folder (the next command tries again): \(describe(error))"
+                    .terminalSafe, as: .warning)
+        }
+    }
+
+    /// Brings the store and the folder together under the store lock: records this store's changes the
+    /// log does not hold (when `capture`), and applies every device's operations.
+    func reconcile(_ folder: SyncFolder, _ state: SyncState, capture: Bool, name: String? = nil) throws -> SyncReport {
+        let timeout = try settings().state.lockTimeout
+        let store = try Store(
+            persistence: storage.persistence(
+                lockTimeout: timeout, recording: (commandLine, services.now().wholeSeconds),
+                scope: .everything.withHistory))
+        // Read again under the lock: another bookclub may have synced since.
+        let state = try SyncState.load(path: storage.syncStatePath, fileSystem: services.fileSystem) ?? state
+        let result = try Sync.reconcile(
+            store.state, folder: folder, state: state,
+            capture: capture || (try storage.fingerprint()) != state.captured, now: services.now(), name: name)
+        store.update { $0 = result.library }
+        try store.save()
+        var kept = result.state
+        kept.captured = try storage.fingerprint()
+        try kept.save(path: storage.syncStatePath, fileSystem: services.fileSystem)
+        return result.report
+    }
+
+    /// An error as one line, for a warning.
+    private func describe(_ error: any Error) -> String {
+        switch ErrorReport(error, path: [], timeZone: timeZone).message {
+        case .error(let text), .usage(let text): text
+        case .none: "\(error)"
+        }
+    }
+
+    /// Says each log line that could not be read, as a warning.
+    private func warn(_ report: SyncReport) {
+        for problem in report.problems {
+            output.write(
+                "\(problem.file):\(problem.line): \(problem.detail); that device's later changes wait until it is mended"
+                    .terminalSafe, as: .warning)
+        }
+    }
+}

@@ -1,0 +1,238 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `sync` as readers use it: two homes and one folder, a git repository with two clones, hostile and
+/// broken logs, and a writer killed between its save and its log.
+@Suite struct SyncEndToEndTests {
+    /// Two homes, each with its own store, and one folder between them.
+    struct TwoHomes {
+        let laptop: BookClubRunner
+        let desk: BookClubRunner
+        let folder: String
+
+        init() throws {
+            laptop = try BookClubRunner()
+            desk = try BookClubRunner()
+            folder = laptop.home + "/shared"
+        }
+
+        func join() throws {
+            #expect(try laptop.run("sync", "init", folder, "--name", "laptop").exitCode == 0)
+            #expect(try desk.run("sync", "init", folder, "--name", "desk").exitCode == 0)
+        }
+
+        func export(_ home: BookClubRunner) throws -> String {
+            let result = try home.run("export")
+            #expect(result.exitCode == 0, "\(result.stderr)")
+            return result.stdout
+        }
+
+        func cleanUp() {
+            laptop.cleanUp()
+            desk.cleanUp()
+        }
+    }
+
+    @Test func anEntryLoggedOnOneHomeIsListedOnTheOther() throws {
+        let homes = try TwoHomes()
+        defer { homes.cleanUp() }
+        #expect(try homes.laptop.run("add", "ノルウェイの森", "--pages", "400").exitCode == 0)
+        let joined = try homes.laptop.run("sync", "init", homes.folder, "--name", "laptop")
+        #expect(joined.exitCode == 0)
+        let device = joined.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(device.count == 32 && device.allSatisfy(\.isHexDigit), "the device id is printed: \(joined.stdout)")
+        #expect(joined.stderr.contains("joined \(homes.folder) as \(device) (laptop)"))
+
+        let desk = try homes.desk.run("sync", "init", homes.folder, "--name", "desk")
+        #expect(desk.stderr.contains("1 book from laptop"), "\(desk.stderr)")
+        #expect(try homes.desk.run("progress", "ノルウェイ", "120", "--note", "the well 🕳️").exitCode == 0)
+
+        // No `sync` needed: every command applies the other machine's new changes first.
+        let list = try homes.laptop.run("list")
+        #expect(list.stdout.contains("p. 120/400"), "\(list.stdout)")
+        #expect(try homes.laptop.run("show", "ノルウェイ").stdout.contains("the well 🕳️"))
+        #expect(try homes.export(homes.laptop) == homes.export(homes.desk))
+
+        // The logs hold notes: their owner alone reads them.
+        for name in try FileManager.default.contentsOfDirectory(atPath: homes.folder + "/devices") {
+            let attributes = try FileManager.default.attributesOfItem(atPath: homes.folder + "/devices/" + name)
+            #expect((attributes[.posixPermissions] as? Int) == 0o600, "\(name)")
+        }
+        let status = try homes.laptop.run("sync", "status")
+        #expect(status.exitCode == 0)
+        #expect(status.stdout.contains("desk") && status.stdout.contains("* "), "\(status.stdout)")
+    }
+
+    @Test func undoFinishAndRemoveTravel() throws {
+        let homes = try TwoHomes()
+        defer { homes.cleanUp() }
+        try homes.join()
+        #expect(try homes.laptop.run("add", "三体", "--pages", "300", "--tag", "scifi").exitCode == 0)
+        #expect(try homes.laptop.run("progress", "三体", "100").exitCode == 0)
+        #expect(try homes.laptop.run("progress", "三体", "150").exitCode == 0)
+        #expect(try homes.desk.run("show", "三体").stdout.contains("p. 150"))
+        #expect(try homes.laptop.run("undo").exitCode == 0)
+        let shown = try homes.desk.run("show", "三体").stdout
+        #expect(
+            !shown.contains("p. 150") && shown.contains("p. 100"), "an undone entry is gone on the other machine too")
+        // And it stays gone once the desk's store reads its history again.
+        #expect(try homes.desk.run("export").stdout.contains("\"page\" : 150") == false)
+
+        #expect(try homes.desk.run("edit", "三体", "--add-tag", "favourite").exitCode == 0)
+        #expect(try homes.laptop.run("edit", "三体", "--add-tag", "china").exitCode == 0)
+        #expect(try homes.desk.run("finish", "三体", "--rating", "4.5").exitCode == 0)
+        #expect(try homes.laptop.run("add", "שלום").exitCode == 0)
+        #expect(try homes.desk.run("remove", "שלום", "--yes").exitCode == 0)
+        #expect(try homes.laptop.run("sync").exitCode == 0)
+        let laptop = try homes.export(homes.laptop)
+        #expect(laptop == (try homes.export(homes.desk)))
+        for tag in ["scifi", "favourite", "china"] { #expect(laptop.contains("\"\(tag)\""), "both tags survive") }
+        #expect(laptop.contains("\"finished\""))
+        #expect(!laptop.contains("שלום"))
+    }
+
+    @Test func withSyncProgressOffOnlySyncMovesData() throws {
+        let homes = try TwoHomes()
+        defer { homes.cleanUp() }
+        try homes.join()
+        #expect(try homes.laptop.run("settings", "set", "syncProgress", "false").exitCode == 0)
+        #expect(try homes.laptop.run("add", "Kindred").exitCode == 0)
+        #expect(!(try homes.desk.run("list").stdout.contains("Kindred")), "nothing written until sync")
+        let sync = try homes.laptop.run("sync", "--json")
+        #expect(sync.exitCode == 0)
+        #expect(sync.stdout.contains("\"sent\" : 1"), "\(sync.stdout)")
+        #expect(try homes.desk.run("list").stdout.contains("Kindred"))
+    }
+
+    @Test func gitCloneToCloneWithNoConflict() throws {
+        let homes = try TwoHomes()
+        defer { homes.cleanUp() }
+        let bare = homes.laptop.home + "/library.git"
+        let one = homes.laptop.home + "/one"
+        let two = homes.desk.home + "/two"
+        func git(_ arguments: String...) throws {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["git"] + arguments
+            process.environment = ProcessInfo.processInfo.environment.merging([
+                "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t",
+                "GIT_COMMITTER_EMAIL": "t@t",
+            ]) { $1 }
+            process.standardError = FileHandle.nullDevice
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0, "git \(arguments.joined(separator: " "))")
+        }
+        try git("init", "--quiet", "--bare", "-b", "main", bare)
+        try git("clone", "--quiet", bare, one)
+        try git("clone", "--quiet", bare, two)
+
+        #expect(try homes.laptop.run("add", "Dune").exitCode == 0)
+        #expect(try homes.laptop.run("sync", "init", one + "/bookclub", "--name", "laptop").exitCode == 0)
+        let first = try homes.laptop.run("sync")
+        #expect(first.exitCode == 0, "\(first.stderr)")
+        #expect(try homes.desk.run("sync", "init", two + "/bookclub", "--name", "desk").exitCode == 0)
+        let pulled = try homes.desk.run("sync")
+        #expect(pulled.exitCode == 0, "\(pulled.stderr)")
+        #expect(try homes.desk.run("list").stdout.contains("Dune"))
+
+        // Both change before either syncs: the pushes race, and the second pulls and pushes again.
+        #expect(try homes.laptop.run("progress", "dune", "30%").exitCode == 0)
+        #expect(try homes.desk.run("add", "Piranesi").exitCode == 0)
+        #expect(try homes.desk.run("sync").exitCode == 0)
+        let laptop = try homes.laptop.run("sync")
+        #expect(laptop.exitCode == 0, "\(laptop.stderr)")
+        #expect(laptop.stderr.contains("1 book from desk"), "\(laptop.stderr)")
+        #expect(try homes.desk.run("sync").exitCode == 0)
+        #expect(try homes.export(homes.laptop) == homes.export(homes.desk))
+        let status = try homes.desk.run("sync", "status")
+        #expect(status.stdout.contains("Everything is pushed."), "\(status.stdout)")
+        let logs = try FileManager.default.contentsOfDirectory(atPath: two + "/bookclub/devices")
+        for name in logs {
+            let text = try String(contentsOfFile: two + "/bookclub/devices/" + name, encoding: .utf8)
+            #expect(!text.contains("<<<<<<<"), "no conflict markers")
+        }
+    }
+
+    @Test func brokenAndHostileLogsAreReportedAndTheRestApplied() throws {
+        let homes = try TwoHomes()
+        defer { homes.cleanUp() }
+        try homes.join()
+        #expect(try homes.desk.run("add", "Kindred").exitCode == 0)
+        let devices = homes.folder + "/devices"
+        let stranger = String(repeating: "e", count: 32)
+        let other = String(repeating: "f", count: 32)
+        func line(_ device: String, _ n: Int, _ rest: String) -> String {
+            #"{"v":1,"device":"\#(device)","n":\#(n),"t":1795578592641,"c":\#(n),\#(rest)}"#
+        }
+        let add = #""op":"book.add","book":{"id":"ab12","title":"Wolf Hall","tags":[],"added":"2026-11-20T10:00:00Z"}"#
+        // A good line, a line with git's conflict marker, then a line that must wait behind it.
+        try
+            (line(stranger, 1, add) + "\n<<<<<<< HEAD\n"
+            + line(stranger, 2, #""op":"book.tag","book":"ab12","tag":"x","on":true"#) + "\n")
+            .write(toFile: devices + "/\(stranger).jsonl", atomically: true, encoding: .utf8)
+        // A hostile id, a name with a terminal escape, a line of a later bookclub, an unfinished last line.
+        try
+            ([
+                line(other, 1, #""op":"device.name","name":"evil\u001b]0;pwned\u0007""#),
+                line(
+                    other, 2,
+                    #""op":"book.add","book":{"id":"../../etc","title":"x","tags":[],"added":"2026-11-20T10:00:00Z"}"#),
+            ].joined(separator: "\n") + "\n").write(
+                toFile: devices + "/\(other).jsonl", atomically: true, encoding: .utf8)
+        let copy = devices + "/\(stranger).sync-conflict-20261125-101010-ABCDEFG.jsonl"
+        try (line(stranger, 1, add) + "\n" + #"{"v":2,"device":"x","op":"book.split"}"# + "\n" + line(stranger, 3, add))
+            .write(toFile: copy, atomically: true, encoding: .utf8)
+
+        let sync = try homes.laptop.run("sync")
+        #expect(sync.exitCode == 65)
+        #expect(
+            sync.stderr.contains("\(stranger).jsonl:2:"), "the file and line of the conflict marker: \(sync.stderr)")
+        #expect(sync.stderr.contains("\(other).jsonl:2: `book.id`: not an id bookclub makes"), "\(sync.stderr)")
+        #expect(!sync.stderr.contains("\u{1b}"), "no escape reaches the terminal")
+        let list = try homes.laptop.run("list").stdout
+        #expect(list.contains("Kindred") && list.contains("Wolf Hall"), "every other device is applied: \(list)")
+        #expect(
+            try homes.laptop.run("sync", "status").stdout.components(separatedBy: "\n").filter {
+                $0.contains("eeeeeeee")
+            }.count == 1, "a conflict copy is no device of its own")
+        // Any other command warns, and goes on.
+        let show = try homes.laptop.run("show", "kindred")
+        #expect(show.exitCode == 0)
+    }
+
+    @Test func aWriterKilledBetweenItsSaveAndItsLogLosesNothing() throws {
+        let homes = try TwoHomes()
+        defer { homes.cleanUp() }
+        #expect(try homes.laptop.run("add", "Dune", "--pages", "100000").exitCode == 0)
+        try homes.join()
+        var acknowledged = Set<String>()
+        var kills = 0
+        for trial in 0..<40 {
+            let note = "trial \(trial)"
+            let process = try homes.laptop.start(["progress", "dune", "+1", "--note", note])
+            usleep(UInt32.random(in: 0...30_000))
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            if process.terminationReason == .exit, process.terminationStatus == 0 {
+                acknowledged.insert(note)
+            } else {
+                kills += 1
+            }
+        }
+        #expect(try homes.laptop.run("list").exitCode == 0)
+        #expect(try homes.desk.run("sync").exitCode == 0)
+        let export = try homes.export(homes.desk)
+        for note in acknowledged { #expect(export.contains("\"\(note)\""), "\(note) reached the other machine") }
+        for trial in 0..<40 {
+            #expect(export.components(separatedBy: "\"trial \(trial)\"").count <= 2, "trial \(trial) applied once")
+        }
+        #expect(try homes.export(homes.laptop) == export)
+        print("sync crash trials: 40, killed: \(kills), completed: \(acknowledged.count)")
+    }
+}
