@@ -63,24 +63,42 @@ extension Session {
         }
     }
 
-    /// Brings the store and the folder together under the store lock: records this store's changes the
-    /// log does not hold (when `capture`), and applies every device's operations.
+    /// Brings the store and the folder together under the store lock: applies what the other devices'
+    /// logs grew by when that is all there is to do, else records this store's changes the log does not
+    /// hold (when `capture`) and applies every device's operations again.
     func reconcile(_ folder: SyncFolder, _ state: SyncState, capture: Bool, name: String? = nil) throws -> SyncReport {
-        let timeout = try settings().state.lockTimeout
-        let store = try Store(
-            persistence: storage.persistence(
-                lockTimeout: timeout, recording: (commandLine, services.now().wholeSeconds),
-                scope: .everything.withHistory))
+        let unlock = try services.fileSystem.lock(storage.lockPath, try settings().state.lockTimeout)
+        defer { unlock() }
         // Read again under the lock: another bookclub may have synced since.
         let state = try SyncState.load(path: storage.syncStatePath, fileSystem: services.fileSystem) ?? state
+        let capture = try capture || storage.fingerprint() != state.captured
+        func store(_ scope: LibraryScope) throws -> Store<Library> {
+            try Store(
+                persistence: storage.persistence(
+                    lockTimeout: nil, recording: (commandLine, services.now().wholeSeconds), scope: scope))
+        }
+        func keep(_ state: SyncState) throws {
+            var state = state
+            state.captured = try storage.fingerprint()
+            try state.save(path: storage.syncStatePath, fileSystem: services.fileSystem)
+        }
+        if !capture, name == nil, let news = try Sync.news(folder, state: state) {
+            let store = try store(LibraryScope.books(news.books).withHistory)
+            var library = store.state
+            if let (state, report) = Sync.apply(news, to: &library) {
+                store.update { $0 = library }
+                try store.save()
+                try keep(state)
+                return report
+            }
+        }
+        let store = try store(.everything.withHistory)
         let result = try Sync.reconcile(
-            store.state, folder: folder, state: state,
-            capture: capture || (try storage.fingerprint()) != state.captured, now: services.now(), name: name)
+            store.state, folder: folder, state: state, capture: capture, now: services.now(), name: name,
+            newDevice: services.makeID())
         store.update { $0 = result.library }
         try store.save()
-        var kept = result.state
-        kept.captured = try storage.fingerprint()
-        try kept.save(path: storage.syncStatePath, fileSystem: services.fileSystem)
+        try keep(result.state)
         return result.report
     }
 
@@ -92,8 +110,9 @@ extension Session {
         }
     }
 
-    /// Says each log line that could not be read, as a warning.
+    /// Says each log line that could not be read, and a device id found in use elsewhere, as warnings.
     private func warn(_ report: SyncReport) {
+        if let clone = report.clone { output.write(SyncText.clone(clone), as: .warning) }
         for problem in report.problems {
             output.write(
                 "\(problem.file):\(problem.line): \(problem.detail); that device's later changes wait until it is mended"

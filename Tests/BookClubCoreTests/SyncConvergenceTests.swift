@@ -21,6 +21,8 @@ import Testing
         var undo: Library?
         var clock: Date
         var skew: Double
+        /// The scenario, for messages.
+        var seed: UInt64 = 0
 
         init(index: Int) {
             id = String(repeating: ["a", "b", "c", "d"][index], count: 32)
@@ -47,11 +49,13 @@ import Testing
         for seed in (Int(ProcessInfo.processInfo.environment["SYNC_FIRST"] ?? "") ?? 0)..<scenarios {
             try Self.run(seed: UInt64(seed))
         }
+        #expect(NewsCount.shared.value > scenarios / 2, "the news path is taken: \(NewsCount.shared.value)")
     }
 
     static func run(seed: UInt64) throws {
         var random = SeededGenerator(state: seed)
         var devices = (0..<3).map { Device(index: $0) }
+        for index in devices.indices { devices[index].seed = seed }
         let counter = Counter()
         let ids = IDSource {
             UUID(uuidString: String(format: "00000000-0000-4000-8000-%012x", counter.next() + Int(seed) << 24))!
@@ -111,6 +115,24 @@ import Testing
             }
         }
         let now = devices[d].now(&random)
+        // What the logs grew by, applied to the library as it is, when it can be: as every operation
+        // applied again would give.
+        if devices[d].captured, let news = try Sync.news(devices[d].folder, state: devices[d].state) {
+            var library = devices[d].library
+            if let (state, _) = Sync.apply(news, to: &library) {
+                let full = try Sync.reconcile(
+                    devices[d].library, folder: devices[d].folder, state: devices[d].state, capture: false, now: now)
+                #expect(
+                    try LibraryExport(library).encoded() == LibraryExport(full.library).encoded(),
+                    "the news applied to the library differs from every operation applied again")
+                devices[d].library = library
+                devices[d].state = state
+                devices[d].undo = nil
+                NewsCount.shared.add()
+                try checkLogHolds(library, devices[d], now: now, "after news")
+                return
+            }
+        }
         let result = try Sync.reconcile(
             devices[d].library, folder: devices[d].folder, state: devices[d].state, capture: !devices[d].captured,
             now: now)
@@ -225,7 +247,7 @@ import Testing
         let check = try Sync.reconcile(
             library, folder: SyncFolder(path: folder, fileSystem: scratch), state: device.state, capture: true, now: now
         )
-        #expect(check.report.sent == 0, "a command's log does not say what it did \(context)")
+        #expect(check.report.sent == 0, "seed \(device.seed): a command's log does not say what it did \(context)")
         if check.report.sent != 0, ProcessInfo.processInfo.environment["SYNC_DEBUG"] != nil {
             for name in device.view.list(device.folder.devicesPath) {
                 let log = try device.view.read(device.folder.devicesPath + "/" + name) ?? Data()
@@ -233,6 +255,19 @@ import Testing
                 print(String(decoding: log, as: UTF8.self))
             }
         }
+    }
+}
+
+/// How many syncs applied news rather than every operation again: the cheap path is taken, and tested.
+final class NewsCount: @unchecked Sendable {
+    static let shared = NewsCount()
+    private let lock = NSLock()
+    private(set) var value = 0
+
+    func add() {
+        lock.lock()
+        defer { lock.unlock() }
+        value += 1
     }
 }
 

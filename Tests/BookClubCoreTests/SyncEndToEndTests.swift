@@ -206,6 +206,35 @@ import Testing
         #expect(show.exitCode == 0)
     }
 
+    @Test func aCopiedDiskIsToldApartAndTakesANewID() throws {
+        let homes = try TwoHomes()
+        defer { homes.cleanUp() }
+        #expect(try homes.laptop.run("add", "Dune").exitCode == 0)
+        try homes.join()
+        // The laptop's disk copied to a new machine: the same store, the same device id.
+        var copy = try BookClubRunner()
+        defer { copy.cleanUp() }
+        let store = "/.local/share/bookclub"
+        try FileManager.default.createDirectory(atPath: copy.home + "/.local/share", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: homes.laptop.home + store, toPath: copy.home + store)
+        copy.environment["BOOKCLUB_SETTINGS"] = homes.laptop.home + "/.config/bookclub/settings.json"
+        #expect(try copy.run("progress", "dune", "10%", "--note", "from the copy").exitCode == 0)
+
+        let list = try homes.laptop.run("list")
+        #expect(list.exitCode == 0)
+        #expect(list.stderr.contains("was in use on another machine too"), "\(list.stderr)")
+        #expect(try homes.laptop.run("progress", "dune", "20%", "--note", "from the laptop").exitCode == 0)
+        #expect(try copy.run("sync").exitCode == 0)
+        #expect(try homes.desk.run("sync").exitCode == 0)
+        #expect(try homes.laptop.run("sync").exitCode == 0)
+        let export = try homes.export(homes.desk)
+        #expect(export.contains("from the copy") && export.contains("from the laptop"))
+        #expect(try homes.export(homes.laptop) == export)
+        #expect(try copy.run("export").stdout == export)
+        let devices = try FileManager.default.contentsOfDirectory(atPath: homes.folder + "/devices")
+        #expect(devices.count == 3, "the laptop writes a log of its own now: \(devices)")
+    }
+
     @Test func aWriterKilledBetweenItsSaveAndItsLogLosesNothing() throws {
         let homes = try TwoHomes()
         defer { homes.cleanUp() }

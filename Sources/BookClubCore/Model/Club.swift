@@ -170,3 +170,10 @@ extension Library {
         clubs.firstIndex { $0.id == id }
     }
 }
+
+extension Club {
+    /// Replaces a meeting in its place.
+    mutating func replace(_ meeting: Meeting) {
+        if let index = meetings.firstIndex(where: { $0.id == meeting.id }) { meetings[index] = meeting }
+    }
+}

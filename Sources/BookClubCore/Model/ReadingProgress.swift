@@ -70,3 +70,23 @@ public struct ReadingProgress: Codable, Equatable, Sendable {
         entries.insert(entry, at: index)
     }
 }
+
+extension ReadingProgress {
+    /// Adds an entry, or replaces the one with its id at the same time; `false` for one that moved in
+    /// time (whose place among entries of the same time only the fold knows).
+    mutating func put(_ entry: Entry) -> Bool {
+        guard let index = entries.firstIndex(where: { $0.id == entry.id }) else {
+            add(entry)
+            return true
+        }
+        guard entries[index].time == entry.time else { return false }
+        entries[index] = entry
+        return true
+    }
+
+    /// Takes an entry out, and keeps its id so that the history does not bring it back.
+    mutating func withdraw(_ id: UUID) {
+        entries.removeAll { $0.id == id }
+        withdrawn.insert(id)
+    }
+}

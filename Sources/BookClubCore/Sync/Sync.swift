@@ -17,8 +17,59 @@ public struct SyncState: Codable, Equatable, Sendable {
     public var files: [String: Mark] = [:]
 
     public struct Mark: Codable, Equatable, Sendable {
+        /// The bytes read, through the last line that could be read.
         public var length: Int
         public var operations: Int
+        /// The file's size when it was read: more than `length` while a last line is being written, or
+        /// when a line could not be read. A log of another size has news.
+        public var size: Int? = nil
+        /// The lines read, for the line numbers of what is read next.
+        public var lines: Int? = nil
+    }
+
+    /// The last operation applied, in the order of `SyncOperation.precedes`: operations that come after
+    /// it can be applied to the library as it is; one that comes before it means reading the logs again.
+    public var frontier: Position?
+    /// The ids of things the operations hold but the library does not show (a removed reading, entry,
+    /// highlight, club or meeting; a reading whose own operation has not come): an operation about one
+    /// of them means reading the logs again.
+    public var hidden: Set<String> = []
+    /// The names the devices go by, by id, as last read.
+    public var names: [String: String] = [:]
+    /// The lines that could not be read, by file, as last read: said again until they are mended.
+    public var problems: [String: SyncReport.Problem] = [:]
+
+    enum CodingKeys: String, CodingKey {
+        case device, folder, clock, captured, files, frontier, hidden, names, problems
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        device = try container.decode(String.self, forKey: .device)
+        folder = try container.decode(String.self, forKey: .folder)
+        clock = try container.decodeIfPresent(HybridClock.self, forKey: .clock) ?? HybridClock()
+        captured = try container.decodeIfPresent(String.self, forKey: .captured)
+        files = try container.decodeIfPresent([String: Mark].self, forKey: .files) ?? [:]
+        frontier = try container.decodeIfPresent(Position.self, forKey: .frontier)
+        hidden = try container.decodeIfPresent(Set<String>.self, forKey: .hidden) ?? []
+        names = try container.decodeIfPresent([String: String].self, forKey: .names) ?? [:]
+        problems = try container.decodeIfPresent([String: SyncReport.Problem].self, forKey: .problems) ?? [:]
+    }
+
+    public struct Position: Codable, Equatable, Sendable {
+        public var clock: HybridClock
+        public var device: String
+        public var sequence: Int
+
+        init(_ operation: SyncOperation) {
+            (clock, device, sequence) = (operation.clock, operation.device, operation.sequence)
+        }
+
+        /// Whether `operation` comes after this position.
+        func precedes(_ operation: SyncOperation) -> Bool {
+            SyncOperation.precedes(
+                SyncOperation(device: device, sequence: sequence, clock: clock, change: .nameDevice("")), operation)
+        }
     }
 
     public init(device: String, folder: String) {
@@ -51,6 +102,13 @@ public struct SyncReport: Equatable, Sendable {
     public var problems: [Problem] = []
     /// Lines of a later version of bookclub, kept and passed over.
     public var newer = 0
+    /// This device's id was found in use elsewhere: the id it had, and the one it goes on with.
+    public var clone: (old: String, new: String)?
+
+    public static func == (a: SyncReport, b: SyncReport) -> Bool {
+        (a.received, a.sent, a.problems, a.newer, a.clone?.old, a.clone?.new)
+            == (b.received, b.sent, b.problems, b.newer, b.clone?.old, b.clone?.new)
+    }
 
     public struct Received: Equatable, Sendable {
         public var device: String
@@ -62,7 +120,7 @@ public struct SyncReport: Equatable, Sendable {
         case books, entries, highlights, readings, edits, removals, clubs, meetings
     }
 
-    public struct Problem: Equatable, Sendable {
+    public struct Problem: Codable, Equatable, Sendable {
         public var file: String
         public var line: Int
         public var detail: String
@@ -74,16 +132,10 @@ public enum Sync {
     /// Whether the folder holds anything this device has not read: a log whose size is not the size last
     /// read. Costs a listing of the folder and a `stat` a log.
     public static func hasNews(_ folder: SyncFolder, state: SyncState) -> Bool {
-        let logs = folder.logs()
-        if logs.filter({ $0.device != state.device || $0.isCopy }).count
-            != state.files.keys.filter({ !$0.hasPrefix(state.device + ".") }).count
-        {
-            return true
-        }
-        return logs.contains { log in
-            guard log.device != state.device || log.isCopy else { return false }
+        folder.logs().contains { log in
             let size = try? folder.fileSystem.size(folder.devicesPath + "/" + log.name)
-            return size != state.files[log.name]?.length
+            let mark = state.files[log.name]
+            return size != mark?.size ?? mark?.length
         }
     }
 
@@ -92,19 +144,36 @@ public enum Sync {
     /// state to keep. The log is written before this returns; save the library, then the state with
     /// `captured` set to the store's new state.
     ///
-    /// - Parameter name: a name this device now goes by, written to its log.
+    /// A device id in use in two places (a restored backup, a cloned disk) is found when this device's
+    /// log holds operations it did not write while it has nothing unrecorded; this device then goes on
+    /// as `newDevice` (the core makes no ids), and its old log is read as the other's.
+    ///
+    /// - Parameters:
+    ///   - name: a name this device now goes by, written to its log.
+    ///   - newDevice: the id to take should this device's id be found in use elsewhere.
     public static func reconcile(
-        _ library: Library, folder: SyncFolder, state: SyncState, capture: Bool, now: Date, name: String? = nil
+        _ library: Library, folder: SyncFolder, state: SyncState, capture: Bool, now: Date, name: String? = nil,
+        newDevice: String? = nil
     ) throws -> (library: Library, state: SyncState, report: SyncReport) {
         var state = state
         var report = SyncReport()
         let logs = folder.logs().sorted { !$0.isCopy && $1.isCopy }
         var reads: [(log: SyncFolder.Log, read: SyncFolder.Read)] = []
         for log in logs { reads.append((log, try folder.read(log))) }
-        let own = reads.first { $0.log.device == state.device && !$0.log.isCopy }?.read ?? SyncFolder.Read()
+        var own = reads.first { $0.log.device == state.device && !$0.log.isCopy }?.read ?? SyncFolder.Read()
         if let problem = own.problem {
             throw BookClubError.corruptFile(
                 path: folder.logPath(of: state.device), detail: "line \(problem.line): \(problem.detail)")
+        }
+        let ownName = state.device + ".jsonl"
+        if !capture, let mark = state.files[ownName], own.operations.count > mark.operations, let newDevice,
+            SyncLine.isDeviceID(newDevice)
+        {
+            // What this device wrote is known; what follows is the other's.
+            state.files[ownName] = SyncState.Mark(length: mark.length, operations: mark.operations)
+            report.clone = (state.device, newDevice)
+            state.device = newDevice
+            own = SyncFolder.Read()
         }
 
         // What the library holds already (this device's log, and what was read of the others before),
@@ -127,7 +196,8 @@ public enum Sync {
                 report.problems.append(
                     .init(file: folder.devicesPath + "/" + log.name, line: problem.line, detail: problem.detail))
             }
-            state.files[log.name] = SyncState.Mark(length: read.length, operations: read.operations.count)
+            state.files[log.name] = SyncState.Mark(
+                length: read.length, operations: read.operations.count, size: read.size, lines: read.lines)
         }
         state.files = state.files.filter { name, _ in logs.contains { $0.name == name } }
 
@@ -148,15 +218,23 @@ public enum Sync {
         }
         try folder.append(sent, device: state.device, at: own.length)
         if !sent.isEmpty {
+            let length = own.length + sent.reduce(0) { $0 + SyncLine.encode($1).count }
             state.files[state.device + ".jsonl"] = SyncState.Mark(
-                length: own.length + sent.reduce(0) { $0 + SyncLine.encode($1).count },
-                operations: own.operations.count + sent.count)
+                length: length, operations: own.operations.count + sent.count, size: length,
+                lines: own.lines + sent.count)
         }
         report.sent = sent.count
         report.received = received(
             everything.filter { !knownKeys.contains(OperationKey($0)) && $0.device != state.device },
             names: names(everything))
-        return (SyncFold.library(of: everything + sent), state, report)
+        var fold = SyncFold()
+        let all = (everything + sent).sorted(by: SyncOperation.precedes)
+        for operation in all { fold.apply(operation) }
+        state.frontier = all.last.map(SyncState.Position.init)
+        state.hidden = fold.hidden
+        state.names = names(all)
+        state.problems = Dictionary(report.problems.map { ($0.file, $0) }, uniquingKeysWith: { first, _ in first })
+        return (fold.library, state, report)
     }
 
     /// Operations for the changes a command made, to append to this device's log after its save.
@@ -165,7 +243,7 @@ public enum Sync {
         from old: Library, to new: Library, folder: SyncFolder, state: SyncState, now: Date
     ) throws -> SyncState {
         var state = state
-        let own = state.files[state.device + ".jsonl"] ?? SyncState.Mark(length: 0, operations: 0)
+        let own = state.files[state.device + ".jsonl"] ?? SyncState.Mark(length: 0, operations: 0, lines: 0)
         var sequence = own.operations
         var seen: [String: Int] = [:]
         for (name, mark) in state.files where mark.operations > 0 {
@@ -180,8 +258,11 @@ public enum Sync {
                     device: state.device, sequence: sequence, clock: state.clock.tick(now: now), change: change))
         }
         try folder.append(sent, device: state.device, at: own.length)
+        let length = own.length + sent.reduce(0) { $0 + SyncLine.encode($1).count }
         state.files[state.device + ".jsonl"] = SyncState.Mark(
-            length: own.length + sent.reduce(0) { $0 + SyncLine.encode($1).count }, operations: sequence)
+            length: length, operations: sequence, size: length, lines: own.lines.map { $0 + sent.count })
+        if let last = sent.last { state.frontier = SyncState.Position(last) }
+        for operation in sent { state.hidden.formUnion(operation.change.hides) }
         return state
     }
 
@@ -246,7 +327,7 @@ public enum Sync {
         return names.mapValues(\.1)
     }
 
-    private static func received(_ operations: [SyncOperation], names: [String: String]) -> [SyncReport.Received] {
+    static func received(_ operations: [SyncOperation], names: [String: String]) -> [SyncReport.Received] {
         var counts: [String: [SyncReport.Kind: Int]] = [:]
         for operation in operations {
             let kind: SyncReport.Kind? =

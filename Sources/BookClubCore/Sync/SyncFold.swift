@@ -55,7 +55,8 @@ public struct SyncFold {
         position += 1
         let position = position
         if let id = operation.change.book {
-            var book = books[id] ?? BookState(first: position)
+            // Taken out of the dictionary while it changes, so that its readings are not copied.
+            var book = books.removeValue(forKey: id) ?? BookState(first: position)
             // A book added again once removed (an import of it) starts afresh, as it does on the device
             // that adds it; so does one whose earlier operations came without the one that added it.
             if case .addBook = operation.change, book.core == nil || book.isRemoved {
@@ -120,6 +121,30 @@ public struct SyncFold {
             book.readings[reading]?.highlights[highlight]?.highlight = nil
         case .removeBook, .putClub, .removeClub, .putMeeting, .removeMeeting, .nameDevice: break
         }
+    }
+
+    /// The ids of what the operations hold and the library does not show, within the books and clubs
+    /// it shows (see `SyncState.hidden`).
+    var hidden: Set<String> {
+        var hidden = Set<String>()
+        for book in books.values where book.core != nil && !book.isRemoved {
+            for (id, reading) in book.readings {
+                if reading.core == nil { hidden.insert(id.uuidString) }
+                for (entry, state) in reading.entries where state.entry == nil || reading.core == nil {
+                    hidden.insert(entry.uuidString)
+                }
+                for (highlight, state) in reading.highlights where state.highlight == nil || reading.core == nil {
+                    hidden.insert(highlight)
+                }
+            }
+        }
+        for (id, club) in clubs {
+            if club.core == nil { hidden.insert(id) }
+            for (meeting, state) in club.meetings where state.meeting == nil || club.core == nil {
+                hidden.insert(meeting)
+            }
+        }
+        return hidden
     }
 
     /// The library the operations applied so far make.

@@ -50,34 +50,48 @@ public struct SyncFolder {
         /// The bytes read through the last complete line; a last line without its line break is
         /// left for when it is complete.
         public var length = 0
+        /// The file's size when it was read.
+        public var size = 0
+        /// The lines read, through the last line that could be read.
+        public var lines = 0
         /// Lines of a later version of bookclub, kept in the file and passed over.
         public var newer = 0
         /// The first line that could not be read: the operations after it wait until it is mended.
         public var problem: (line: Int, detail: String)?
     }
 
-    /// Reads a log whole, a chunk at a time, holding no line over `SyncLine.maximumLength`.
-    ///
-    /// - Parameter device: the device the log is of; a line of another device is a problem.
-    public func read(_ log: Log) throws -> Read {
+    /// Reads a log a chunk at a time, holding no line over `SyncLine.maximumLength`: whole, or from
+    /// where `mark` says it was last read to.
+    public func read(_ log: Log, from mark: SyncState.Mark? = nil) throws -> Read {
         var read = Read()
+        read.length = mark?.length ?? 0
+        read.lines = mark?.lines ?? 0
         var buffer = Data()
-        var line = 0
+        var line = read.lines
         var lastClock: (HybridClock, Int)?
         let path = devicesPath + "/" + log.name
         guard let size = try fileSystem.size(path) else { return read }
+        read.size = size
         // Thrown to stop reading at the first problem.
         struct Stop: Error {}
         do {
-            try fileSystem.readLines(path, size) { chunk in
+            var offset = read.length
+            while offset < size, let chunk = try fileSystem.readRange(path, offset, min(1 << 20, size - offset)),
+                !chunk.isEmpty
+            {
+                offset += chunk.count
                 buffer += chunk
-                while let end = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                // Where the next line starts; what is before it is dropped once per chunk.
+                var start = buffer.startIndex
+                defer { buffer.removeSubrange(buffer.startIndex..<start) }
+                while let end = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
                     line += 1
-                    let text = buffer[buffer.startIndex..<end]
-                    let consumed = buffer.distance(from: buffer.startIndex, to: end) + 1
-                    defer { buffer.removeSubrange(buffer.startIndex...end) }
+                    let text = buffer[start..<end]
+                    let consumed = end - start + 1
+                    defer { start = end + 1 }
                     if text.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\r") }) {
                         read.length += consumed
+                        read.lines = line
                         continue
                     }
                     do {
@@ -104,8 +118,9 @@ public struct SyncFolder {
                         throw Stop()
                     }
                     read.length += consumed
+                    read.lines = line
                 }
-                if buffer.count > SyncLine.maximumLength {
+                if buffer.count - (start - buffer.startIndex) > SyncLine.maximumLength {
                     read.problem = (line + 1, "longer than 1 MiB")
                     throw Stop()
                 }

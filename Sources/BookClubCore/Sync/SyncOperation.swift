@@ -87,6 +87,18 @@ public struct SyncOperation: Equatable, Sendable {
         /// The readable name the device goes by (`sync init --name`).
         case nameDevice(String)
 
+        /// The ids the change takes out of the library while the operations keep them.
+        var hides: [String] {
+            switch self {
+            case .removeReading(_, let reading): [reading.uuidString]
+            case .removeEntry(_, _, let entry): [entry.uuidString]
+            case .removeHighlight(_, _, let highlight): [highlight]
+            case .removeClub(let club): [club]
+            case .removeMeeting(_, let meeting): [meeting]
+            default: []
+            }
+        }
+
         /// The book the change is about, if any.
         var book: Book.ID? {
             switch self {

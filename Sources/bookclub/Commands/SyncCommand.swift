@@ -131,6 +131,7 @@ struct SyncCommand: Command {
     }
 
     private func write(_ report: SyncReport, _ session: Session) {
+        if let clone = report.clone { session.output.write(SyncText.clone(clone), as: .warning) }
         for line in SyncText.report(report) { session.output.write(line, as: .message) }
         for problem in report.problems { session.output.write(SyncText.problem(problem), as: .warning) }
     }

@@ -41,6 +41,10 @@ enum SyncText {
         name.map(\.terminalSafe) ?? String(device.prefix(8))
     }
 
+    static func clone(_ clone: (old: String, new: String)) -> String {
+        "this machine's id \(clone.old) was in use on another machine too (a restored backup or a copied disk); this machine goes on as \(clone.new)"
+    }
+
     static func problem(_ problem: SyncReport.Problem) -> String {
         "\(problem.file.terminalSafe):\(problem.line): \(problem.detail.terminalSafe); that device's later changes wait until the line is mended"
     }

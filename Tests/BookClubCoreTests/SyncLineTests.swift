@@ -1,0 +1,123 @@
+import Foundation
+import Testing
+
+@testable import BookClubCore
+
+/// The log line format: every operation written is read back as it was, whether by the in-place reader
+/// or by Foundation's decoder; what no bookclub writes is refused, saying what is wrong.
+@Suite struct SyncLineTests {
+    static let device = String(repeating: "a", count: 32)
+    static let reading = UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!
+    static let time = Date(timeIntervalSince1970: 1_764_000_000)
+
+    static let changes: [SyncOperation.Change] = [
+        .addBook(
+            BookCore(
+                Book(
+                    id: "ab12", title: "ノルウェイの森", author: "村上春樹", pages: 400, tags: ["japan", "📖"], rating: 4.5,
+                    contributors: [Contributor(name: "Jay Rubin", role: "Translator")],
+                    details: ["goodreads:Binding": ["Paperback"]], added: time))),
+        .setField(book: "ab12", .title("שלום")), .setField(book: "ab12", .author(nil)),
+        .setField(book: "ab12", .pages(300)), .setField(book: "ab12", .rating(nil)),
+        .setField(book: "ab12", .details(nil)), .setField(book: "ab12", .contributors([Contributor(name: "X")])),
+        .tag(book: "ab12", tag: "SciFi", on: true), .tag(book: "ab12", tag: "scifi", on: false),
+        .removeBook(book: "ab12", seen: [device: 3]),
+        .putReading(
+            book: "ab12",
+            ReadingCore(
+                Reading(id: reading, started: time, ending: Ending(outcome: .finished, date: time, rating: 3.75)))),
+        .removeReading(book: "ab12", reading: reading),
+        .putEntry(
+            book: "ab12", reading: reading,
+            ReadingProgress.Entry(id: reading, progress: 0.25, page: 100, time: time, note: "plain note")),
+        .putEntry(
+            book: "ab12", reading: reading,
+            ReadingProgress.Entry(
+                id: reading, progress: 0.5, time: time, note: "a \"quoted\"\nnote\twith escapes 🎉", minutes: 30)),
+        .removeEntry(book: "ab12", reading: reading, entry: reading),
+        .putHighlight(
+            book: "ab12", reading: reading, Highlight(id: "kindle-ab12-1300", text: "passage", page: 3, source: .kindle)
+        ),
+        .removeHighlight(book: "ab12", reading: reading, highlight: "kindle-ab12-1300"),
+        .putClub(ClubCore(Club(id: "c1", name: "Tuesday readers", description: "we read"))),
+        .removeClub("c1"),
+        .putMeeting(club: "c1", Meeting(id: "m1", date: time, bookID: "ab12", target: .init(page: 100), place: "café")),
+        .removeMeeting(club: "c1", meeting: "m1"),
+        .nameDevice("laptop"),
+    ]
+
+    @Test func everyOperationReadsBackAsWritten() throws {
+        for (index, change) in Self.changes.enumerated() {
+            let operation = SyncOperation(
+                device: Self.device, sequence: index + 1,
+                clock: HybridClock(milliseconds: 1_764_000_000_000, counter: index),
+                change: change)
+            var line = SyncLine.encode(operation)
+            #expect(line.last == UInt8(ascii: "\n"))
+            line.removeLast()
+            #expect(try SyncLine.decode(line) == .operation(operation), "\(String(decoding: line, as: UTF8.self))")
+        }
+    }
+
+    @Test(arguments: [
+        (#"{"v":1}"#, "not an operation bookclub writes"),
+        (#"<<<<<<< HEAD"#, "not an operation bookclub writes"),
+        (
+            #"{"v":1,"device":"../../etc/passwd/aaaaaaaaaaaaaaaaaa","n":1,"t":1,"c":0,"op":"club.remove","club":"c1"}"#,
+            "`device`: not an id bookclub makes"
+        ),
+        (
+            #"{"v":1,"device":"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa","n":1,"t":1,"c":0,"op":"club.remove","club":"C1/../x"}"#,
+            "`club`: not an id bookclub makes"
+        ),
+        (
+            #"{"v":1,"device":"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa","n":0,"t":1,"c":0,"op":"club.remove","club":"c1"}"#,
+            "`n`, `t` and `c`"
+        ),
+        (
+            #"{"v":1,"device":"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa","n":1,"t":1,"c":0,"op":"book.set","book":"ab","field":"pages","value":-4}"#,
+            "`value`: expected a page count"
+        ),
+        (
+            #"{"v":1,"device":"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa","n":1,"t":1,"c":0,"op":"book.set","book":"ab","field":"title","value":"  "}"#,
+            "`value`: expected a title"
+        ),
+        (
+            #"{"book":"ab","c":0,"device":"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa","entry":{"id":"E621E1F8-C36C-495A-93FC-0C247A3E6E5F","page":900000,"progress":0.5,"time":"2026-11-20T10:00:00Z"},"n":1,"op":"entry.put","reading":"E621E1F8-C36C-495A-93FC-0C247A3E6E5F","t":1,"v":1}"#,
+            "`page`: expected a page"
+        ),
+        (
+            #"{"v":1,"device":"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa","n":1,"t":1,"c":0,"op":"device.name","name":"\#(String(repeating: "x", count: 65))"}"#,
+            "`name`: expected a name"
+        ),
+    ])
+    func whatNoBookclubWritesIsRefused(_ line: String, _ expected: String) {
+        #expect {
+            try SyncLine.decode(Data(line.utf8))
+        } throws: { error in
+            (error as? SyncLine.Problem)?.detail.contains(expected) ?? false
+        }
+    }
+
+    @Test func aLineOfALaterVersionOrOperationIsPassedOver() throws {
+        #expect(try SyncLine.decode(Data(#"{"v":2,"op":"book.split","whatever":[1,2]}"#.utf8)) == .newer)
+        let later =
+            #"{"v":1,"device":"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa","n":1,"t":1,"c":0,"op":"book.merge","into":"x"}"#
+        #expect(try SyncLine.decode(Data(later.utf8)) == .newer)
+        #expect(throws: SyncLine.Problem.self) {
+            try SyncLine.decode(Data(repeating: UInt8(ascii: " "), count: (1 << 20) + 1))
+        }
+    }
+
+    @Test func theClockOnlyMovesForward() {
+        var clock = HybridClock()
+        let first = clock.tick(now: Self.time)
+        let backwards = clock.tick(now: Self.time.addingTimeInterval(-3_600))
+        #expect(backwards > first && backwards.milliseconds == first.milliseconds)
+        clock.witness(HybridClock(milliseconds: first.milliseconds + 3_600_000, counter: 5))
+        let after = clock.tick(now: Self.time)
+        #expect(
+            after == HybridClock(milliseconds: first.milliseconds + 3_600_000, counter: 6),
+            "a clock an hour fast is followed")
+    }
+}
