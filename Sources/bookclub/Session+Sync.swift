@@ -24,13 +24,17 @@ extension Session {
     /// its log does not hold (a command stopped before it wrote there). Costs a few `stat`s when nothing
     /// is new. Problems are warnings here: the command goes on with what could be read.
     func syncBeforeCommand() {
-        guard let settings = try? settings().state, settings.syncProgress, !settings.syncFolder.isEmpty else { return }
+        // A store that never joined a folder has no sync state: one `stat`, and nothing more.
+        guard (try? services.fileSystem.size(storage.syncStatePath)) != nil,
+            let settings = try? settings().state, settings.syncProgress, !settings.syncFolder.isEmpty
+        else { return }
         do {
             guard let (folder, state) = try syncing() else { return }
-            syncsEveryCommand = true
-            let captured = try storage.fingerprint() == state.captured
-            guard !captured || Sync.hasNews(folder, state: state) else { return }
-            warn(try reconcile(folder, state, capture: !captured))
+            let fingerprint = try storage.fingerprint()
+            syncedFingerprint = fingerprint
+            guard fingerprint != state.captured || Sync.hasNews(folder, state: state) else { return }
+            warn(try reconcile(folder, state, capture: fingerprint != state.captured))
+            syncedFingerprint = try storage.fingerprint()
         } catch {
             output.write("could not sync: \(describe(error))".terminalSafe, as: .warning)
         }
@@ -40,11 +44,10 @@ extension Session {
     /// store changed in a way the command did not observe (`undo`), syncs. A failure is a warning: the
     /// change stands here, and the next command records it.
     func syncAfterCommand() {
-        guard syncsEveryCommand else { return }
+        // Nothing was committed since the command began: nothing to record.
+        guard let before = syncedFingerprint, let now = try? storage.fingerprint(), now != before else { return }
         do {
-            guard let (folder, state) = try syncing() else { return }
-            let now = try storage.fingerprint()
-            guard now != state.captured else { return }
+            guard let (folder, state) = try syncing(), now != state.captured else { return }
             if let store = libraryStore, let base = changeBase, store.state != base,
                 libraryFingerprint == state.captured
             {

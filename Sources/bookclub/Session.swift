@@ -65,8 +65,9 @@ final class Session {
     private var libraryIsLocked = false
     /// The store's fingerprint when the library was opened for writing (see `syncAfterCommand`).
     private(set) var libraryFingerprint: String?
-    /// Whether this command syncs before and after (see `syncBeforeCommand`).
-    var syncsEveryCommand = false
+    /// The store's fingerprint once `syncBeforeCommand` is done, when this command syncs; `nil` when
+    /// it does not.
+    var syncedFingerprint: String?
 
     var storage: LibraryStorage {
         LibraryStorage(path: paths.store, fileSystem: services.fileSystem, ids: services.ids)
@@ -148,7 +149,7 @@ final class Session {
     /// when it has neither.
     private func listenForChanges(on store: Store<Library>) {
         let present = hooksEnabled ? hooks.present : []
-        guard !present.isEmpty || syncsEveryCommand else { return }
+        guard !present.isEmpty || syncedFingerprint != nil else { return }
         let wantsEvents = !present.isDisjoint(with: ["on-add", "on-progress", "on-finish"])
         hookObservation = store.observe(\.self) { [unowned self] old, new in
             if changeBase == nil { changeBase = old }

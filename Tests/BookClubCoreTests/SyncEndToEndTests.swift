@@ -1,3 +1,4 @@
+import BookClubCore
 import Foundation
 import Testing
 
@@ -233,6 +234,38 @@ import Testing
         #expect(try copy.run("export").stdout == export)
         let devices = try FileManager.default.contentsOfDirectory(atPath: homes.folder + "/devices")
         #expect(devices.count == 3, "the laptop writes a log of its own now: \(devices)")
+    }
+
+    /// A write that fails at any step (the store's or the log's) is either reported, and then either
+    /// not made or made here and sent by the next command, or it exits 0 and reaches the other machine;
+    /// never twice.
+    @Test(arguments: [
+        (InjectedFault.Call.open, EACCES), (.write, ENOSPC), (.fsync, EIO), (.rename, EXDEV),
+    ])
+    func aFailedWriteAtAnyStepIsSentOnceOrNotAtAll(_ call: InjectedFault.Call, _ code: Int32) throws {
+        let homes = try TwoHomes()
+        defer { homes.cleanUp() }
+        #expect(try homes.laptop.run("add", "Dune", "--pages", "100000").exitCode == 0)
+        try homes.join()
+        var made = Set<String>()
+        for occurrence in 1...24 {
+            let note = "\(call) \(occurrence)"
+            let result = InProcess.run(
+                ["progress", "dune", "+1", "--note", note], home: homes.laptop.home,
+                fileSystem: .live(injecting: call, occurrence: occurrence, code: code))
+            // The next command, with nothing failing, records what the failed one left unrecorded.
+            #expect(try homes.laptop.run("list").exitCode == 0)
+            let here = try homes.laptop.run("export").stdout.contains("\"\(note)\"")
+            if result.code == 0 { #expect(here, "\(note) exited 0 and is kept") }
+            if here { made.insert(note) }
+            if result.code == 0 && !result.stderr.contains("warning") { break }
+        }
+        #expect(try homes.desk.run("sync").exitCode == 0)
+        let desk = try homes.export(homes.desk)
+        for note in made {
+            #expect(desk.components(separatedBy: "\"\(note)\"").count == 2, "\(note) reached the desk once")
+        }
+        #expect(try homes.export(homes.laptop) == desk)
     }
 
     @Test func aWriterKilledBetweenItsSaveAndItsLogLosesNothing() throws {
