@@ -57,11 +57,7 @@ extension Sync {
             state.frontier = SyncState.Position(latest)
             state.clock.witness(latest.clock)
         }
-        var books = Set<Book.ID>()
-        for operation in operations {
-            if let book = operation.change.book { books.insert(book) }
-            if case .putMeeting(_, let meeting) = operation.change, let book = meeting.bookID { books.insert(book) }
-        }
+        let books = Set(operations.compactMap(\.change.book))
         report.received = received(operations, names: [:])
         report.problems = state.problems.values.sorted { ($0.file, $0.line) < ($1.file, $1.line) }
         return News(operations: operations, books: books, state: state, report: report)
@@ -192,9 +188,7 @@ extension Library {
             clubs.removeAll { $0.id == id }
             return true
         case .putMeeting(let clubID, let meeting):
-            guard !hidden.contains(meeting.id), let club = clubIndex(of: clubID),
-                meeting.bookID.map({ self.index(of: $0) != nil }) ?? true
-            else { return false }
+            guard !hidden.contains(meeting.id), let club = clubIndex(of: clubID) else { return false }
             if let held = clubs[club].meetings.first(where: { $0.id == meeting.id }) {
                 // A meeting moved to another day takes its place among that day's as the fold gives it.
                 guard held.date == meeting.date else { return false }

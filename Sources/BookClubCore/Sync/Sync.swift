@@ -103,11 +103,11 @@ public struct SyncReport: Equatable, Sendable {
     /// Lines of a later version of bookclub, kept and passed over.
     public var newer = 0
     /// This device's id was found in use elsewhere: the id it had, and the one it goes on with.
-    public var clone: (old: String, new: String)?
+    public var clone: Clone?
 
-    public static func == (a: SyncReport, b: SyncReport) -> Bool {
-        (a.received, a.sent, a.problems, a.newer, a.clone?.old, a.clone?.new)
-            == (b.received, b.sent, b.problems, b.newer, b.clone?.old, b.clone?.new)
+    public struct Clone: Equatable, Sendable {
+        public var old: String
+        public var new: String
     }
 
     public struct Received: Equatable, Sendable {
@@ -171,7 +171,7 @@ public enum Sync {
         {
             // What this device wrote is known; what follows is the other's.
             state.files[ownName] = SyncState.Mark(length: mark.length, operations: mark.operations)
-            report.clone = (state.device, newDevice)
+            report.clone = SyncReport.Clone(old: state.device, new: newDevice)
             state.device = newDevice
             own = SyncFolder.Read()
         }

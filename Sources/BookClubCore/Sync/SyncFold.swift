@@ -171,15 +171,12 @@ public struct SyncFold {
                     privateNotes: core.privateNotes, contributors: core.contributors, details: core.details,
                     added: core.added, readings: readings))
         }
-        let alive = Set(library.books.map(\.id))
         for (_, state) in clubs.sorted(by: { $0.value.first < $1.value.first }) {
             guard let core = state.core else { continue }
-            let meetings = state.meetings.values.sorted { $0.first < $1.first }.compactMap(\.meeting).map {
-                var meeting = $0
-                // A meeting about a removed book is about no book, as on the device that removed it.
-                if let book = meeting.bookID, !alive.contains(book) { meeting.bookID = nil }
-                return meeting
-            }
+            // A meeting about a book removed on a device that did not know of the meeting keeps the
+            // book's id, as the device that scheduled it has it: if the book comes back, so does the
+            // meeting's book. (The device that removes a book takes it off the meetings it knows.)
+            let meetings = state.meetings.values.sorted { $0.first < $1.first }.compactMap(\.meeting)
             library.clubs.append(Club(id: core.id, name: core.name, description: core.description, meetings: meetings))
         }
         return library

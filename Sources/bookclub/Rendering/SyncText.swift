@@ -41,7 +41,7 @@ enum SyncText {
         name.map(\.terminalSafe) ?? String(device.prefix(8))
     }
 
-    static func clone(_ clone: (old: String, new: String)) -> String {
+    static func clone(_ clone: SyncReport.Clone) -> String {
         "this machine's id \(clone.old) was in use on another machine too (a restored backup or a copied disk); this machine goes on as \(clone.new)"
     }
 
