@@ -31,6 +31,10 @@ public struct FileSystem {
     public var readRange: (_ path: String, _ offset: Int, _ count: Int) throws -> Data?
     /// Replaces a file atomically, created readable by its owner only; parent folders are created.
     public var writeAtomically: (_ path: String, _ data: Data) throws -> Void
+    /// As `writeAtomically`, but the folder is not synced: after a power cut the file is whole, either
+    /// as it was or as written. For a file that may be found as it was (the sync state), at one `fsync`
+    /// less.
+    public var replace: (_ path: String, _ data: Data) throws -> Void
     /// Cuts a file to `offset` bytes (dropping what an interrupted write left), appends `data`, syncs it.
     /// A file shorter than `offset` is refused (`BookClubError.corruptFile`) and left as it is.
     public var append: (_ path: String, _ data: Data, _ offset: Int) throws -> Void
@@ -69,8 +73,10 @@ public struct FileSystem {
         rename: @escaping (String, String) throws -> Void,
         map: ((String) throws -> Data?)? = nil,
         syncFolder: @escaping (String) throws -> Void = { _ in },
-        kind: @escaping (String) -> OtherFileKind? = { _ in nil }
+        kind: @escaping (String) -> OtherFileKind? = { _ in nil },
+        replace: ((String, Data) throws -> Void)? = nil
     ) {
+        self.replace = replace ?? writeAtomically
         self.read = read
         self.map = map ?? read
         self.size = size
@@ -135,7 +141,8 @@ extension FileSystem {
                 return try POSIXFile.readAll(path, mapping: true)
             },
             syncFolder: { try POSIXFile.syncDirectory(of: $0, sys: sys) },
-            kind: POSIXFile.kind)
+            kind: POSIXFile.kind,
+            replace: { try POSIXFile.writeAtomically($0, $1, sys: sys, syncingFolder: false) })
     }
 
     /// Files kept in memory, for tests; locks always succeed.
@@ -398,7 +405,7 @@ enum POSIXFile {
 
     /// Temporary file in the same folder, fsync, rename over the target, fsync of the folder.
     /// Skipped when the file already holds these bytes.
-    static func writeAtomically(_ path: String, _ data: Data, sys: Syscalls) throws {
+    static func writeAtomically(_ path: String, _ data: Data, sys: Syscalls, syncingFolder: Bool = true) throws {
         if FileManager.default.fileExists(atPath: path), (try? readAll(path)) == data { return }
         try makeParent(of: path, sys: sys)
         let temporary = temporaryPrefix(for: path) + "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
@@ -416,6 +423,7 @@ enum POSIXFile {
         try sys.checkInterrupted()
         guard sys.rename(temporary, path) == 0 else { throw failure(path, "cannot replace the file") }
         renamed = true
+        guard syncingFolder else { return }
         do {
             try syncDirectory(of: path, sys: sys)
         } catch BookClubError.io(let folder, let cause) {

@@ -87,8 +87,12 @@ public struct SyncState: Codable, Equatable, Sendable {
         return state
     }
 
-    public func save(path: String, fileSystem: FileSystem) throws {
-        try fileSystem.writeAtomically(path, try JSONCoding.encoder().encode(self))
+    /// Writes the state whole. Unless `durably`, its folder is not synced: after a power cut it is as it
+    /// was or as written, and one as it was only makes the next command read the logs again. A new
+    /// state (`sync init`) is written durably.
+    public func save(path: String, fileSystem: FileSystem, durably: Bool = false) throws {
+        let data = try JSONCoding.encoder().encode(self)
+        try durably ? fileSystem.writeAtomically(path, data) : fileSystem.replace(path, data)
     }
 }
 

@@ -113,7 +113,9 @@ public struct SyncOperation: Equatable, Sendable {
     }
 }
 
-/// A book without its readings: what `addBook` carries.
+/// A book without its readings: what `addBook` carries. Its fields repeat `Book`'s on purpose: they are
+/// the log's format (as `StoredBook`'s are the store's), and a field added to `Book` is added here when
+/// it is to travel.
 public struct BookCore: Codable, Equatable, Sendable {
     public var id: Book.ID
     public var title: String

@@ -73,7 +73,7 @@ struct SyncCommand: Command {
         let existing = try SyncState.load(path: statePath, fileSystem: session.fileSystem)
         let state =
             existing.flatMap { $0.folder == path ? $0 : nil } ?? SyncState(device: session.makeID(), folder: path)
-        try state.save(path: statePath, fileSystem: session.fileSystem)
+        try state.save(path: statePath, fileSystem: session.fileSystem, durably: true)
         let settings = try session.settings()
         settings.update { $0.syncFolder = path }
         try settings.save()
