@@ -123,9 +123,18 @@ import Testing
             if let (state, _) = Sync.apply(news, to: &library) {
                 let full = try Sync.reconcile(
                     devices[d].library, folder: devices[d].folder, state: devices[d].state, capture: false, now: now)
+                let (cheap, whole) = (try LibraryExport(library).encoded(), try LibraryExport(full.library).encoded())
                 #expect(
-                    try LibraryExport(library).encoded() == LibraryExport(full.library).encoded(),
-                    "the news applied to the library differs from every operation applied again")
+                    cheap == whole,
+                    "seed \(devices[d].seed): the news applied to the library differs from every operation applied again"
+                )
+                if cheap != whole, ProcessInfo.processInfo.environment["BOOKCLUB_SYNC_DEBUG"] != nil {
+                    try cheap.write(to: URL(fileURLWithPath: "/tmp/cheap.json"))
+                    try whole.write(to: URL(fileURLWithPath: "/tmp/whole.json"))
+                    for op in news.operations {
+                        print("NEWS \(op.device.prefix(1)) \(op.sequence) \(op.change)".prefix(300))
+                    }
+                }
                 devices[d].library = library
                 devices[d].state = state
                 devices[d].undo = nil

@@ -50,11 +50,24 @@ extension SyncOperation.Change {
         return changes
     }
 
+    /// Tags taken off and put on. Applied, they keep the tags that stay in their order and add the new
+    /// ones after them; when `new` has its tags in another order (an `undo` puts a removed tag back in
+    /// its place), the tags from the first out of place on are taken off and put on again, in order.
     private static func tags(from old: Book, to new: Book) -> [Self] {
         let before = Set(old.tags.map { $0.lowercased() })
         let after = Set(new.tags.map { $0.lowercased() })
-        return new.tags.filter { !before.contains($0.lowercased()) }.map { .tag(book: new.id, tag: $0, on: true) }
-            + old.tags.filter { !after.contains($0.lowercased()) }.map { .tag(book: new.id, tag: $0, on: false) }
+        let removed = old.tags.filter { !after.contains($0.lowercased()) }.map {
+            Self.tag(book: new.id, tag: $0, on: false)
+        }
+        let applied =
+            old.tags.filter { after.contains($0.lowercased()) } + new.tags.filter { !before.contains($0.lowercased()) }
+        let first =
+            new.tags.indices.first { applied[$0].lowercased() != new.tags[$0].lowercased() } ?? new.tags.count
+        let again = new.tags[first...].filter { before.contains($0.lowercased()) }
+        return removed + again.map { .tag(book: new.id, tag: $0, on: false) }
+            + new.tags.enumerated().compactMap { index, tag in
+                index >= first || !before.contains(tag.lowercased()) ? .tag(book: new.id, tag: tag, on: true) : nil
+            }
     }
 
     private static func readings(from old: Book, to new: Book) -> [Self] {
