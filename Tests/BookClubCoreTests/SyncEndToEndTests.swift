@@ -103,6 +103,8 @@ import Testing
         #expect(try homes.laptop.run("settings", "set", "syncProgress", "false").exitCode == 0)
         #expect(try homes.laptop.run("add", "Kindred").exitCode == 0)
         #expect(!(try homes.desk.run("list").stdout.contains("Kindred")), "nothing written until sync")
+        #expect(try homes.laptop.run("sync").stderr == "Sent 1 change.\n", "what it sent is said, not \"Nothing new\"")
+        #expect(try homes.laptop.run("add", "Piranesi").exitCode == 0)
         let sync = try homes.laptop.run("sync", "--json")
         #expect(sync.exitCode == 0)
         #expect(sync.stdout.contains("\"sent\" : 1"), "\(sync.stdout)")

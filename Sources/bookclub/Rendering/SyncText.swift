@@ -8,7 +8,8 @@ import BookClubCore
 
 /// What `sync` says: what came in from whom, and the devices of `sync status`.
 enum SyncText {
-    /// "3 entries, 1 book from laptop", a line a device; "Nothing new." when nothing came.
+    /// "3 entries, 1 book from laptop", a line a device; "Sent 2 changes." for what this machine wrote;
+    /// "Nothing new." when nothing came or went.
     static func report(_ report: SyncReport) -> [String] {
         let lines = report.received.map { received in
             let counts = SyncReport.Kind.allCases.compactMap { kind -> String? in
@@ -20,7 +21,8 @@ enum SyncText {
         let newer =
             report.newer > 0
             ? ["\(NumberText.count(report.newer, "change")) of a newer bookclub kept for it, not applied"] : []
-        return (lines.isEmpty ? ["Nothing new."] : lines) + newer
+        let sent = report.sent > 0 ? ["Sent \(NumberText.count(report.sent, "change"))."] : []
+        return (lines.isEmpty && sent.isEmpty ? ["Nothing new."] : lines + sent) + newer
     }
 
     private static func noun(_ kind: SyncReport.Kind) -> String {
