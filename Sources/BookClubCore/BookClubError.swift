@@ -42,6 +42,8 @@ public enum BookClubError: Error, Equatable, Sendable {
     case unavailable(String)
     /// An answer from the network that is not what the service sends.
     case badAnswer(String)
+    /// `undo` when the last change came from another machine by sync.
+    case syncedChange(summary: String)
 
     /// How the CLI should treat the error.
     public enum Kind: Equatable, Sendable {
@@ -139,6 +141,8 @@ extension BookClubError: LocalizedError {
             "The store is busy: another bookclub held \(lockPath) for more than \(Self.format(seconds)) s. Try again."
         case .interrupted(_, let detail):
             "Interrupted; " + detail
+        case .syncedChange(let summary):
+            "The last change came from another machine by sync (\(summary)); undo takes back this machine's own commands only."
         case .unavailable(let reason):
             reason.hasSuffix(".") ? reason : reason + "."
         case .badAnswer(let detail):

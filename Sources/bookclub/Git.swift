@@ -68,6 +68,7 @@ struct Git {
 
     /// Commits this device's log if it changed, and pushes; a push refused because another machine
     /// pushed first is pulled and pushed again, once.
+    /// - Parameter device: the device's name, or its id when it has none, for the commit's message.
     func commitAndPush(log: String, device: String) throws {
         let status = try run(["status", "--porcelain", "--", log])
         if !status.output.isEmpty {
@@ -77,7 +78,7 @@ struct Git {
                 try run(["config", "user.email"]).code == 0
                 ? [] : ["-c", "user.name=bookclub", "-c", "user.email=bookclub@localhost"]
             try check(
-                identity + ["commit", "--quiet", "-m", "bookclub: operations of \(device)", "--", log], "commit")
+                identity + ["commit", "--quiet", "-m", "bookclub: changes from \(device)", "--", log], "commit")
         }
         guard try hasUpstream() else {
             try check(["push", "--quiet", "--set-upstream", remote, "HEAD"], "push")

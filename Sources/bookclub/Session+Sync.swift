@@ -32,7 +32,11 @@ extension Session {
             guard let (folder, state) = try syncing() else { return }
             let fingerprint = try storage.fingerprint()
             syncedFingerprint = fingerprint
-            guard fingerprint != state.captured || Sync.hasNews(folder, state: state) else { return }
+            guard fingerprint != state.captured || Sync.hasNews(folder, state: state) else {
+                // Said again by every command until the line is mended.
+                warn(state.problems.values.sorted { ($0.file, $0.line) < ($1.file, $1.line) })
+                return
+            }
             warn(try reconcile(folder, state, capture: fingerprint != state.captured))
             syncedFingerprint = try storage.fingerprint()
         } catch {
@@ -78,7 +82,7 @@ extension Session {
         func store(_ scope: LibraryScope) throws -> Store<Library> {
             try Store(
                 persistence: storage.persistence(
-                    lockTimeout: nil, recording: (commandLine, services.now().wholeSeconds), scope: scope))
+                    lockTimeout: nil, recording: (Change.syncCommand, services.now().wholeSeconds), scope: scope))
         }
         func keep(_ state: SyncState) throws {
             var state = state
@@ -116,10 +120,10 @@ extension Session {
     /// Says each log line that could not be read, and a device id found in use elsewhere, as warnings.
     private func warn(_ report: SyncReport) {
         if let clone = report.clone { output.write(SyncText.clone(clone), as: .warning) }
-        for problem in report.problems {
-            output.write(
-                "\(problem.file):\(problem.line): \(problem.detail); that device's later changes wait until it is mended"
-                    .terminalSafe, as: .warning)
-        }
+        warn(report.problems)
+    }
+
+    private func warn(_ problems: [SyncReport.Problem]) {
+        for problem in problems { output.write(SyncText.problem(problem), as: .warning) }
     }
 }

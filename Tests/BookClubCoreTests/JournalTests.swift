@@ -107,6 +107,47 @@ import Testing
         }
     }
 
+    /// A book removed and back again with its entries (another machine logged on it meanwhile, or an
+    /// import brought it again) starts a new chain: its old lines are not read twice beside the new ones,
+    /// however the history is read.
+    @Test func aBookBackAfterItsRemovalHasEachEntryOnce() throws {
+        let storage = try shelf(3)
+        for page in 1...3 {
+            for book in ["b0000", "b0001"] { try logProgress(storage, book: book, page: page * 10) }
+        }
+        func whole() throws -> Library {
+            try Store(persistence: storage.persistence(lockTimeout: nil, scope: .everything.withHistory)).state
+        }
+        var returning = try #require(try whole().books.first { $0.id == "b0001" })
+        let store = try Store(persistence: storage.persistence(lockTimeout: 1))
+        store.update { _ = $0.removeBook(id: "b0001") }
+        try store.save()
+        try logProgress(storage, book: "b0000", page: 40)
+        returning.readings[0].progress = ReadingProgress(
+            entries: returning.readings[0].progress.entries + [
+                .init(
+                    id: UUID(uuidString: "00000000-0000-0000-0000-000000000099")!, progress: 0.35, page: 35,
+                    time: Fixture.now.addingTimeInterval(99))
+            ])
+        let back = try Store(persistence: storage.persistence(lockTimeout: 1, scope: .everything.withHistory))
+        back.update { $0.books.append(returning) }
+        try back.save()
+
+        let library = try whole()
+        #expect(
+            library.books.map { $0.readings.flatMap(\.progress.entries).map(\.page) } == [
+                [10, 20, 30, 40], [10, 20, 30, 35], [],
+            ])
+        for entriesAtOnce in [1, 4, 100] {
+            var walked: [Book] = []
+            try storage.historyWalk().forEachBook(entriesAtOnce: entriesAtOnce, readWholeUpTo: 0) { walked.append($0) }
+            #expect(walked == library.books, "\(entriesAtOnce) at once")
+        }
+        let one = try Store(
+            persistence: storage.persistence(lockTimeout: nil, scope: LibraryScope.books(["b0001"]).withHistory))
+        #expect(one.state.books.first?.readings[0].progress.entries.map(\.page) == [10, 20, 30, 35])
+    }
+
     /// A book's history can be read by following its chain back from its last line, not by reading
     /// every line of every book (a long history is); a chain that does not hold says so.
     @Test func aBooksHistoryIsFollowedThroughItsChain() throws {

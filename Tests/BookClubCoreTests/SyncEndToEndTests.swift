@@ -96,6 +96,95 @@ import Testing
         #expect(!laptop.contains("שלום"))
     }
 
+    @Test func undoTakesBackThisMachinesCommandsNotWhatASyncBroughtIn() throws {
+        let homes = try TwoHomes()
+        defer { homes.cleanUp() }
+        #expect(try homes.laptop.run("add", "ノルウェイの森", "--pages", "400").exitCode == 0)
+        try homes.join()
+        #expect(try homes.desk.run("progress", "ノルウェイ", "50").exitCode == 0)
+        #expect(try homes.laptop.run("list").stdout.contains("p. 50/400"))
+        let undo = try homes.laptop.run("undo")
+        #expect(undo.exitCode == 1)
+        #expect(
+            undo.stderr == "Error: The last change came from another machine by sync ('ノルウェイの森': p. 50); "
+                + "undo takes back this machine's own commands only.\n", "\(undo.stderr)")
+        #expect(try homes.laptop.run("history").stdout.contains("sync"), "history names the sync")
+        #expect(try homes.desk.run("list").stdout.contains("p. 50/400"), "the desk's entry stands everywhere")
+        // The laptop's own command after it is undone as before.
+        #expect(try homes.laptop.run("progress", "ノルウェイ", "60").exitCode == 0)
+        #expect(try homes.laptop.run("undo").exitCode == 0)
+        #expect(try homes.desk.run("list").stdout.contains("p. 50/400"))
+        #expect(try homes.export(homes.laptop) == homes.export(homes.desk))
+    }
+
+    @Test func aBookRemovedWhileTheOtherLoggedComesBackWithEachEntryOnce() throws {
+        let homes = try TwoHomes()
+        defer { homes.cleanUp() }
+        #expect(try homes.laptop.run("add", "ノルウェイの森", "--pages", "400").exitCode == 0)
+        #expect(try homes.laptop.run("progress", "ノルウェイ", "10").exitCode == 0)
+        try homes.join()
+        for home in [homes.laptop, homes.desk] {
+            #expect(try home.run("settings", "set", "syncProgress", "false").exitCode == 0)
+        }
+        #expect(try homes.laptop.run("remove", "ノルウェイの森", "--yes").exitCode == 0)
+        #expect(try homes.desk.run("progress", "ノルウェイ", "20").exitCode == 0)
+        for home in [homes.laptop, homes.desk, homes.laptop] { #expect(try home.run("sync").exitCode == 0) }
+        for home in [homes.laptop, homes.desk] {
+            let shown = try home.run("show", "ノルウェイ").stdout
+            #expect(shown.components(separatedBy: "p. 10  ").count == 2, "the entry once: \(shown)")
+            #expect(shown.components(separatedBy: "p. 20  ").count == 2, "the entry once: \(shown)")
+            #expect(try home.run("doctor").stdout.contains("1 book, 2 entries"))
+        }
+        #expect(try homes.export(homes.laptop) == homes.export(homes.desk))
+    }
+
+    @Test func aLogCutShortTakesANewIDAndSendsWhatItLost() throws {
+        let homes = try TwoHomes()
+        defer { homes.cleanUp() }
+        #expect(try homes.laptop.run("add", "三体", "--pages", "300").exitCode == 0)
+        try homes.join()
+        #expect(try homes.laptop.run("progress", "三体", "100", "--note", "red coast").exitCode == 0)
+        #expect(try homes.desk.run("list").stdout.contains("p. 100/300"), "the desk read the entry")
+        // An older copy of the laptop's log put back: its last line is gone.
+        let log = try FileManager.default.contentsOfDirectory(atPath: homes.folder + "/devices")
+            .map { homes.folder + "/devices/" + $0 }
+            .first { try String(contentsOfFile: $0, encoding: .utf8).contains("laptop") }!
+        var lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
+        lines.removeLast()
+        try (lines.joined(separator: "\n") + "\n").write(toFile: log, atomically: true, encoding: .utf8)
+
+        let list = try homes.laptop.run("list")
+        #expect(list.stderr.contains("is shorter than it wrote"), "\(list.stderr)")
+        #expect(try homes.laptop.run("progress", "三体", "150").exitCode == 0)
+        #expect(try homes.desk.run("sync").exitCode == 0)
+        let desk = try homes.export(homes.desk)
+        #expect(
+            desk.contains("red coast") && desk.contains("\"page\" : 150"), "the new entry came, not in the old's place")
+        #expect(try homes.export(homes.laptop) == desk)
+        let status = try homes.desk.run("sync", "status").stdout
+        #expect(
+            status.components(separatedBy: "laptop").count == 3, "both of the laptop's ids keep its name: \(status)")
+    }
+
+    @Test func joiningAnotherFolderAndBackKeepsTheDeviceID() throws {
+        let homes = try TwoHomes()
+        defer { homes.cleanUp() }
+        #expect(try homes.laptop.run("add", "שלום").exitCode == 0)
+        let first = try homes.laptop.run("sync", "init", homes.folder).stdout
+        let elsewhere = try homes.laptop.run("sync", "init", homes.laptop.home + "/elsewhere").stdout
+        #expect(try homes.laptop.run("add", "Piranesi").exitCode == 0)
+        let back = try homes.laptop.run("sync", "init", homes.folder)
+        #expect(back.exitCode == 0)
+        #expect(first == elsewhere && first == back.stdout, "one id for the store")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: homes.folder + "/devices").count == 1)
+        #expect(try homes.desk.run("sync", "init", homes.folder).exitCode == 0)
+        #expect(try homes.export(homes.laptop) == homes.export(homes.desk))
+
+        let file = try homes.laptop.run("sync", "init", "/etc/passwd")
+        #expect(file.exitCode == 74)
+        #expect(file.stderr == "Error: /etc/passwd: a file, not a folder: give the folder to sync through\n")
+    }
+
     @Test func withSyncProgressOffOnlySyncMovesData() throws {
         let homes = try TwoHomes()
         defer { homes.cleanUp() }
@@ -204,9 +293,13 @@ import Testing
             try homes.laptop.run("sync", "status").stdout.components(separatedBy: "\n").filter {
                 $0.contains("eeeeeeee")
             }.count == 1, "a conflict copy is no device of its own")
-        // Any other command warns, and goes on.
-        let show = try homes.laptop.run("show", "kindred")
-        #expect(show.exitCode == 0)
+        #expect(try homes.laptop.run("sync", "status").exitCode == 65)
+        // Any other command warns, every time until the line is mended, and goes on.
+        for _ in 1...2 {
+            let show = try homes.laptop.run("show", "kindred")
+            #expect(show.exitCode == 0)
+            #expect(show.stderr.contains("\(stranger).jsonl:2:"), "\(show.stderr)")
+        }
     }
 
     @Test func aCopiedDiskIsToldApartAndTakesANewID() throws {

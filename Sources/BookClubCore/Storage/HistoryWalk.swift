@@ -74,6 +74,10 @@ public struct HistoryWalk {
                         path: storage.historyPath, detail: "changed while it was read; run the command again")
                 }
                 let entry = try storage.checked(record)
+                // A new start of the book (see `HistoryRecord`): the lines before are not its history.
+                if record.previous == -1 {
+                    for index in found[position - first].indices { found[position - first][index] = [] }
+                }
                 if let reading = book.readings.firstIndex(where: { $0.id == record.reading }) {
                     found[position - first][reading].append(entry)
                 }

@@ -7,7 +7,7 @@
 /// One change of the library, as `history` lists it and `undo` reverts it.
 public struct Change: Codable, Equatable, Sendable {
     public var time: Date
-    /// The command line that made it, e.g. `progress dune 120`.
+    /// The command line that made it, e.g. `progress dune 120`; `syncCommand` for what a sync brought in.
     public var command: String
     /// What changed, e.g. `'Dune': p. 120`.
     public var summary: String
@@ -16,6 +16,9 @@ public struct Change: Codable, Equatable, Sendable {
     var before: Revert?
     /// The id of the state the change committed: the change can be undone while it is the latest.
     var after: String
+
+    /// The command that changes from other machines are recorded under: `undo` does not take them back.
+    public static let syncCommand = "sync"
 
     init(time: Date, command: String, summary: String, before: Revert, after: String) {
         (self.time, self.command, self.summary, self.before, self.after) = (time, command, summary, before, after)
@@ -118,7 +121,7 @@ extension LibraryStorage {
 
     /// Reverts the latest change that is still in the store: the books and clubs it changed go back to
     /// what they were, and entries it added drop out of the committed history. Returns `nil` when there
-    /// is nothing to undo. Takes the store lock.
+    /// is nothing to undo; refuses a change a sync brought in. Takes the store lock.
     public func undo(lockTimeout: Double) throws -> Change? {
         let unlock = try fileSystem.lock(lockPath, lockTimeout)
         defer { unlock() }
@@ -127,6 +130,7 @@ extension LibraryStorage {
         let changes = try changes(upTo: files.commit.state)
         // When no record is of the store's state (it was restored or edited by hand), nothing is undone.
         guard let change = changes.last, let revert = change.before else { return nil }
+        if change.command == Change.syncCommand { throw BookClubError.syncedChange(summary: change.summary) }
         var transaction = LibraryFiles.Transaction(
             commit: LibraryFiles.Commit(historyLength: revert.historyLength, state: revert.state))
         transaction.books = revert.books.map { ($0.id, LibraryFiles.line(for: $0)) }

@@ -255,11 +255,20 @@ public struct LibraryStorage {
         // read, then passed over).
         let needles = bookIDs.flatMap { $0.count <= 16 ? $0.map { Array("\"\($0)\"".utf8) } : nil }
         var result: [UUID: [ReadingProgress.Entry]] = [:]
+        // The readings of each book, noted at each one's first line: a book's new start drops them.
+        var readings: [Book.ID: [UUID]] = [:]
         try forEachHistoryLine(length: length) { line in
             guard needles?.contains(where: { JSONLine.find($0, in: line) != nil }) ?? true else { return }
             let record = try self.record(line)
             guard bookIDs?.contains(record.book) ?? true else { return }
-            result[record.reading, default: []].append(try checked(record))
+            if record.previous == -1, let earlier = readings.removeValue(forKey: record.book) {
+                for reading in earlier { result[reading] = nil }
+            }
+            let entry = try checked(record)
+            if result[record.reading]?.append(entry) == nil {
+                result[record.reading] = [entry]
+                readings[record.book, default: []].append(record.reading)
+            }
         }
         return result.mapValues { ReadingProgress(entries: $0).entries }
     }
@@ -691,7 +700,8 @@ extension StoredBook {
 
 /// A line of the history. `previous` is where the line before it of the same book begins, `-1` when
 /// it is the book's first: a chain through the history that `show` follows back from the book's
-/// `historyTail` rather than read every line. `nil` in a line of an earlier bookclub, or one written
+/// `historyTail` rather than read every line. A book removed and back again (from another machine, or
+/// imported again) starts a new chain: the lines before its new first line are no longer its history. `nil` in a line of an earlier bookclub, or one written
 /// when the book's lines before it were not chained: the book's history is then read whole.
 struct HistoryRecord: Codable {
     var book: Book.ID

@@ -72,9 +72,8 @@ public struct SyncState: Codable, Equatable, Sendable {
         }
     }
 
-    public init(device: String, folder: String) {
-        self.device = device
-        self.folder = folder
+    public init(device: String, folder: String, clock: HybridClock = HybridClock()) {
+        (self.device, self.folder, self.clock) = (device, folder, clock)
     }
 
     /// Reads the state at `path`; `nil` when there is none.
@@ -106,12 +105,16 @@ public struct SyncReport: Equatable, Sendable {
     public var problems: [Problem] = []
     /// Lines of a later version of bookclub, kept and passed over.
     public var newer = 0
-    /// This device's id was found in use elsewhere: the id it had, and the one it goes on with.
+    /// This device's id was found in use elsewhere, or its log cut short: the id it had, and the one it
+    /// goes on with.
     public var clone: Clone?
 
     public struct Clone: Equatable, Sendable {
         public var old: String
         public var new: String
+        /// Whether it was this device's log found shorter than it wrote, rather than another machine
+        /// writing to it.
+        public var logCut = false
     }
 
     public struct Received: Equatable, Sendable {
@@ -150,7 +153,9 @@ public enum Sync {
     ///
     /// A device id in use in two places (a restored backup, a cloned disk) is found when this device's
     /// log holds operations it did not write while it has nothing unrecorded; this device then goes on
-    /// as `newDevice` (the core makes no ids), and its old log is read as the other's.
+    /// as `newDevice` (the core makes no ids), and its old log is read as the other's. So it does when
+    /// its log is shorter than it wrote, and writes again what the lost lines held: a number other
+    /// devices may have read is never used twice.
     ///
     /// - Parameters:
     ///   - name: a name this device now goes by, written to its log.
@@ -170,14 +175,21 @@ public enum Sync {
                 path: folder.logPath(of: state.device), detail: "line \(problem.line): \(problem.detail)")
         }
         let ownName = state.device + ".jsonl"
-        if !capture, let mark = state.files[ownName], own.operations.count > mark.operations, let newDevice,
-            SyncLine.isDeviceID(newDevice)
-        {
-            // What this device wrote is known; what follows is the other's.
-            state.files[ownName] = SyncState.Mark(length: mark.length, operations: mark.operations)
-            report.clone = SyncReport.Clone(old: state.device, new: newDevice)
-            state.device = newDevice
-            own = SyncFolder.Read()
+        var capture = capture
+        if let mark = state.files[ownName], let newDevice, SyncLine.isDeviceID(newDevice) {
+            // Operations it did not write: what this device wrote is known; what follows is the other's.
+            let copied = !capture && own.operations.count > mark.operations
+            // Less than it wrote (a file-sync tool put back an older copy, a hand edit): the next
+            // operation must not take the number of one that other devices may have read, and what the
+            // lost lines held is sent again.
+            let cut = own.length < mark.length
+            if copied || cut {
+                state.files[ownName] = SyncState.Mark(length: mark.length, operations: mark.operations)
+                report.clone = SyncReport.Clone(old: state.device, new: newDevice, logCut: cut)
+                state.device = newDevice
+                own = SyncFolder.Read()
+                capture = capture || cut
+            }
         }
 
         // What the library holds already (this device's log, and what was read of the others before),
@@ -209,7 +221,9 @@ public enum Sync {
         if let latest = everything.map(\.clock).max() { state.clock.witness(latest) }
         var sequence = own.operations.last?.sequence ?? 0
         var sent: [SyncOperation] = []
-        var changes = name.map { [SyncOperation.Change.nameDevice($0)] } ?? []
+        // A device that took a new id keeps its name.
+        var changes: [SyncOperation.Change] =
+            (name ?? report.clone.flatMap { state.names[$0.old] }).map { [.nameDevice($0)] } ?? []
         if capture {
             let base = SyncFold.library(of: known)
             changes += SyncOperation.Change.changes(from: base, to: library, seen: seen(known))

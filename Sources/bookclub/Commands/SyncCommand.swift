@@ -64,6 +64,11 @@ struct SyncCommand: Command {
     private func join(_ session: Session) throws {
         let path = session.absolutePath(folder ?? "")
         let folder = SyncFolder(path: path, fileSystem: session.fileSystem)
+        if let type = try? FileManager.default.attributesOfItem(atPath: path)[.type] as? FileAttributeType,
+            type != .typeDirectory, type != .typeSymbolicLink
+        {
+            throw BookClubError.io(path: path, cause: "a file, not a folder: give the folder to sync through")
+        }
         do {
             try FileManager.default.createDirectory(atPath: folder.devicesPath, withIntermediateDirectories: true)
         } catch {
@@ -71,19 +76,27 @@ struct SyncCommand: Command {
         }
         let statePath = session.storage.syncStatePath
         let existing = try SyncState.load(path: statePath, fileSystem: session.fileSystem)
+        // A store that joined another folder keeps its id (and its clock): back in a folder it wrote to
+        // before, it goes on with its log there rather than leave it behind as another machine's.
         let state =
-            existing.flatMap { $0.folder == path ? $0 : nil } ?? SyncState(device: session.makeID(), folder: path)
+            existing.map { $0.folder == path ? $0 : SyncState(device: $0.device, folder: path, clock: $0.clock) }
+            ?? SyncState(device: session.makeID(), folder: path)
         try state.save(path: statePath, fileSystem: session.fileSystem, durably: true)
         let settings = try session.settings()
         settings.update { $0.syncFolder = path }
         try settings.save()
+        // In a git clone, what the other machines pushed comes first, and this machine's log goes out.
+        let git = Git(folder: path, environment: session.variables)
+        try git?.pull()
         let report = try session.reconcile(folder, state, capture: true, name: name)
+        let device = report.clone?.new ?? state.device
+        try git?.commitAndPush(log: folder.logPath(of: device), device: name ?? device)
         if json {
-            try session.writeJSON(SyncJSON(report, device: state.device, folder: path))
+            try session.writeJSON(SyncJSON(report, device: device, folder: path))
         } else {
-            session.output.write(state.device, as: .data)
+            session.output.write(device, as: .data)
             session.output.write(
-                "This machine joined \(path.terminalSafe) as \(state.device)\(name.map { " (\($0.terminalSafe))" } ?? ""): it wrote \(NumberText.count(report.sent, "change")).",
+                "This machine joined \(path.terminalSafe) as \(device)\(name.map { " (\($0.terminalSafe))" } ?? ""): it wrote \(NumberText.count(report.sent, "change")).",
                 as: .message)
             write(report, session)
         }
@@ -97,9 +110,10 @@ struct SyncCommand: Command {
         let git = Git(folder: folder.path, environment: session.variables)
         try git?.pull()
         let report = try session.reconcile(folder, state, capture: false)
-        try git?.commitAndPush(log: folder.logPath(of: state.device), device: state.device)
+        let device = report.clone?.new ?? state.device
+        try git?.commitAndPush(log: folder.logPath(of: device), device: state.names[state.device] ?? device)
         if json {
-            try session.writeJSON(SyncJSON(report, device: state.device, folder: folder.path))
+            try session.writeJSON(SyncJSON(report, device: device, folder: folder.path))
         } else {
             write(report, session)
         }
@@ -128,6 +142,7 @@ struct SyncCommand: Command {
             session.output.write(line, as: .data)
         }
         for problem in problems { session.output.write(SyncText.problem(problem), as: .warning) }
+        if !problems.isEmpty { throw ExitCode(code: 65) }
     }
 
     private func write(_ report: SyncReport, _ session: Session) {

@@ -44,7 +44,9 @@ enum SyncText {
     }
 
     static func clone(_ clone: SyncReport.Clone) -> String {
-        "this machine's id \(clone.old) was in use on another machine too (a restored backup or a copied disk); this machine goes on as \(clone.new)"
+        clone.logCut
+            ? "this machine's log \(clone.old).jsonl is shorter than it wrote (an older copy put back?); this machine goes on as \(clone.new) and writes again what it held"
+            : "this machine's id \(clone.old) was in use on another machine too (a restored backup or a copied disk); this machine goes on as \(clone.new)"
     }
 
     static func problem(_ problem: SyncReport.Problem) -> String {
