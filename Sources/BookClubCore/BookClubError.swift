@@ -9,7 +9,9 @@
 /// The CLI maps each case to an exit code (see `kind`).
 public enum BookClubError: Error, Equatable, Sendable {
     case bookNotFound(String)
-    case ambiguousBook(String, candidates: [String])
+    case ambiguousBook(String, candidates: [Candidate])
+    /// `remove` (which takes no guess) given part of a title: the book it would have matched.
+    case notWholeTitle(String, candidate: Candidate)
     case noSelection
     case clubNotFound(String)
     case ambiguousClub(String, candidates: [String])
@@ -74,6 +76,31 @@ public enum BookClubError: Error, Equatable, Sendable {
 }
 
 extension BookClubError {
+    /// A book a reference matched, as an error lists it.
+    public struct Candidate: Equatable, Sendable {
+        public var id: String
+        public var title: String
+        public var author: String?
+        public var added: Date?
+
+        public init(id: String, title: String, author: String? = nil, added: Date? = nil) {
+            (self.id, self.title, self.author, self.added) = (id, title, author, added)
+        }
+
+        /// "Emma by Jane Austen, added 2019 (5f2c0a8e)", with `idLength` digits of the id.
+        func text(idLength: Int = 8, in timeZone: Zone) -> String {
+            title + (author.map { " by \($0)" } ?? "") + (added.map { ", added \(timeZone.local($0).year)" } ?? "")
+                + " (\(id.prefix(idLength)))"
+        }
+
+        /// The id digits that tell `candidates` apart: 8, or more when 8 do not.
+        static func idLength(_ candidates: [Candidate]) -> Int {
+            var length = 8
+            while length < 32, Set(candidates.map { $0.id.prefix(length) }).count < candidates.count { length += 1 }
+            return length
+        }
+    }
+
     /// Whether this is an answer from the network that is not what the service sends.
     public var isBadAnswer: Bool {
         if case .badAnswer = self { return true }
@@ -90,7 +117,13 @@ extension BookClubError: LocalizedError {
         case .bookNotFound(let reference):
             "No book matches '\(reference)'. See `bookclub list --all`."
         case .ambiguousBook(let reference, let candidates):
-            "'\(reference)' matches \(candidates.count) books: \(candidates.joined(separator: "; ")). Use more of the title or the id."
+            "'\(reference)' matches \(candidates.count) books: "
+                + candidates.map { $0.text(idLength: Candidate.idLength(candidates), in: timeZone) }.joined(
+                    separator: "; ")
+                + (Set(candidates.map { $0.title.lowercased() }).count == 1
+                    ? ". Use the id." : ". Use more of the title or the id.")
+        case .notWholeTitle(let reference, let candidate):
+            "'\(reference)' is not a whole title; it names \(candidate.text(in: timeZone)). To remove it, give its whole title or its id."
         case .clubNotFound(let reference):
             "No club matches '\(reference)'. See `bookclub club list`."
         case .ambiguousClub(let reference, let candidates):

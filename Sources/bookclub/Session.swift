@@ -63,6 +63,8 @@ final class Session {
     private var sceneStore: Store<SceneState>?
     private(set) var libraryStore: Store<Library>?
     private var libraryIsLocked = false
+    /// Whether a missing store has been said, or is not to be (a completion's listing prints nothing else).
+    var missingStoreNoted = false
     /// The store's fingerprint when the library was opened for writing (see `syncAfterCommand`).
     private(set) var libraryFingerprint: String?
     /// The store's fingerprint once `syncBeforeCommand` is done, when this command syncs; `nil` when
@@ -97,6 +99,7 @@ final class Session {
     ///   store holds.
     func library(forWriting: Bool = false, scope: LibraryScope = .everything) throws -> Store<Library> {
         if let libraryStore, libraryIsLocked || !forWriting { return libraryStore }
+        if !forWriting { noteMissingStore() }
         let timeout = forWriting ? try settings().state.lockTimeout : nil
         let store = try Store(
             persistence: storage.persistence(
@@ -109,6 +112,16 @@ final class Session {
             listenForChanges(on: store)
         }
         return store
+    }
+
+    /// Says once, for a command that reads, that there is no store at its path yet: a mistyped
+    /// `--store` shows an empty library, and should not do so in silence.
+    func noteMissingStore() {
+        guard !missingStoreNoted, (try? services.fileSystem.size(storage.path) == nil) == true else { return }
+        missingStoreNoted = true
+        output.write(
+            "There is no store at \(storage.path.terminalSafe) yet; the first command that changes something makes it.",
+            as: .message)
     }
 
     /// Releases the library and its lock before the command ends (to sync after `undo`).

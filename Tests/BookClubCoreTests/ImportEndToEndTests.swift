@@ -79,7 +79,8 @@ import Testing
                 """)
         #expect(
             dry.stderr
-                == "Would import 8 books: 1 reading, 3 finished, 2 abandoned, 2 not started; 0 already in the store, 1 repeated in the file; merged into them: 1 new reading, 0 fields filled, 6 differing values kept in details.\n"
+                == "There is no store at \(bookclub.home)/.local/share/bookclub/store.json yet; the first command that changes something makes it.\n"
+                + "Would import 8 books: 1 reading, 3 finished, 2 abandoned, 2 not started; 0 already in the store, 1 repeated in the file; merged into them: 1 new reading, 0 fields filled, 6 differing values kept in details.\n"
         )
         #expect(!FileManager.default.fileExists(atPath: bookclub.home + "/.local"), "no store, no lock file")
 

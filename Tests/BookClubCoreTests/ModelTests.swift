@@ -190,16 +190,41 @@ import Testing
         #expect(try library.resolve(reference).title == title)
     }
 
-    @Test func ambiguousReferencesListTheCandidates() {
-        #expect(throws: BookClubError.ambiguousBook("du", candidates: ["Dune (aaaa1111)", "Dune Messiah (aaaa2222)"])) {
-            try library.resolve("du")
+    func message(_ reference: String, exactly: Bool = false, in library: Library? = nil) -> String? {
+        do {
+            _ = try (library ?? self.library).resolve(reference, exactly: exactly)
+            return nil
+        } catch {
+            return (error as? BookClubError)?.message(in: Fixture.utc)
         }
+    }
+
+    @Test func ambiguousReferencesListTheCandidatesWithAuthorYearAndID() {
         #expect(
-            throws: BookClubError.ambiguousBook(
-                "the", candidates: ["The Left Hand of Darkness (bbbb1111)", "The Dispossessed (cccc1111)"])
-        ) {
-            try library.resolve("the")
-        }
+            message("du")
+                == "'du' matches 2 books: Dune by Frank Herbert, added 2026 (aaaa1111); "
+                + "Dune Messiah by Frank Herbert, added 2026 (aaaa2222). Use more of the title or the id.")
+        #expect(
+            message("the")
+                == "'the' matches 2 books: The Left Hand of Darkness, added 2026 (bbbb1111); "
+                + "The Dispossessed, added 2026 (cccc1111). Use more of the title or the id.")
+        // Two books of one title: no more of the title tells them apart, and the ids need 9 digits.
+        var twins = library
+        twins.addBook(Book(id: "eeee0000a1", title: "Emma", author: "Jane Austen", added: Fixture.day("2019-03-01")))
+        twins.addBook(Book(id: "eeee0000b2", title: "Emma", added: Fixture.day("2021-07-09")))
+        #expect(
+            message("emma", in: twins)
+                == "'emma' matches 2 books: Emma by Jane Austen, added 2019 (eeee0000a); Emma, added 2021 (eeee0000b). Use the id."
+        )
+    }
+
+    @Test func aRemovalGivenPartOfATitleNamesTheBookItMeant() {
+        #expect(
+            message("dune mess", exactly: true)
+                == "'dune mess' is not a whole title; it names Dune Messiah by Frank Herbert, added 2026 (aaaa2222). "
+                + "To remove it, give its whole title or its id.")
+        #expect(message("dune messiah", exactly: true) == nil)
+        #expect(message("neuromancer", exactly: true) == "No book matches 'neuromancer'. See `bookclub list --all`.")
     }
 
     @Test(arguments: ["nothing", "", "   ", "aaa"])

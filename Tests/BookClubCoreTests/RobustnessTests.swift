@@ -95,10 +95,13 @@ import Testing
         _ = try bookclub.add("Dune Messiah", "--pages", "256")
         #expect(try bookclub.run("remove", "dune", "--yes").exitCode == 0)
         let again = try bookclub.run("remove", "dune", "--yes")
+        #expect(again.exitCode == 1)
         #expect(
-            again
-                == .init(stdout: "", stderr: "Error: No book matches 'dune'. See `bookclub list --all`.\n", exitCode: 1)
-        )
+            again.stderr.hasPrefix("Error: 'dune' is not a whole title; it names Dune Messiah, added ")
+                && again.stderr.hasSuffix("To remove it, give its whole title or its id.\n"), "\(again.stderr)")
+        #expect(
+            try bookclub.run("remove", "neuromancer", "--yes").stderr
+                == "Error: No book matches 'neuromancer'. See `bookclub list --all`.\n")
         #expect(try bookclub.json("list", "--all", "--json") as? [[String: Any]] != nil)
         #expect((try bookclub.json("list", "--all", "--json") as? [Any])?.count == 1)
     }

@@ -17,7 +17,9 @@ extension Library {
     /// - Parameters:
     ///   - exactly: only an id, an id prefix or a whole title (for deletions, where a guess is a risk).
     public func resolve(_ reference: String, exactly: Bool = false) throws -> Book {
-        try Reference.book(reference, in: books, id: \.id, title: \.title, exactly: exactly)
+        try Reference.book(reference, in: books, id: \.id, title: \.title, exactly: exactly) {
+            BookClubError.Candidate(id: $0.id, title: $0.title, author: $0.author, added: $0.added)
+        }
     }
 
     /// Finds the club a reference names, by the same rules as books: id, id prefix, name, name prefix, words.
@@ -39,17 +41,24 @@ enum Reference {
         case many([Item])
     }
 
-    /// The one book among `items` that `reference` names; not found and ambiguous are errors.
+    /// The one book among `items` that `reference` names; not found and ambiguous are errors, each
+    /// match listed as `candidate` describes it. With `exactly`, a reference that names a book only by
+    /// part of its title says which.
     static func book<Item>(
         _ reference: String, in items: [Item], id: KeyPath<Item, String>, title: KeyPath<Item, String>,
-        exactly: Bool = false
+        exactly: Bool = false, candidate: (Item) -> BookClubError.Candidate
     ) throws -> Item {
         switch matches(reference, in: items, id: id, name: title, exactly: exactly) {
         case .one(let item): return item
-        case .none: throw BookClubError.bookNotFound(reference)
+        case .none:
+            guard exactly else { throw BookClubError.bookNotFound(reference) }
+            switch matches(reference, in: items, id: id, name: title) {
+            case .none: throw BookClubError.bookNotFound(reference)
+            case .one(let item): throw BookClubError.notWholeTitle(reference, candidate: candidate(item))
+            case .many(let matches): throw BookClubError.ambiguousBook(reference, candidates: matches.map(candidate))
+            }
         case .many(let matches):
-            throw BookClubError.ambiguousBook(
-                reference, candidates: matches.map { "\($0[keyPath: title]) (\($0[keyPath: id].prefix(8)))" })
+            throw BookClubError.ambiguousBook(reference, candidates: matches.map(candidate))
         }
     }
 

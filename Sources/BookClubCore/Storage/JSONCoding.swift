@@ -69,12 +69,20 @@ public enum JSONCoding {
         do {
             return try decoder().decode(type, from: data)
         } catch let error as DecodingError {
+            if case .dataCorrupted(let context) = error, context.codingPath.isEmpty {
+                throw BookClubError.corruptFile(path: path, detail: notJSON(data))
+            }
             throw BookClubError.corruptFile(path: path, detail: describe(error))
         } catch let error as BookClubError {
             throw error
         } catch {
-            throw BookClubError.corruptFile(path: path, detail: "not valid JSON")
+            throw BookClubError.corruptFile(path: path, detail: notJSON(data))
         }
+    }
+
+    /// "not valid JSON at line 4, column 3: expected a value", when the syntax is where it fails.
+    private static func notJSON(_ data: Data) -> String {
+        "not valid JSON" + (JSONSyntax.error(in: data).map { " at \($0)" } ?? "")
     }
 
     /// "at `books[2].title`: expected a String", as swift-format renders configuration errors.

@@ -801,7 +801,12 @@ extension LibraryFiles {
                     ?? JSONCoding.decode(StoredBook.self, from: book.line, path: path).title
                 return Entry(id: book.id, title: title, line: book.line)
             }
-            return try library([Reference.book(reference, in: entries, id: \.id, title: \.title).line])
+            let found = try Reference.book(reference, in: entries, id: \.id, title: \.title) { entry in
+                let book = try? JSONCoding.decode(StoredBook.self, from: entry.line, path: path)
+                return BookClubError.Candidate(
+                    id: entry.id, title: entry.title, author: book?.author, added: book?.added)
+            }
+            return try library([found.line])
         }
     }
 }

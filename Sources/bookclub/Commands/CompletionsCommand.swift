@@ -66,6 +66,7 @@ struct CompletionsCommand: Command {
     /// The titles or club names, cleaned for a prompt, without repeats, sorted; none when the store
     /// cannot be read.
     static func candidates(_ listing: Listing, in session: Session) -> [String] {
+        session.missingStoreNoted = true  // nothing but the listing reaches a prompt
         guard let library = try? session.library().state else { return [] }
         let names =
             switch listing {

@@ -42,6 +42,7 @@ struct ExportCommand: Command {
         switch (format, outputPath) {
         case (.json, nil):
             // A few books at a time: a large library is never held whole, nor as one text.
+            session.noteMissingStore()
             let walk = try session.storage.historyWalk(ordered: true)
             var text = LibraryExport.Text()
             try walk.forEachBook { book in

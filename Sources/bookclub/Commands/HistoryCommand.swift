@@ -19,6 +19,7 @@ struct HistoryCommand: Command {
     }
 
     func run(in session: Session) throws {
+        session.noteMissingStore()
         let changes = try session.storage.changes().reversed()
         if json {
             try session.writeJSON(changes.map(ChangeJSON.init))

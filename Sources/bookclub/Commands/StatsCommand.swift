@@ -62,6 +62,7 @@ struct StatsCommand: Command {
     func run(in session: Session) throws {
         let goal = try session.settings().state.yearlyGoal
         // A few books at a time: a history of a million entries is never held whole.
+        session.noteMissingStore()
         let walk = try session.storage.historyWalk()
         var counter = ReadingStats.Counter(now: session.now(), timeZone: session.timeZone, year: year)
         try walk.forEachBook { counter.count($0) }
