@@ -157,15 +157,15 @@ import Testing
                     stdout: "",
                     stderr: """
                         Error: The value 'maybe' is invalid for '<value>': syncProgress takes true or false
-                        Usage: bookclub settings set <key> <value>
+                        Usage: bookclub settings set <key> <value> [--json]
                           See 'bookclub settings set --help' for more information.
 
                         """, exitCode: 64))
         let unknown = try bookclub.run("settings", "get", "colour")
         #expect(unknown.stderr == "Error: Unknown setting 'colour'. Did you mean 'color'?\n")
-        let list = try #require(try bookclub.json("settings", "list", "--json") as? [[String: String]])
+        let list = try #require(try bookclub.json("settings", "list", "--json") as? [[String: Any]])
         #expect(
-            list.map { $0["key"] } == [
+            list.map { $0["key"] as? String } == [
                 "updateArtwork", "syncProgress", "syncFolder", "color", "lockTimeout", "hookTimeout", "yearlyGoal",
                 "contact",
                 "networkTimeout", "coverSizeLimit", "answerSizeLimit",

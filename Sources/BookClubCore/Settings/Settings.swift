@@ -169,6 +169,8 @@ public struct AnySettingKey {
     public let expected: String
     public let value: (Settings) -> String
     public let defaultValue: String
+    /// The value as its own type (a Bool, a number, a string), for JSON.
+    public let typedValue: (Settings) -> any Encodable
     /// Sets the value from text; throws `BookClubError.invalidSetting` when it does not parse.
     public let set: (inout Settings, String) throws -> Void
     public let reset: (inout Settings) -> Void
@@ -183,6 +185,7 @@ public struct AnySettingKey {
         summary = key.summary
         expected = Value.expected
         value = { $0[keyPath: keyPath].settingText }
+        typedValue = { $0[keyPath: keyPath] }
         self.defaultValue = defaultValue.settingText
         set = { settings, text in
             guard let value = Value(text.trimmed), value.isValid() else {

@@ -25,7 +25,7 @@ struct CompletionsCommand: Command {
               fish: bookclub completions fish > ~/.config/fish/completions/bookclub.fish
             """,
         arguments: [shell],
-        options: [titles, clubs])
+        options: [titles, clubs, CommonOptions.json])
 
     /// What the hidden flags list; their names are the flags' (`--titles`, `--clubs`).
     enum Listing: String {
@@ -35,9 +35,11 @@ struct CompletionsCommand: Command {
 
     var shell: String?
     var listing: Listing?
+    var json: Bool
 
     init(_ arguments: ParsedArguments) throws {
         shell = try arguments[Self.shell]
+        json = arguments[CommonOptions.json]
         let listings = [(Listing.titles, Self.titles), (.clubs, Self.clubs)].filter { arguments[$0.1] }.map(\.0)
         if listings.count > 1 {
             throw ParseError.exclusiveFlags(
@@ -51,6 +53,7 @@ struct CompletionsCommand: Command {
 
     func run(in session: Session) throws {
         if let listing {
+            if json { return try session.writeJSON(Self.candidates(listing, in: session)) }
             for candidate in Self.candidates(listing, in: session) {
                 session.output.write(candidate, as: .data)
             }
@@ -60,6 +63,7 @@ struct CompletionsCommand: Command {
         guard let script = CompletionScript.script(for: shell, root: CLI.root) else {
             throw ParseError.unsupportedShell(shell)
         }
+        if json { return try session.writeJSON(DocumentJSON(name: shell, text: script)) }
         session.output.write(String(script.dropLast()), as: .data)  // write adds the last newline back
     }
 

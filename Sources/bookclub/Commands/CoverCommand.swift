@@ -16,14 +16,16 @@ struct CoverCommand: Command {
             a pipe, the path of the cached file is printed.
             """,
         arguments: [CommonOptions.book],
-        options: [path])
+        options: [path, CommonOptions.json])
 
     var reference: String?
     var printsPath: Bool
+    var json: Bool
 
     init(_ arguments: ParsedArguments) throws {
         reference = try arguments[CommonOptions.book]
         printsPath = arguments[Self.path]
+        json = arguments[CommonOptions.json]
     }
 
     func run(in session: Session) throws {
@@ -50,6 +52,7 @@ struct CoverCommand: Command {
                     ? "'\(book.title.terminalSafe)' has no ISBN to find its cover by; give one with `bookclub edit \(shown) --isbn ISBN`."
                     : "Open Library has no cover for '\(book.title.terminalSafe)'.")
         }
+        if json { return try session.writeJSON(CoverJSON(book: book.id, path: path)) }
         let way = printsPath || !session.terminal.standardOutputIsTerminal ? .path : CoverImage.way(session.variables)
         switch way {
         case .path:

@@ -17,11 +17,13 @@ struct CoversCommand: Command {
             One request a second at most, as Open Library asks; stop it with Ctrl-C and run it again to go on.
             Example, from cron: 0 3 * * * bookclub covers --limit 200 --quiet
             """,
-        options: [limit])
+        options: [limit, CommonOptions.json])
 
     var limit: Int?
+    var json: Bool
 
     init(_ arguments: ParsedArguments) throws {
+        json = arguments[CommonOptions.json]
         limit = try arguments[Self.limit]
     }
 
@@ -83,6 +85,7 @@ struct CoversCommand: Command {
             + (left > 0 ? "; \(left) to fetch: run `bookclub covers` again." : ".")
         if signal != 0 { throw BookClubError.interrupted(signal: signal, detail: summary) }
         if let failure { throw failure }
+        if json { try session.writeJSON(CoversJSON(linked: linked.count, missing: none, left: left)) }
         session.output.write(summary, as: .message)
     }
 }

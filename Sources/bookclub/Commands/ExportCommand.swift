@@ -27,6 +27,7 @@ struct ExportCommand: Command {
         options: [
             Self.format,
             Self.output,
+            CommonOptions.json,
         ])
 
     var format: Format
@@ -34,6 +35,9 @@ struct ExportCommand: Command {
 
     init(_ arguments: ParsedArguments) throws {
         format = try arguments[Self.format] ?? .json
+        if arguments[CommonOptions.json], format != .json {
+            throw ParseError.message("--json writes JSON; leave out --format \(format.rawValue)")
+        }
         outputPath = try arguments[Self.output]
     }
 

@@ -15,12 +15,18 @@ struct ManualCommand: Command {
         discussion: """
             Read it with  bookclub manual | man -l -  or install it:
               bookclub manual > ~/.local/share/man/man1/bookclub.1
-            """)
+            """,
+        options: [CommonOptions.json])
 
-    init(_ arguments: ParsedArguments) throws {}
+    var json: Bool
+
+    init(_ arguments: ParsedArguments) throws {
+        json = arguments[CommonOptions.json]
+    }
 
     func run(in session: Session) throws {
         let page = ManualPage.render(root: CLI.root, date: CLI.versionDate, sections: Self.sections)
+        if json { return try session.writeJSON(DocumentJSON(name: "bookclub.1", text: page)) }
         session.output.write(String(page.dropLast()), as: .data)  // write adds the last newline back
     }
 

@@ -18,14 +18,16 @@ struct RemoveCommand: Command {
         arguments: [
             book
         ],
-        options: [yes])
+        options: [yes, CommonOptions.json])
 
     var reference: String
     var confirmed: Bool
+    var json: Bool
 
     init(_ arguments: ParsedArguments) throws {
         reference = try arguments[Self.book] ?? ""
         confirmed = arguments[Self.yes]
+        json = arguments[CommonOptions.json]
     }
 
     func run(in session: Session) throws {
@@ -36,6 +38,7 @@ struct RemoveCommand: Command {
         store.update { $0.removeBook(id: book.id) }
         let scene = try session.scene()
         if scene.state.selection == book.id { scene.update { $0.selection = nil } }
+        if json { try session.writeJSON(BookJSON(book)) }
         session.output.write("Removed '\(title)'.", as: .message)
     }
 }

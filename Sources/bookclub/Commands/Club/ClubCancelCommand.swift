@@ -10,14 +10,17 @@ struct ClubCancelCommand: Command {
         arguments: [
             club,
             meeting,
-        ])
+        ],
+        options: [CommonOptions.json])
 
     var club: String
     var meeting: String
+    var json: Bool
 
     init(_ arguments: ParsedArguments) throws {
         club = try arguments[Self.club] ?? ""
         meeting = try arguments[Self.meeting] ?? ""
+        json = arguments[CommonOptions.json]
     }
 
     func run(in session: Session) throws {
@@ -25,6 +28,9 @@ struct ClubCancelCommand: Command {
         let club = try store.state.resolveClub(self.club)
         let meeting = try club.meeting(meeting, now: session.now(), timeZone: session.timeZone)
         store.update { $0.clubs[$0.clubIndex(of: club.id)!].cancel(meetingID: meeting.id) }
+        if json, let changed = store.state.clubs.first(where: { $0.id == club.id }) {
+            try session.writeJSON(ClubJSON(changed, library: store.state, now: session.now()))
+        }
         session.output.write(
             "Cancelled \(club.name.terminalSafe) on \(DateText.minute(meeting.date, timeZone: session.timeZone)).",
             as: .message)

@@ -12,14 +12,16 @@ struct ClubRemoveCommand: Command {
         arguments: [
             club
         ],
-        options: [yes])
+        options: [yes, CommonOptions.json])
 
     var reference: String
     var confirmed: Bool
+    var json: Bool
 
     init(_ arguments: ParsedArguments) throws {
         reference = try arguments[Self.club] ?? ""
         confirmed = arguments[Self.yes]
+        json = arguments[CommonOptions.json]
     }
 
     func run(in session: Session) throws {
@@ -28,6 +30,7 @@ struct ClubRemoveCommand: Command {
         try session.confirm(
             "Remove the club '\(club.name.terminalSafe)' and its \(NumberText.count(club.meetings.count, "meeting"))?",
             given: confirmed)
+        if json { try session.writeJSON(ClubJSON(club, library: store.state, now: session.now())) }
         store.update { $0.removeClub(club.id) }
         let scene = try session.scene()
         if scene.state.club == club.id { scene.update { $0.club = nil } }

@@ -18,13 +18,11 @@ struct SettingsGetCommand: Command {
 
     func run(in session: Session) throws {
         let key = try Settings.key(named: key)
-        let value = key.value(try session.settings().state)
+        let settings = try session.settings().state
         if json {
-            try session.writeJSON(
-                SettingJSON(
-                    key: key.name, value: value, defaultValue: key.defaultValue, description: key.summary))
+            try session.writeJSON(SettingJSON(key, in: settings))
         } else {
-            session.output.write(value, as: .data)
+            session.output.write(key.value(settings), as: .data)
         }
     }
 }

@@ -16,11 +16,7 @@ struct SettingsListCommand: Command {
         let settings = try session.settings().state
         let keys = Settings.keys
         if json {
-            try session.writeJSON(
-                keys.map {
-                    SettingJSON(
-                        key: $0.name, value: $0.value(settings), defaultValue: $0.defaultValue, description: $0.summary)
-                })
+            try session.writeJSON(keys.map { SettingJSON($0, in: settings) })
             return
         }
         let rows =

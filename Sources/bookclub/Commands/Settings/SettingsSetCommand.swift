@@ -10,14 +10,17 @@ struct SettingsSetCommand: Command {
         arguments: [
             key,
             value,
-        ])
+        ],
+        options: [CommonOptions.json])
 
     var key: String
     var value: String
+    var json: Bool
 
     init(_ arguments: ParsedArguments) throws {
         key = try arguments[Self.key] ?? ""
         value = try arguments[Self.value] ?? ""
+        json = arguments[CommonOptions.json]
     }
 
     func run(in session: Session) throws {
@@ -31,6 +34,7 @@ struct SettingsSetCommand: Command {
             throw ParseError.invalidValue(value: value, label: "<value>", reason: "\(key.name) takes \(expected)")
         }
         settings.wrappedValue = edited
+        if json { try session.writeJSON(SettingJSON(key, in: edited)) }
         session.output.write("\(key.name) = \(key.value(edited))", as: .message)
     }
 }

@@ -317,37 +317,37 @@ _bookclub() {
             'bookclub/abandon') read -r -a candidates <<< '--date --note --json --store --settings --quiet --color --no-color --no-hooks --version --help' ;;
             'bookclub/reread') read -r -a candidates <<< '--json --store --settings --quiet --color --no-color --no-hooks --version --help' ;;
             'bookclub/edit') read -r -a candidates <<< '--title --author --pages --isbn --cover --add-tag --remove-tag --rating --review --refresh --replace --json --store --settings --quiet --color --no-color --no-hooks --version --help' ;;
-            'bookclub/remove') read -r -a candidates <<< '--yes --store --settings --quiet --color --no-color --no-hooks --version --help' ;;
+            'bookclub/remove') read -r -a candidates <<< '--yes --json --store --settings --quiet --color --no-color --no-hooks --version --help' ;;
             'bookclub/notes') read -r -a candidates <<< '--club --meeting --output --json --store --settings --quiet --color --no-color --no-hooks --version --help' ;;
             'bookclub/select') read -r -a candidates <<< '--club --clear --json --store --settings --quiet --color --no-color --no-hooks --version --help' ;;
             'bookclub/undo') read -r -a candidates <<< '--json --store --settings --quiet --color --no-color --no-hooks --version --help' ;;
             'bookclub/history') read -r -a candidates <<< '--json --store --settings --quiet --color --no-color --no-hooks --version --help' ;;
             'bookclub/doctor') read -r -a candidates <<< '--fix --json --store --settings --quiet --color --no-color --no-hooks --version --help' ;;
             'bookclub/agenda') read -r -a candidates <<< '--days --club --json --store --settings --quiet --color --no-color --no-hooks --version --help' ;;
-            'bookclub/export') read -r -a candidates <<< '--format --output --store --settings --quiet --color --no-color --no-hooks --version --help' ;;
+            'bookclub/export') read -r -a candidates <<< '--format --output --json --store --settings --quiet --color --no-color --no-hooks --version --help' ;;
             'bookclub/log') read -r -a candidates <<< '--stdin --skip-invalid --json --store --settings --quiet --color --no-color --no-hooks --version --help' ;;
             'bookclub/import') read -r -a candidates <<< '--dry-run --json --store --settings --quiet --color --no-color --no-hooks --version --help' ;;
             'bookclub/stats') read -r -a candidates <<< '--year --html --output --open --no-covers --json --store --settings --quiet --color --no-color --no-hooks --version --help' ;;
             'bookclub/lookup') read -r -a candidates <<< '--json --store --settings --quiet --color --no-color --no-hooks --version --help' ;;
-            'bookclub/cover') read -r -a candidates <<< '--path --store --settings --quiet --color --no-color --no-hooks --version --help' ;;
-            'bookclub/covers') read -r -a candidates <<< '--limit --store --settings --quiet --color --no-color --no-hooks --version --help' ;;
+            'bookclub/cover') read -r -a candidates <<< '--path --json --store --settings --quiet --color --no-color --no-hooks --version --help' ;;
+            'bookclub/covers') read -r -a candidates <<< '--limit --json --store --settings --quiet --color --no-color --no-hooks --version --help' ;;
             'bookclub/sync') read -r -a candidates <<< '--name --json --store --settings --quiet --color --no-color --no-hooks --version --help' ;;
-            'bookclub/completions') read -r -a candidates <<< '--store --settings --quiet --color --no-color --no-hooks --version --help' ;;
-            'bookclub/manual') read -r -a candidates <<< '--store --settings --quiet --color --no-color --no-hooks --version --help' ;;
+            'bookclub/completions') read -r -a candidates <<< '--json --store --settings --quiet --color --no-color --no-hooks --version --help' ;;
+            'bookclub/manual') read -r -a candidates <<< '--json --store --settings --quiet --color --no-color --no-hooks --version --help' ;;
             'bookclub/club') read -r -a candidates <<< '--store --settings --quiet --color --no-color --no-hooks --version --help add list show rename remove rm meeting meetings cancel help' ;;
             'bookclub/club/add') read -r -a candidates <<< '--description --json --store --settings --quiet --color --no-color --no-hooks --version --help' ;;
             'bookclub/club/list') read -r -a candidates <<< '--json --store --settings --quiet --color --no-color --no-hooks --version --help' ;;
             'bookclub/club/show') read -r -a candidates <<< '--json --store --settings --quiet --color --no-color --no-hooks --version --help' ;;
-            'bookclub/club/rename') read -r -a candidates <<< '--store --settings --quiet --color --no-color --no-hooks --version --help' ;;
-            'bookclub/club/remove') read -r -a candidates <<< '--yes --store --settings --quiet --color --no-color --no-hooks --version --help' ;;
+            'bookclub/club/rename') read -r -a candidates <<< '--json --store --settings --quiet --color --no-color --no-hooks --version --help' ;;
+            'bookclub/club/remove') read -r -a candidates <<< '--yes --json --store --settings --quiet --color --no-color --no-hooks --version --help' ;;
             'bookclub/club/meeting') read -r -a candidates <<< '--date --book --target --label --where --json --store --settings --quiet --color --no-color --no-hooks --version --help' ;;
             'bookclub/club/meetings') read -r -a candidates <<< '--past --ics --json --store --settings --quiet --color --no-color --no-hooks --version --help' ;;
-            'bookclub/club/cancel') read -r -a candidates <<< '--store --settings --quiet --color --no-color --no-hooks --version --help' ;;
+            'bookclub/club/cancel') read -r -a candidates <<< '--json --store --settings --quiet --color --no-color --no-hooks --version --help' ;;
             'bookclub/settings') read -r -a candidates <<< '--store --settings --quiet --color --no-color --no-hooks --version --help list get set reset help' ;;
             'bookclub/settings/list') read -r -a candidates <<< '--json --store --settings --quiet --color --no-color --no-hooks --version --help' ;;
             'bookclub/settings/get') read -r -a candidates <<< '--json --store --settings --quiet --color --no-color --no-hooks --version --help' ;;
-            'bookclub/settings/set') read -r -a candidates <<< '--store --settings --quiet --color --no-color --no-hooks --version --help' ;;
-            'bookclub/settings/reset') read -r -a candidates <<< '--all --store --settings --quiet --color --no-color --no-hooks --version --help' ;;
+            'bookclub/settings/set') read -r -a candidates <<< '--json --store --settings --quiet --color --no-color --no-hooks --version --help' ;;
+            'bookclub/settings/reset') read -r -a candidates <<< '--all --json --store --settings --quiet --color --no-color --no-hooks --version --help' ;;
         esac
     fi
     __bookclub_dequote "$cur"; cur=$REPLY

@@ -296,37 +296,37 @@ _bookclub() {
         ('bookclub/abandon') opts=('--date' '--note' '--json' '--store' '--settings' '--quiet' '--color' '--no-color' '--no-hooks' '--version' '--help') ;;
         ('bookclub/reread') opts=('--json' '--store' '--settings' '--quiet' '--color' '--no-color' '--no-hooks' '--version' '--help') ;;
         ('bookclub/edit') opts=('--title' '--author' '--pages' '--isbn' '--cover' '--add-tag' '--remove-tag' '--rating' '--review' '--refresh' '--replace' '--json' '--store' '--settings' '--quiet' '--color' '--no-color' '--no-hooks' '--version' '--help') ;;
-        ('bookclub/remove') opts=('--yes' '--store' '--settings' '--quiet' '--color' '--no-color' '--no-hooks' '--version' '--help') ;;
+        ('bookclub/remove') opts=('--yes' '--json' '--store' '--settings' '--quiet' '--color' '--no-color' '--no-hooks' '--version' '--help') ;;
         ('bookclub/notes') opts=('--club' '--meeting' '--output' '--json' '--store' '--settings' '--quiet' '--color' '--no-color' '--no-hooks' '--version' '--help') ;;
         ('bookclub/select') opts=('--club' '--clear' '--json' '--store' '--settings' '--quiet' '--color' '--no-color' '--no-hooks' '--version' '--help') ;;
         ('bookclub/undo') opts=('--json' '--store' '--settings' '--quiet' '--color' '--no-color' '--no-hooks' '--version' '--help') ;;
         ('bookclub/history') opts=('--json' '--store' '--settings' '--quiet' '--color' '--no-color' '--no-hooks' '--version' '--help') ;;
         ('bookclub/doctor') opts=('--fix' '--json' '--store' '--settings' '--quiet' '--color' '--no-color' '--no-hooks' '--version' '--help') ;;
         ('bookclub/agenda') opts=('--days' '--club' '--json' '--store' '--settings' '--quiet' '--color' '--no-color' '--no-hooks' '--version' '--help') ;;
-        ('bookclub/export') opts=('--format' '--output' '--store' '--settings' '--quiet' '--color' '--no-color' '--no-hooks' '--version' '--help') ;;
+        ('bookclub/export') opts=('--format' '--output' '--json' '--store' '--settings' '--quiet' '--color' '--no-color' '--no-hooks' '--version' '--help') ;;
         ('bookclub/log') opts=('--stdin' '--skip-invalid' '--json' '--store' '--settings' '--quiet' '--color' '--no-color' '--no-hooks' '--version' '--help') ;;
         ('bookclub/import') opts=('--dry-run' '--json' '--store' '--settings' '--quiet' '--color' '--no-color' '--no-hooks' '--version' '--help') ;;
         ('bookclub/stats') opts=('--year' '--html' '--output' '--open' '--no-covers' '--json' '--store' '--settings' '--quiet' '--color' '--no-color' '--no-hooks' '--version' '--help') ;;
         ('bookclub/lookup') opts=('--json' '--store' '--settings' '--quiet' '--color' '--no-color' '--no-hooks' '--version' '--help') ;;
-        ('bookclub/cover') opts=('--path' '--store' '--settings' '--quiet' '--color' '--no-color' '--no-hooks' '--version' '--help') ;;
-        ('bookclub/covers') opts=('--limit' '--store' '--settings' '--quiet' '--color' '--no-color' '--no-hooks' '--version' '--help') ;;
+        ('bookclub/cover') opts=('--path' '--json' '--store' '--settings' '--quiet' '--color' '--no-color' '--no-hooks' '--version' '--help') ;;
+        ('bookclub/covers') opts=('--limit' '--json' '--store' '--settings' '--quiet' '--color' '--no-color' '--no-hooks' '--version' '--help') ;;
         ('bookclub/sync') opts=('--name' '--json' '--store' '--settings' '--quiet' '--color' '--no-color' '--no-hooks' '--version' '--help') ;;
-        ('bookclub/completions') opts=('--store' '--settings' '--quiet' '--color' '--no-color' '--no-hooks' '--version' '--help') ;;
-        ('bookclub/manual') opts=('--store' '--settings' '--quiet' '--color' '--no-color' '--no-hooks' '--version' '--help') ;;
+        ('bookclub/completions') opts=('--json' '--store' '--settings' '--quiet' '--color' '--no-color' '--no-hooks' '--version' '--help') ;;
+        ('bookclub/manual') opts=('--json' '--store' '--settings' '--quiet' '--color' '--no-color' '--no-hooks' '--version' '--help') ;;
         ('bookclub/club') opts=('--store' '--settings' '--quiet' '--color' '--no-color' '--no-hooks' '--version' '--help'); subcommands=('add:Add a book club and print its id.' 'list:List the clubs with their next meeting.' 'show:Show a club, its current book and its meetings.' 'rename:Rename a club.' 'remove:Delete a club and its meetings; the books stay.' 'rm:Delete a club and its meetings; the books stay.' 'meeting:Plan a meeting: when, which book, how far to read, where.' 'meetings:List upcoming meetings, of one club or of all; or print them as an iCalendar file.' 'cancel:Cancel a meeting.' 'help:Show subcommand help information.') ;;
         ('bookclub/club/add') opts=('--description' '--json' '--store' '--settings' '--quiet' '--color' '--no-color' '--no-hooks' '--version' '--help') ;;
         ('bookclub/club/list') opts=('--json' '--store' '--settings' '--quiet' '--color' '--no-color' '--no-hooks' '--version' '--help') ;;
         ('bookclub/club/show') opts=('--json' '--store' '--settings' '--quiet' '--color' '--no-color' '--no-hooks' '--version' '--help') ;;
-        ('bookclub/club/rename') opts=('--store' '--settings' '--quiet' '--color' '--no-color' '--no-hooks' '--version' '--help') ;;
-        ('bookclub/club/remove') opts=('--yes' '--store' '--settings' '--quiet' '--color' '--no-color' '--no-hooks' '--version' '--help') ;;
+        ('bookclub/club/rename') opts=('--json' '--store' '--settings' '--quiet' '--color' '--no-color' '--no-hooks' '--version' '--help') ;;
+        ('bookclub/club/remove') opts=('--yes' '--json' '--store' '--settings' '--quiet' '--color' '--no-color' '--no-hooks' '--version' '--help') ;;
         ('bookclub/club/meeting') opts=('--date' '--book' '--target' '--label' '--where' '--json' '--store' '--settings' '--quiet' '--color' '--no-color' '--no-hooks' '--version' '--help') ;;
         ('bookclub/club/meetings') opts=('--past' '--ics' '--json' '--store' '--settings' '--quiet' '--color' '--no-color' '--no-hooks' '--version' '--help') ;;
-        ('bookclub/club/cancel') opts=('--store' '--settings' '--quiet' '--color' '--no-color' '--no-hooks' '--version' '--help') ;;
+        ('bookclub/club/cancel') opts=('--json' '--store' '--settings' '--quiet' '--color' '--no-color' '--no-hooks' '--version' '--help') ;;
         ('bookclub/settings') opts=('--store' '--settings' '--quiet' '--color' '--no-color' '--no-hooks' '--version' '--help'); subcommands=('list:List every setting with its value, default and description.' 'get:Print the value of a setting.' 'set:Change a setting.' 'reset:Put a setting, or every setting, back to its default.' 'help:Show subcommand help information.') ;;
         ('bookclub/settings/list') opts=('--json' '--store' '--settings' '--quiet' '--color' '--no-color' '--no-hooks' '--version' '--help') ;;
         ('bookclub/settings/get') opts=('--json' '--store' '--settings' '--quiet' '--color' '--no-color' '--no-hooks' '--version' '--help') ;;
-        ('bookclub/settings/set') opts=('--store' '--settings' '--quiet' '--color' '--no-color' '--no-hooks' '--version' '--help') ;;
-        ('bookclub/settings/reset') opts=('--all' '--store' '--settings' '--quiet' '--color' '--no-color' '--no-hooks' '--version' '--help') ;;
+        ('bookclub/settings/set') opts=('--json' '--store' '--settings' '--quiet' '--color' '--no-color' '--no-hooks' '--version' '--help') ;;
+        ('bookclub/settings/reset') opts=('--all' '--json' '--store' '--settings' '--quiet' '--color' '--no-color' '--no-hooks' '--version' '--help') ;;
     esac
     if [[ $PREFIX == -* ]]; then
         compadd -a opts
