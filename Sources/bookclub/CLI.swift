@@ -58,7 +58,10 @@ enum CLI {
     static let noHooks = Flag(
         long: "no-hooks", help: "Run no hooks for this command (as BOOKCLUB_NO_HOOKS=1).",
         isInherited: true)
-    static let globalOptions: [any OptionDeclaration] = [store, settings, quiet, color, noColor, noHooks]
+    static let noPager = Flag(
+        long: "no-pager", help: "Print output taller than the terminal as it is, not through a pager.",
+        isInherited: true)
+    static let globalOptions: [any OptionDeclaration] = [store, settings, quiet, color, noColor, noHooks, noPager]
 
     static var root: CommandConfiguration {
         let groups = groups.map { group in

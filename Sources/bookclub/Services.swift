@@ -44,6 +44,9 @@ struct Services {
     var didCommit: () -> Void = {}
     /// Writes raw text to standard output (`true`) or standard error.
     var write: (String, Bool) -> Void
+    /// Sends standard output's text through the pager command; `false` when it could not be started
+    /// (the text is then written as it is).
+    var page: (_ text: String, _ command: String) -> Bool = { _, _ in false }
     var workingDirectory = Services.systemWorkingDirectory()
     /// The home folder the system gives the user, for when `HOME` is unset (asked only then: the
     /// password database costs a lookup through NSS).
@@ -69,6 +72,7 @@ struct GlobalOptions {
     /// `nil`: as the settings say.
     var color: ColorMode?
     var hooksEnabled: Bool
+    var pagerEnabled: Bool
 
     init(_ parsed: ParsedArguments) throws {
         store = try parsed[CLI.store]
@@ -76,5 +80,6 @@ struct GlobalOptions {
         quiet = parsed[CLI.quiet]
         color = parsed[CLI.noColor] ? .never : try parsed[CLI.color]
         hooksEnabled = !parsed[CLI.noHooks]
+        pagerEnabled = !parsed[CLI.noPager]
     }
 }

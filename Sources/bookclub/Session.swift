@@ -65,6 +65,8 @@ final class Session {
     private var libraryIsLocked = false
     /// Whether a missing store has been said, or is not to be (a completion's listing prints nothing else).
     var missingStoreNoted = false
+    /// Whether the command printed JSON, which is never paged.
+    var printedJSON = false
     /// The store's fingerprint when the library was opened for writing (see `syncAfterCommand`).
     private(set) var libraryFingerprint: String?
     /// The store's fingerprint once `syncBeforeCommand` is done, when this command syncs; `nil` when
@@ -214,10 +216,20 @@ final class Session {
         try sceneStore?.save()
     }
 
-    /// Writes what the command printed, once its changes are saved.
+    /// Writes what the command printed, once its changes are saved. Data taller than the terminal
+    /// goes through the pager, unless it is JSON or `--no-pager` was given.
     func flushOutput() {
+        defer { pending = [] }
+        if globals.pagerEnabled, !printedJSON, services.terminal.standardOutputIsTerminal,
+            let height = services.terminal.height, let command = Pager.command(services.variables)
+        {
+            let data = pending.filter(\.1).map(\.0).joined()
+            if data.utf8.count(where: { $0 == 0x0A }) >= height, services.page(data, command) {
+                for (text, toStandardOutput) in pending where !toStandardOutput { services.write(text, false) }
+                return
+            }
+        }
         for (text, toStandardOutput) in pending { services.write(text, toStandardOutput) }
-        pending = []
     }
 
     /// Releases the stores and with them the store lock; output not flushed by then is dropped.

@@ -15,12 +15,16 @@ struct Subprocess {
 
     /// `nil` when no folder of `PATH` holds an executable `name`.
     init?(_ name: String, environment: [String: String]) {
-        let folders = (environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":")
-        guard let program = folders.map({ String($0) + "/" + name }).first(where: { access($0, X_OK) == 0 }) else {
-            return nil
-        }
+        guard let program = Self.find(name, environment: environment) else { return nil }
         self.program = program
         self.environment = environment
+    }
+
+    /// The path of the executable `name` in a folder of `PATH`, or `name` itself when it is a path.
+    static func find(_ name: String, environment: [String: String]) -> String? {
+        if name.contains("/") { return access(name, X_OK) == 0 ? name : nil }
+        let folders = (environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":")
+        return folders.map({ String($0) + "/" + name }).first(where: { access($0, X_OK) == 0 })
     }
 
     /// Runs the program and returns its exit code (-1 when a signal ended it) and at most `limit`

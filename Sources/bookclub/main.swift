@@ -54,4 +54,5 @@ context.catchSignals = { catching in
     signalState[1] = catching ? 1 : 0
 }
 context.receivedSignal = { receivedSignal }
+context.page = { text, command in Pager.page(text, command: command, variables: variables) }
 exit(CLI.run(Array(CommandLine.arguments.dropFirst()), services: context))

@@ -356,7 +356,7 @@ import Testing
             id: "unknown command", arguments: ["lst"],
             stderr: """
                 Error: Unexpected argument 'lst'. Did you mean 'list'?
-                Usage: bookclub [--store <path>] [--settings <path>] [--quiet] [--color <when>] [--no-color] [--no-hooks] <subcommand>
+                Usage: bookclub [--store <path>] [--settings <path>] [--quiet] [--color <when>] [--no-color] [--no-hooks] [--no-pager] <subcommand>
                   See 'bookclub --help' for more information.
 
                 """, exitCode: 64),

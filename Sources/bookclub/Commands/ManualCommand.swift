@@ -43,6 +43,10 @@ struct ManualCommand: Command {
                     "BOOKCLUB_SCENE",
                     "The scene: each has its own selected book or club, so that two shells can work on one store apart (default: default)."
                 ),
+                (
+                    "BOOKCLUB_PAGER, PAGER",
+                    "The pager for output taller than the terminal (default: less -FRX); empty or cat for none."
+                ),
                 ("XDG_DATA_HOME", "Where the store is kept (default: ~/.local/share)."),
                 ("XDG_CONFIG_HOME", "Where the settings are kept (default: ~/.config)."),
                 (

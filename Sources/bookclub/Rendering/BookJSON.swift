@@ -108,6 +108,7 @@ enum JSONOutput {
 extension Session {
     /// Writes a value as the command's one JSON document.
     func writeJSON(_ value: some Encodable) throws {
+        printedJSON = true
         output.write(try JSONOutput.render(value), as: .data)
     }
 }
