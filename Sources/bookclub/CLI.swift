@@ -70,13 +70,29 @@ enum CLI {
             return configuration
         }
         let subcommands = topLevel.map { $0.configuration } + groups
-        return CommandConfiguration(
+        var root = CommandConfiguration(
             name: "bookclub",
             abstract: "Track the books you read, your progress and your notes for the next book club meeting.",
+            examples: [
+                #"bookclub add "Dune" --author "Frank Herbert" --pages 412"#,
+                #"bookclub progress dune 120 --note "the spice""#,
+                "bookclub list", "bookclub help progress",
+            ],
             version: version,
             options: globalOptions,
             subcommands: subcommands)
+        root.groups = helpGroups
+        return root
     }
+
+    /// The root help's headings, each naming its commands.
+    static let helpGroups = [
+        (title: "Reading", names: ["progress", "finish", "unfinish", "abandon", "reread", "highlight", "select"]),
+        (title: "Books", names: ["add", "list", "show", "edit", "remove", "stats", "lookup", "cover", "covers"]),
+        (title: "Clubs", names: ["club", "agenda", "notes"]),
+        (title: "Data in and out", names: ["import", "export", "log", "sync", "undo", "history"]),
+        (title: "Set-up", names: ["settings", "doctor", "completions", "manual"]),
+    ]
 
     /// Parses and runs one command line. Returns the exit code.
     static func run(_ arguments: [String], services: Services) -> Int32 {

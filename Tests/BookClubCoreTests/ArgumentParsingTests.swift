@@ -322,10 +322,11 @@ func thrownErrorMessages(_ error: ParseError, _ expected: String) {
 
             OPTIONS:
               -n, --note <note>       A note to attach.
-              --store <path>          The library file to use.
-              -q, --quiet             Print less output.
-              -v, --version           Show the version.
               -h, --help              Show help information.
+
+            GLOBAL OPTIONS:
+              --store, --quiet
+              See 'bookclub --help' for what they do.
 
             """)
 }
@@ -476,4 +477,40 @@ func everyDeclaredOptionIsRead(_ path: String) throws {
     #expect(EditDistance.closest(to: "shwo", in: commands, below: 3) == "show")
     #expect(EditDistance.closest(to: "--verison", in: ["--version", "--json", "--store"], below: 4) == "--version")
     #expect(EditDistance.closest(to: "zzzz", in: commands, below: 3) == nil)
+}
+
+// MARK: - Help people can scan
+
+/// The root help lists each command once, under its heading, and the global options; a subcommand's
+/// help its own options, a pointer to the global ones, and examples; no line is wider than 80 columns
+/// on the widest terminal.
+@Test func helpIsGroupedPointsToTheGlobalOptionsAndGivesExamples() {
+    let root = CLI.root
+    let headed = root.groups.flatMap(\.names)
+    #expect(headed.sorted() == root.subcommands.map(\.name).sorted(), "each command under one heading")
+    let rootHelp = HelpGenerator.render(path: [root], width: 200)
+    for heading in ["READING", "BOOKS", "CLUBS", "DATA IN AND OUT", "SET-UP"] {
+        #expect(rootHelp.contains("\n\(heading) SUBCOMMANDS:\n"))
+    }
+    #expect(!rootHelp.contains("\nSUBCOMMANDS:"), "no command left without a heading")
+    #expect(rootHelp.contains("  --no-pager "))
+
+    func paths(_ path: [CommandConfiguration]) -> [[CommandConfiguration]] {
+        [path] + path.last!.subcommands.flatMap { paths(path + [$0]) }
+    }
+    for path in paths([root]) {
+        let help = HelpGenerator.render(path: path, width: 200)
+        let name = path.map(\.name).joined(separator: " ")
+        for line in help.split(separator: "\n") {
+            #expect(line.count <= 80, "\(name): \(line)")
+        }
+        #expect(!path.last!.examples.isEmpty, "\(name) has an example")
+        #expect(help.contains("\nEXAMPLES:\n  "), "\(name)")
+        guard path.count > 1 else { continue }
+        #expect(!help.contains("--store <path>"), "\(name) does not repeat the global options")
+        #expect(help.contains("GLOBAL OPTIONS:\n  --store, --settings, --quiet"), "\(name)")
+        for example in path.last!.examples where example.hasPrefix("bookclub ") {
+            #expect(example.hasPrefix(name), "\(name): \(example) is an example of this command")
+        }
+    }
 }

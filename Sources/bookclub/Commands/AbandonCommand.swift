@@ -4,6 +4,7 @@ struct AbandonCommand: Command {
     static let configuration = CommandConfiguration(
         name: "abandon",
         abstract: "Stop reading a book without finishing it; its progress is kept.",
+        examples: ["bookclub abandon ulysses --note \"another year\""],
         arguments: [CommonOptions.book],
         options: [CommonOptions.date, CommonOptions.note, CommonOptions.json])
 

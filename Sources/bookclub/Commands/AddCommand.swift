@@ -21,9 +21,11 @@ struct AddCommand: Command {
         name: "add",
         abstract: "Add a book and print its id.",
         discussion: """
-            Example: bookclub add "Dune" --author "Frank Herbert" --pages 412 --tag sf
-            Or: bookclub add --isbn 9780441013593
             """,
+        examples: [
+            "bookclub add \"Dune\" --author \"Frank Herbert\" --pages 412 --tag sf",
+            "bookclub add --isbn 9780441013593",
+        ],
         arguments: [title],
         options: [
             author,

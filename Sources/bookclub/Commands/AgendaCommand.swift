@@ -13,6 +13,7 @@ struct AgendaCommand: Command {
             target you will miss at your recent pace (your entries of the last 14 days) is flagged. \
             With a club selected (select --club), only that club's meetings.
             """,
+        examples: ["bookclub agenda", "bookclub agenda --days 60 --club scifi"],
         options: [
             days,
             club,

@@ -24,6 +24,7 @@ struct CompletionsCommand: Command {
               zsh:  bookclub completions zsh > ~/.zfunc/_bookclub  (~/.zfunc in $fpath)
               fish: bookclub completions fish > ~/.config/fish/completions/bookclub.fish
             """,
+        examples: ["bookclub completions zsh > ~/.zfunc/_bookclub", "source <(bookclub completions bash)"],
         arguments: [shell],
         options: [titles, clubs, CommonOptions.json])
 

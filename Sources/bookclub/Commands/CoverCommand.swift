@@ -15,6 +15,7 @@ struct CoverCommand: Command {
             Drawn in iTerm2, WezTerm, VS Code and mintty, and in kitty with `kitten icat`; elsewhere, and in
             a pipe, the path of the cached file is printed.
             """,
+        examples: ["bookclub cover dune", "bookclub cover dune --path"],
         arguments: [CommonOptions.book],
         options: [path, CommonOptions.json])
 

@@ -11,6 +11,7 @@ struct DoctorCommand: Command {
             writes. --fix clears such selections and removes such files; it never drops data. Exits 1 \
             while a problem remains.
             """,
+        examples: ["bookclub doctor", "bookclub doctor --fix"],
         options: [
             fix,
             CommonOptions.json,

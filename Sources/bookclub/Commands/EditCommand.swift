@@ -30,6 +30,7 @@ struct EditCommand: Command {
             An empty value clears an optional field: bookclub edit dune --isbn ""
             Fill what is missing from Open Library: bookclub edit dune --refresh
             """,
+        examples: ["bookclub edit dune --pages 412 --add-tag favourite", "bookclub edit dune --refresh"],
         arguments: [CommonOptions.book],
         options: [
             Self.title,

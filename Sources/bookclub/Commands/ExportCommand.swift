@@ -22,8 +22,9 @@ struct ExportCommand: Command {
         discussion: """
             json is lossless: `bookclub import json FILE` into an empty store gives the same library \
             back. csv has Goodreads' columns, for trackers that import Goodreads exports. markdown is \
-            a reading journal. Example: bookclub export --format csv --output books.csv
+            a reading journal.
             """,
+        examples: ["bookclub export > library.json", "bookclub export --format csv --output books.csv"],
         options: [
             Self.format,
             Self.output,

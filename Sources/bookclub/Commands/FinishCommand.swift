@@ -10,6 +10,7 @@ struct FinishCommand: Command {
     static let configuration = CommandConfiguration(
         name: "finish",
         abstract: "Mark a book finished (\"I'm Done\").",
+        examples: ["bookclub finish dune --rating 4.5 --review \"Worth the sand.\""],
         arguments: [CommonOptions.book],
         options: [
             CommonOptions.date, CommonOptions.note, CommonOptions.rating, CommonOptions.review, CommonOptions.json,

@@ -17,8 +17,9 @@ struct HighlightCommand: Command {
         discussion: """
             For a paper book: e-readers' highlights come in with `bookclub import kindle` and \
             `bookclub import koreader`. A highlight belongs to the book's latest reading; a book not \
-            started yet starts one. Example: bookclub highlight dune "Fear is the mind-killer." --page 8
+            started yet starts one.
             """,
+        examples: ["bookclub highlight dune \"Fear is the mind-killer.\" --page 8"],
         arguments: [CommonOptions.book, text],
         options: [page, CommonOptions.note, CommonOptions.date, CommonOptions.json])
 

@@ -10,6 +10,7 @@ struct HistoryCommand: Command {
     static let configuration = CommandConfiguration(
         name: "history",
         abstract: "List the recent commands that changed your books or clubs, newest first; undo reverts them.",
+        examples: ["bookclub history", "bookclub history --json | jq -r '.[0].command'"],
         options: [CommonOptions.json])
 
     var json: Bool

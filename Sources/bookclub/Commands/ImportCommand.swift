@@ -38,9 +38,11 @@ struct ImportCommand: Command {
             KOReader's sidecar files (metadata.*.lua): a file, a book's .sdr folder, or any folder, such \
             as a mounted e-reader, searched through; each brings its book's highlights, progress and \
             status.
-
-            Example: bookclub import goodreads goodreads_library_export.csv --dry-run
             """,
+        examples: [
+            "bookclub import goodreads goodreads_library_export.csv --dry-run",
+            "bookclub import kindle \"/media/Kindle/documents/My Clippings.txt\"",
+        ],
         arguments: [
             source,
             file,

@@ -19,6 +19,9 @@ struct ListCommand: Command {
         aliases: ["ls"],
         abstract: "List books, one line each, with a progress bar.",
         discussion: "Without a filter, lists the books being read and those not yet started.",
+        examples: [
+            "bookclub list", "bookclub list --finished --tag sf", "bookclub list --all --json | jq -r '.[].title'",
+        ],
         options: [
             reading,
             finished,

@@ -17,9 +17,11 @@ struct LogCommand: Command {
             One JSON object a line: {"book": "dune", "page": 120} or {"book": "dune", "percent": 45}, \
             with an optional "note", "time" (ISO 8601, e.g. 2026-11-20T19:00:00Z) and "action" \
             ("finish" or "abandon"). The batch is applied in one locked transaction: a bad line rejects \
-            it, naming the line, and nothing is logged, unless --skip-invalid. Blank lines are ignored. \
-            Example: my-ereader-sync | bookclub log --stdin
+            it, naming the line, and nothing is logged, unless --skip-invalid. Blank lines are ignored.
             """,
+        examples: [
+            "my-ereader-sync | bookclub log --stdin", #"echo '{"book": "dune", "page": 150}' | bookclub log --stdin"#,
+        ],
         options: [
             stdin,
             skipInvalid,

@@ -12,10 +12,8 @@ struct ManualCommand: Command {
     static let configuration = CommandConfiguration(
         name: "manual",
         abstract: "Print the manual page bookclub(1), in roff.",
-        discussion: """
-            Read it with  bookclub manual | man -l -  or install it:
-              bookclub manual > ~/.local/share/man/man1/bookclub.1
-            """,
+        discussion: "Install it with: bookclub manual > ~/.local/share/man/man1/bookclub.1",
+        examples: ["bookclub manual | man -l -"],
         options: [CommonOptions.json])
 
     var json: Bool

@@ -16,8 +16,9 @@ struct NotesCommand: Command {
         name: "notes",
         abstract: "Print the notes to bring to the next meeting, as Markdown.",
         discussion: """
-            For a book: the notes of its current reading. With --club: the club's book and target for the meeting, and every note logged on the book since the previous meeting, in reading order. With a club selected (select --club), --club is implied. Example: bookclub notes --club scifi --output notes.md
+            For a book: the notes of its current reading. With --club: the club's book and target for the meeting, and every note logged on the book since the previous meeting, in reading order. With a club selected (select --club), --club is implied.
             """,
+        examples: ["bookclub notes dune", "bookclub notes --club scifi --output notes.md"],
         arguments: [CommonOptions.book],
         options: [
             club,

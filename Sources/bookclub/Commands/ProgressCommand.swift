@@ -18,6 +18,10 @@ struct ProgressCommand: Command {
             ($VISUAL, else $EDITOR) opens on a draft: the first line is the value, the rest the note; \
             an empty draft logs nothing.
             """,
+        examples: [
+            "bookclub progress dune 120 --note \"the spice\"", "bookclub progress +30",
+            "bookclub progress \"left hand\" 45% --date yesterday",
+        ],
         arguments: [
             CommonOptions.book,
             value,

@@ -15,6 +15,7 @@ struct RemoveCommand: Command {
         aliases: ["rm"],
         abstract: "Delete a book and its history.",
         discussion: "Asks first on a terminal; elsewhere (a script, a pipe) it needs --yes.",
+        examples: ["bookclub remove \"Dune Messiah\"", "bookclub remove 5f2c0a8e --yes"],
         arguments: [
             book
         ],

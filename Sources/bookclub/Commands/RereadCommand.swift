@@ -4,6 +4,7 @@ struct RereadCommand: BookCommand {
     static let configuration = CommandConfiguration(
         name: "reread",
         abstract: "Start a new reading of a finished or abandoned book; the old one keeps its history.",
+        examples: ["bookclub reread dune"],
         arguments: [CommonOptions.book],
         options: [CommonOptions.json])
 

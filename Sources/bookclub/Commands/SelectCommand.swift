@@ -14,6 +14,7 @@ struct SelectCommand: Command {
             The selection belongs to the scene named by $BOOKCLUB_SCENE (default: default), so two shells \
             with different scenes keep their own. Without arguments, prints the selected book.
             """,
+        examples: ["bookclub select dune", "bookclub select --club scifi", "bookclub select --clear"],
         arguments: [book],
         options: [
             club,

@@ -10,6 +10,7 @@ struct ShowCommand: BookCommand {
     static let configuration = CommandConfiguration(
         name: "show",
         abstract: "Show a book's card and its progress history with notes.",
+        examples: ["bookclub show dune", "bookclub show \"left hand\" --json"],
         arguments: [CommonOptions.book],
         options: [CommonOptions.json])
 

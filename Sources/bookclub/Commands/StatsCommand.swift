@@ -28,8 +28,9 @@ struct StatsCommand: Command {
 
             --html writes one self-contained page (styles, charts and covers inside it; no script, no \
             request): the year in numbers, books and pages by month, a calendar of reading days, every \
-            book finished, ratings and tags. Example: bookclub stats --year 2025 --html > 2025.html
+            book finished, ratings and tags.
             """,
+        examples: ["bookclub stats", "bookclub stats --year 2025 --html > 2025.html"],
         options: [
             year,
             html,

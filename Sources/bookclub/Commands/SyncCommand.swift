@@ -29,9 +29,9 @@ struct SyncCommand: Command {
             Each machine writes only its own log there, FOLDER/devices/<id>.jsonl, so nothing ever \
             conflicts. From then on every command applies the other machines' changes first and writes \
             its own after (unless the syncProgress setting is false). bookclub sync does it now, and in a \
-            git work tree with a remote also pulls, commits this machine's log and pushes. \
-            Examples: bookclub sync init ~/Sync/bookclub --name laptop; bookclub sync; bookclub sync status
+            git work tree with a remote also pulls, commits this machine's log and pushes.
             """,
+        examples: ["bookclub sync init ~/Sync/bookclub --name laptop", "bookclub sync", "bookclub sync status"],
         arguments: [action, folder],
         options: [name, CommonOptions.json])
 

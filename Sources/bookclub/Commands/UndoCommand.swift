@@ -8,6 +8,7 @@ struct UndoCommand: Command {
             Run it again to revert the one before, up to 20 commands back (see bookclub history). \
             Settings and selections are not part of it.
             """,
+        examples: ["bookclub undo", "bookclub undo --json"],
         options: [CommonOptions.json])
 
     var json: Bool

@@ -4,6 +4,7 @@ struct UnfinishCommand: BookCommand {
     static let configuration = CommandConfiguration(
         name: "unfinish",
         abstract: "Resume a finished or abandoned book, so that you can log progress again.",
+        examples: ["bookclub unfinish dune"],
         arguments: [CommonOptions.book],
         options: [CommonOptions.json])
 

@@ -5,6 +5,10 @@ struct CommandConfiguration: Sendable {
     var aliases: [String] = []
     var abstract: String
     var discussion: String = ""
+    /// Command lines to copy, shown under EXAMPLES.
+    var examples: [String] = []
+    /// Set on the root only: its subcommands under headings, by name, in the order of its help.
+    var groups: [(title: String, names: [String])] = []
     /// Set on the root only; enables `--version`.
     var version: String? = nil
     var arguments: [ArgumentSpec] = []
@@ -12,7 +16,8 @@ struct CommandConfiguration: Sendable {
     var subcommands: [CommandConfiguration] = []
 
     init(
-        name: String, aliases: [String] = [], abstract: String, discussion: String = "", version: String? = nil,
+        name: String, aliases: [String] = [], abstract: String, discussion: String = "", examples: [String] = [],
+        version: String? = nil,
         arguments: [any ArgumentDeclaration] = [], options: [any OptionDeclaration] = [],
         subcommands: [CommandConfiguration] = []
     ) {
@@ -20,6 +25,7 @@ struct CommandConfiguration: Sendable {
         self.aliases = aliases
         self.abstract = abstract
         self.discussion = discussion
+        self.examples = examples
         self.version = version
         self.arguments = arguments.map(\.spec)
         self.options = options.map(\.spec)

@@ -1,7 +1,10 @@
-/// Renders `--help` output in ASP's layout.
+/// Renders `--help` output in ASP's layout: the root lists the global options and its commands by
+/// heading; a subcommand its own options, then a pointer to the global ones (as gh's INHERITED
+/// FLAGS), then its examples. Paragraphs are wrapped at 80 columns at most.
 enum HelpGenerator {
     static let indent = 2
     static let labelColumn = 26
+    static let widest = 80
 
     private struct Row {
         var label: String
@@ -11,6 +14,8 @@ enum HelpGenerator {
     /// The help text for the last command of `path`, ending with a newline.
     static func render(path: [CommandConfiguration], width: Int) -> String {
         guard let command = path.last, let root = path.first else { return "" }
+        let width = min(width, widest)
+        let isRoot = path.count == 1
         var text = ""
         var overview = command.abstract
         if !command.discussion.isEmpty {
@@ -22,20 +27,42 @@ enum HelpGenerator {
         text += usageBlock(path: path, width: width) + "\n\n"
 
         let arguments = command.arguments.map { Row(label: $0.label, text: $0.helpDescription) }
-        var options = path.visibleOptions.map { Row(label: $0.helpLabel, text: $0.helpDescription) }
-        if root.version != nil {
+        var options = path.visibleOptions.filter { isRoot || !$0.isInherited }.map {
+            Row(label: $0.helpLabel, text: $0.helpDescription)
+        }
+        if root.version != nil, isRoot {
             options.append(Row(label: root.versionLabel, text: "Show the version."))
         }
         options.append(Row(label: "-h, --help", text: "Show help information."))
-        let subcommands = command.subcommands.map {
-            Row(label: ([$0.name] + $0.aliases).joined(separator: ", "), text: $0.abstract)
+        func row(_ subcommand: CommandConfiguration) -> Row {
+            Row(label: ([subcommand.name] + subcommand.aliases).joined(separator: ", "), text: subcommand.abstract)
         }
+        // Under the root's headings; any command no heading names under SUBCOMMANDS, as ASP has it.
+        let grouped = Set(command.groups.flatMap(\.names))
+        let subcommandSections =
+            command.groups.map { group in
+                (
+                    "\(group.title.uppercased()) SUBCOMMANDS",
+                    group.names.compactMap { name in command.subcommands.first { $0.name == name } }.map(row)
+                )
+            } + [("SUBCOMMANDS", command.subcommands.filter { !grouped.contains($0.name) }.map(row))]
+        let inherited = isRoot ? [] : path.visibleOptions.filter(\.isInherited)
 
-        text += [("ARGUMENTS", arguments), ("OPTIONS", options), ("SUBCOMMANDS", subcommands)]
+        text += ([("ARGUMENTS", arguments), ("OPTIONS", options)] + subcommandSections)
             .filter { !$0.1.isEmpty }
             .map { title, rows in "\(title):\n" + rows.map { render($0, width: width) }.joined() }
             .joined(separator: "\n")
-        if !subcommands.isEmpty {
+        if !inherited.isEmpty {
+            text +=
+                "\nGLOBAL OPTIONS:\n"
+                + TextWrapping.wrap(
+                    inherited.map(\.longName).joined(separator: ", "), width: width, indent: indent)
+                + "\n  See '\(root.name) --help' for what they do.\n"
+        }
+        if !command.examples.isEmpty {
+            text += "\nEXAMPLES:\n" + command.examples.map { "  \($0)\n" }.joined()
+        }
+        if !command.subcommands.isEmpty {
             let names = [root.name, "help"] + path.dropFirst().map(\.name)
             text += "\n  See '\(names.joined(separator: " ")) <subcommand>' for detailed help.\n"
         }

@@ -77,6 +77,11 @@ enum ManualPage {
             for option in command.options where !option.isHidden {
                 lines += [".TP", label(for: option.helpLabel), prose(option.helpDescription)]
             }
+            if !command.examples.isEmpty {
+                // As written, in a block that keeps the lines as they are.
+                lines += [".PP", "Examples:", ".RS", ".nf"] + command.examples.map { textLine(escape($0, code: true)) }
+                lines += [".fi", ".RE"]
+            }
             return lines + commands(below: path)
         }
     }

@@ -6,6 +6,7 @@ struct ClubAddCommand: Command {
     static let configuration = CommandConfiguration(
         name: "add",
         abstract: "Add a book club and print its id.",
+        examples: ["bookclub club add \"Sci-Fi Club\" --description \"Tuesdays at the library\""],
         arguments: [name],
         options: [
             description,

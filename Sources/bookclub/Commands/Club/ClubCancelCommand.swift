@@ -7,6 +7,7 @@ struct ClubCancelCommand: Command {
     static let configuration = CommandConfiguration(
         name: "cancel",
         abstract: "Cancel a meeting.",
+        examples: ["bookclub club cancel scifi next", "bookclub club cancel scifi 2026-12-03"],
         arguments: [
             club,
             meeting,

@@ -3,7 +3,11 @@ enum ClubCommand: CommandGroup {
     static let configuration = CommandConfiguration(
         name: "club",
         abstract: "Book clubs: their meetings, what to read by when.",
-        discussion: "Clubs are named like books: an id or id prefix, a name, or words of it.")
+        discussion: "Clubs are named like books: an id or id prefix, a name, or words of it.",
+        examples: [
+            #"bookclub club add "Sci-Fi Club""#, #"bookclub club meeting scifi --date "thursday 19:00" --book dune"#,
+            "bookclub club meetings",
+        ])
     static let subcommands: [any Command.Type] = [
         ClubAddCommand.self, ClubListCommand.self, ClubShowCommand.self, ClubRenameCommand.self,
         ClubRemoveCommand.self, ClubMeetingCommand.self, ClubMeetingsCommand.self, ClubCancelCommand.self,

@@ -4,6 +4,7 @@ struct ClubListCommand: Command {
     static let configuration = CommandConfiguration(
         name: "list",
         abstract: "List the clubs with their next meeting.",
+        examples: ["bookclub club list"],
         options: [CommonOptions.json])
 
     var json: Bool

@@ -22,10 +22,10 @@ struct ClubMeetingCommand: Command {
     static let configuration = CommandConfiguration(
         name: "meeting",
         abstract: "Plan a meeting: when, which book, how far to read, where.",
-        discussion: """
-            Example: bookclub club meeting "Sci-Fi Club" --date "thursday 19:00" --book dune --target 250 \
-            --label "chapters 1-12" --where "Ana's place"
-            """,
+        examples: [
+            "bookclub club meeting scifi --date \"thursday 19:00\" --book dune --target 250",
+            "bookclub club meeting scifi --date 2026-12-03 --label \"chapters 1-12\"",
+        ],
         arguments: [club],
         options: [
             date,

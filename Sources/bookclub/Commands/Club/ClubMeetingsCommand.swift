@@ -10,7 +10,7 @@ struct ClubMeetingsCommand: Command {
     static let configuration = CommandConfiguration(
         name: "meetings",
         abstract: "List upcoming meetings, of one club or of all; or print them as an iCalendar file.",
-        discussion: "Example: bookclub club meetings \"Sci-Fi Club\" --ics > scifi.ics",
+        examples: ["bookclub club meetings", "bookclub club meetings \"Sci-Fi Club\" --ics > scifi.ics"],
         arguments: [
             club
         ],

@@ -9,6 +9,7 @@ struct ClubRemoveCommand: Command {
         aliases: ["rm"],
         abstract: "Delete a club and its meetings; the books stay.",
         discussion: "Asks first on a terminal; elsewhere (a script, a pipe) it needs --yes.",
+        examples: ["bookclub club remove \"Sci-Fi Club\""],
         arguments: [
             club
         ],

@@ -6,6 +6,7 @@ struct ClubRenameCommand: Command {
     static let configuration = CommandConfiguration(
         name: "rename",
         abstract: "Rename a club.",
+        examples: ["bookclub club rename scifi \"Speculative Fiction\""],
         arguments: [
             club,
             name,

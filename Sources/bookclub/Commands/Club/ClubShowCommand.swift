@@ -4,6 +4,7 @@ struct ClubShowCommand: Command {
     static let configuration = CommandConfiguration(
         name: "show",
         abstract: "Show a club, its current book and its meetings.",
+        examples: ["bookclub club show scifi"],
         arguments: [ClubOptions.club],
         options: [CommonOptions.json])
 

@@ -3,7 +3,8 @@ enum SettingsCommand: CommandGroup {
     static let configuration = CommandConfiguration(
         name: "settings",
         abstract: "Read and change settings.",
-        discussion: "Settings live in their own file, apart from your books: see `bookclub settings list`.")
+        discussion: "Settings live in their own file, apart from your books: see `bookclub settings list`.",
+        examples: ["bookclub settings list", "bookclub settings set yearlyGoal 24"])
     static let subcommands: [any Command.Type] = [
         SettingsListCommand.self, SettingsGetCommand.self, SettingsSetCommand.self, SettingsResetCommand.self,
     ]

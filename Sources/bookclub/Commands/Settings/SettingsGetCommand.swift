@@ -5,6 +5,7 @@ struct SettingsGetCommand: Command {
     static let configuration = CommandConfiguration(
         name: "get",
         abstract: "Print the value of a setting.",
+        examples: ["bookclub settings get lockTimeout"],
         arguments: [key],
         options: [CommonOptions.json])
 

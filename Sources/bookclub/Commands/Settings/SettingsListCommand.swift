@@ -4,6 +4,7 @@ struct SettingsListCommand: Command {
     static let configuration = CommandConfiguration(
         name: "list",
         abstract: "List every setting with its value, default and description.",
+        examples: ["bookclub settings list"],
         options: [CommonOptions.json])
 
     var json: Bool

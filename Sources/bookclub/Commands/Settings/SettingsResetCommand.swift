@@ -6,6 +6,7 @@ struct SettingsResetCommand: Command {
     static let configuration = CommandConfiguration(
         name: "reset",
         abstract: "Put a setting, or every setting, back to its default.",
+        examples: ["bookclub settings reset lockTimeout", "bookclub settings reset --all"],
         arguments: [key],
         options: [all, CommonOptions.json])
 

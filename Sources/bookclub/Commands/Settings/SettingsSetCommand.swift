@@ -6,7 +6,7 @@ struct SettingsSetCommand: Command {
     static let configuration = CommandConfiguration(
         name: "set",
         abstract: "Change a setting.",
-        discussion: "Example: bookclub settings set lockTimeout 30",
+        examples: ["bookclub settings set lockTimeout 30", "bookclub settings set yearlyGoal 24"],
         arguments: [
             key,
             value,
