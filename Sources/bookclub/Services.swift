@@ -58,9 +58,10 @@ struct Services {
         return String(cString: folder)
     }
 
+    /// Foundation's lookup (the password database, then `HOME`) rather than a `getpwuid` of our own:
+    /// a static executable that calls it warns at link time, as Foundation's own lookup already does.
     static func systemUserHome() -> String {
-        guard let entry = getpwuid(getuid()), let folder = entry.pointee.pw_dir else { return "/" }
-        return String(cString: folder)
+        FileManager.default.homeDirectoryForCurrentUser.path
     }
 }
 
