@@ -261,6 +261,49 @@ enum ExternalTool {
         #expect(try zshCompletes(["bookclub", ""], script: script).contains("progress"))
     }
 
+    /// Setting keys and their fixed values, meetings, dates, and a book by any word of its title, in
+    /// each shell.
+    @Test(.enabled(if: ExternalTool.available("bash", "zsh", "fish"), skipReason))
+    func settingsMeetingsDatesAndTitleWordsComplete() throws {
+        defer { bookclub.cleanUp() }
+        _ = try addBooks()
+        #expect(try bookclub.run("club", "add", "Sci-Fi Club").exitCode == 0)
+        #expect(try bookclub.run("club", "meeting", "sci", "--date", "2030-01-02 19:00").exitCode == 0)
+        let bashScript = try script("bash")
+        func bash(_ line: String) throws -> [String] {
+            var words = line.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
+            if words.last == nil { words.append("") }
+            return try bashCompletes(words, line: line, script: bashScript)
+        }
+        #expect(try bash("bookclub progress left") == ["The Left Hand of Darkness"], "any word of the title")
+        #expect(try bash("bookclub progress LEF") == ["The Left Hand of Darkness"])
+        #expect(try bash("bookclub settings get lock") == ["lockTimeout"])
+        #expect(try bash("bookclub settings set color ") == ["auto", "always", "never"])
+        #expect(try bash("bookclub settings set syncProgress f") == ["false"])
+        #expect(try bash("bookclub settings set lockTimeout ").allSatisfy { $0.hasPrefix("--") }, "a number: no values")
+        #expect(try bash("bookclub settings reset ").contains("yearlyGoal"))
+        #expect(try bash("bookclub progress dune 10 --date ye") == ["yesterday"])
+        #expect(try bash("bookclub club cancel sci ") == ["2030-01-02", "next"])
+
+        let fish = try script("fish")
+        #expect(try fishCompletes("bookclub progress left", script: fish) == ["The Left Hand of Darkness"])
+        #expect(try fishCompletes("bookclub settings set color ", script: fish) == ["always", "auto", "never"])
+        #expect(try fishCompletes("bookclub settings set updateArtwork ", script: fish) == ["false", "true"])
+        #expect(try fishCompletes("bookclub settings get lock", script: fish) == ["lockTimeout"])
+        #expect(try fishCompletes("bookclub finish dune --date tod", script: fish) == ["today"])
+        #expect(try fishCompletes("bookclub club cancel sci ", script: fish) == ["2030-01-02", "next"])
+
+        let zsh = try script("zsh")
+        #expect(
+            try zshCompletes(["bookclub", "settings", "set", "color", ""], script: zsh) == ["auto", "always", "never"])
+        #expect(try zshCompletes(["bookclub", "settings", "get", ""], script: zsh).contains("syncFolder"))
+        #expect(try zshCompletes(["bookclub", "highlight", "dune", "x", "--date", ""], script: zsh).contains("monday"))
+        #expect(
+            try String(contentsOfFile: zsh, encoding: .utf8).contains(
+                "compadd -M 'm:{[:lower:]}={[:upper:]} l:|=* r:|=*'"),
+            "a title matches from any word in zsh")
+    }
+
     // MARK: The listings the scripts ask for
 
     @Test func titlesAndClubsAreListedOneALine() throws {

@@ -104,6 +104,7 @@ public enum ColorMode: String, CaseIterable, Codable, Sendable, SettingValue {
 
     public var description: String { rawValue }
     public static var expected: String { "auto, always or never" }
+    public static var choices: [String]? { allCases.map(\.rawValue) }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
@@ -122,15 +123,19 @@ public protocol SettingValue: LosslessStringConvertible, Codable, Equatable, Sen
     static var expected: String { get }
     /// Whether a parsed value is acceptable (a finite, bounded timeout, say).
     func isValid() -> Bool
+    /// Every value it takes, when they are few (for completions); `nil` for numbers and text.
+    static var choices: [String]? { get }
 }
 
 extension SettingValue {
     public func isValid() -> Bool { true }
+    public static var choices: [String]? { nil }
     public var settingText: String { description }
 }
 
 extension Bool: SettingValue {
     public static var expected: String { "true or false" }
+    public static var choices: [String]? { ["true", "false"] }
 }
 
 extension Double: SettingValue {
@@ -171,6 +176,8 @@ public struct AnySettingKey {
     public let defaultValue: String
     /// The value as its own type (a Bool, a number, a string), for JSON.
     public let typedValue: (Settings) -> any Encodable
+    /// Every value it takes, when they are few; `nil` for numbers and text.
+    public let choices: [String]?
     /// Sets the value from text; throws `BookClubError.invalidSetting` when it does not parse.
     public let set: (inout Settings, String) throws -> Void
     public let reset: (inout Settings) -> Void
@@ -186,6 +193,7 @@ public struct AnySettingKey {
         expected = Value.expected
         value = { $0[keyPath: keyPath].settingText }
         typedValue = { $0[keyPath: keyPath] }
+        choices = Value.choices
         self.defaultValue = defaultValue.settingText
         set = { settings, text in
             guard let value = Value(text.trimmed), value.isValid() else {

@@ -14,6 +14,8 @@ struct CompletionsCommand: Command {
         long: Listing.titles.rawValue, help: "Print the book titles, one a line.", isHidden: true)
     static let clubs = Flag(
         long: Listing.clubs.rawValue, help: "Print the club names, one a line.", isHidden: true)
+    static let meetings = Flag(
+        long: Listing.meetings.rawValue, help: "Print next and the meetings' dates, one a line.", isHidden: true)
     static let configuration = CommandConfiguration(
         name: "completions",
         abstract: "Print a completion script for bash, zsh or fish.",
@@ -26,12 +28,13 @@ struct CompletionsCommand: Command {
             """,
         examples: ["bookclub completions zsh > ~/.zfunc/_bookclub", "source <(bookclub completions bash)"],
         arguments: [shell],
-        options: [titles, clubs, CommonOptions.json])
+        options: [titles, clubs, meetings, CommonOptions.json])
 
     /// What the hidden flags list; their names are the flags' (`--titles`, `--clubs`).
     enum Listing: String {
         case titles
         case clubs
+        case meetings
     }
 
     var shell: String?
@@ -41,7 +44,9 @@ struct CompletionsCommand: Command {
     init(_ arguments: ParsedArguments) throws {
         shell = try arguments[Self.shell]
         json = arguments[CommonOptions.json]
-        let listings = [(Listing.titles, Self.titles), (.clubs, Self.clubs)].filter { arguments[$0.1] }.map(\.0)
+        let listings = [(Listing.titles, Self.titles), (.clubs, Self.clubs), (.meetings, Self.meetings)].filter {
+            arguments[$0.1]
+        }.map(\.0)
         if listings.count > 1 {
             throw ParseError.exclusiveFlags(
                 duplicate: "--" + listings[1].rawValue, previous: "--" + listings[0].rawValue)
@@ -77,6 +82,14 @@ struct CompletionsCommand: Command {
             switch listing {
             case .titles: library.books.map(\.title)
             case .clubs: library.clubs.map(\.name)
+            // A meeting is named by its date, or `next`.
+            case .meetings:
+                ["next"]
+                    + library.clubs.flatMap(\.meetings).map { meeting in
+                        let day = session.timeZone.local(meeting.date)
+                        return
+                            "\(day.year)-\(day.month < 10 ? "0" : "")\(day.month)-\(day.day < 10 ? "0" : "")\(day.day)"
+                    }
             }
         let cleaned = Set(names.map { $0.withoutControlCharacters.trimmed }.filter { !$0.isEmpty })
         return cleaned.sorted { ($0.lowercased(), $0) < ($1.lowercased(), $1) }

@@ -90,21 +90,23 @@ struct Argument<Value>: ArgumentDeclaration {
 
     init(
         name: String, help: String, isOptional: Bool = false, isRepeating: Bool = false,
-        allowedValues: [String]? = nil, parse: ValueParser<Value>
+        allowedValues: [String]? = nil, completion: CompletionValues? = nil, parse: ValueParser<Value>
     ) {
         spec = ArgumentSpec(
-            name: name, help: help, isOptional: isOptional, isRepeating: isRepeating, allowedValues: allowedValues)
+            name: name, help: help, isOptional: isOptional, isRepeating: isRepeating, allowedValues: allowedValues,
+            completion: completion)
         parser = parse
     }
 }
 
 extension Argument where Value == String {
     init(
-        name: String, help: String, isOptional: Bool = false, isRepeating: Bool = false, allowedValues: [String]? = nil
+        name: String, help: String, isOptional: Bool = false, isRepeating: Bool = false, allowedValues: [String]? = nil,
+        completion: CompletionValues? = nil
     ) {
         self.init(
             name: name, help: help, isOptional: isOptional, isRepeating: isRepeating, allowedValues: allowedValues,
-            parse: .text)
+            completion: completion, parse: .text)
     }
 }
 

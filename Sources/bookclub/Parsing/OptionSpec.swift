@@ -6,6 +6,8 @@ struct ArgumentSpec: Sendable {
     var isRepeating: Bool = false
     /// The only values it takes, listed in help and offered by completions.
     var allowedValues: [String]? = nil
+    /// What completions offer when it is not what its name or `allowedValues` say.
+    var completion: CompletionValues? = nil
 
     /// `<name>`, as used in help rows and error messages.
     var label: String { "<\(name)>" }

@@ -1,3 +1,5 @@
+import BookClubCore
+
 /// `bookclub settings …`: the settings file, apart from the books.
 enum SettingsCommand: CommandGroup {
     static let configuration = CommandConfiguration(
@@ -8,4 +10,9 @@ enum SettingsCommand: CommandGroup {
     static let subcommands: [any Command.Type] = [
         SettingsListCommand.self, SettingsGetCommand.self, SettingsSetCommand.self, SettingsResetCommand.self,
     ]
+}
+
+extension CompletionValues {
+    /// The setting keys, for the `<key>` of `settings get`, `set` and `reset`.
+    static var settingKeys: CompletionValues { .choices(Settings.keys.map(\.name)) }
 }

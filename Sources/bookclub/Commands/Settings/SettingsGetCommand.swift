@@ -1,7 +1,7 @@
 import BookClubCore
 
 struct SettingsGetCommand: Command {
-    static let key = Argument(name: "key", help: "The setting, e.g. lockTimeout.")
+    static let key = Argument(name: "key", help: "The setting, e.g. lockTimeout.", completion: .settingKeys)
     static let configuration = CommandConfiguration(
         name: "get",
         abstract: "Print the value of a setting.",

@@ -2,7 +2,8 @@ import BookClubCore
 
 struct SettingsResetCommand: Command {
     static let all = Flag(long: "all", help: "Reset every setting.")
-    static let key = Argument(name: "key", help: "The setting; omitted with --all.", isOptional: true)
+    static let key = Argument(
+        name: "key", help: "The setting; omitted with --all.", isOptional: true, completion: .settingKeys)
     static let configuration = CommandConfiguration(
         name: "reset",
         abstract: "Put a setting, or every setting, back to its default.",

@@ -1,8 +1,11 @@
 import BookClubCore
 
 struct SettingsSetCommand: Command {
-    static let key = Argument(name: "key", help: "The setting, e.g. lockTimeout.")
-    static let value = Argument(name: "value", help: "Its new value.")
+    static let key = Argument(name: "key", help: "The setting, e.g. lockTimeout.", completion: .settingKeys)
+    static let value = Argument(
+        name: "value", help: "Its new value.",
+        completion: .choicesAfter(
+            Dictionary(uniqueKeysWithValues: Settings.keys.compactMap { key in key.choices.map { (key.name, $0) } })))
     static let configuration = CommandConfiguration(
         name: "set",
         abstract: "Change a setting.",

@@ -122,6 +122,12 @@ enum BashCompletion {
             "        word=$head$word",
             "        [[ $word == \"$cur\"* ]] && COMPREPLY+=(\"${word:cut}\")",
             "    done",
+            "    # No title begins so: one with a word that does, as a BOOK is found.",
+            "    if [[ ${#COMPREPLY[@]} == 0 && -n $listing && $cut == 0 && -n $cur ]]; then",
+            "        for word in \"${candidates[@]}\"; do",
+            "            [[ $word == *[^[:alnum:]]\"$cur\"* ]] && COMPREPLY+=(\"$word\")",
+            "        done",
+            "    fi",
             "    [[ -n $restore ]] && shopt -u nocasematch",
             "    return 0",
             "}",
@@ -141,6 +147,12 @@ enum BashCompletion {
         case .choices(let words): "values=\(words.joined(separator: " ").shellQuoted)"
         case .listing(let name): "listing=--\(name)"
         case .files: "files=1"
+        case .choicesAfter(let choices):
+            "case ${words[${#words[@]}-2]} in "
+                + choices.sorted { $0.key < $1.key }.map {
+                    "\($0.key.shellQuoted)) values=\($0.value.joined(separator: " ").shellQuoted) ;; "
+                }
+                .joined() + "esac"
         }
     }
 }

@@ -9,7 +9,11 @@
 enum CompletionScript {
     /// Arguments and option values named like this (`<book>`, `--club <club>`) complete to what
     /// `<tool> completions --<listing>` prints, one candidate a line: titles, club names.
-    static let listings = ["book": "titles", "club": "clubs"]
+    static let listings = ["book": "titles", "club": "clubs", "meeting": "meetings"]
+    /// Values named like this complete to these words (a `--date <when>` to the days one types most).
+    static let choices = [
+        "when": ["today", "yesterday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+    ]
     /// The subcommand the scripts ask for listings.
     static let listingCommand = "completions"
     /// Values named like this complete to file names.
@@ -30,13 +34,18 @@ enum CompletionScript {
 enum CompletionValues: Equatable, Sendable {
     /// A fixed set of words.
     case choices([String])
-    /// What `<tool> completions --<name>` prints when asked, one candidate a line.
+    /// What `<tool> completions --<name>` prints when asked, one candidate a line. Book titles match
+    /// any word of the title, as a `BOOK` is resolved (`left` finds "The Left Hand of Darkness").
     case listing(String)
     case files
+    /// Words that depend on the word before (a setting's values after its key), by that word.
+    case choicesAfter([String: [String]])
 
     /// The values of an argument or option value called `name`, or nil when nothing can be offered.
     init?(name: String, allowedValues: [String]?) {
         if let values = allowedValues?.filter({ !$0.isEmpty }), !values.isEmpty {
+            self = .choices(values)
+        } else if let values = CompletionScript.choices[name] {
             self = .choices(values)
         } else if let listing = CompletionScript.listings[name] {
             self = .listing(listing)
@@ -102,7 +111,9 @@ struct CompletionNode: Sendable {
     /// The positional arguments that can be completed, by position (0 for the first).
     var argumentValues: [(index: Int, values: CompletionValues)] {
         command.arguments.enumerated().compactMap { index, argument in
-            CompletionValues(name: argument.name, allowedValues: argument.allowedValues).map { (index, $0) }
+            (argument.completion ?? CompletionValues(name: argument.name, allowedValues: argument.allowedValues)).map {
+                (index, $0)
+            }
         }
     }
 

@@ -93,8 +93,17 @@ enum FishCompletion {
                 lines.append("complete -c \(tool) \(condition) -a 'help' -d 'Show subcommand help information.'")
             }
             for (index, values) in node.argumentValues {
-                let argumentCondition = "-n \("\(prefix)_argument_is \(node.key) \(index)".shellQuoted)"
-                lines.append("complete -c \(tool) \(argumentCondition) " + arguments(values, prefix: prefix))
+                let condition = "\(prefix)_argument_is \(node.key) \(index)"
+                if case .choicesAfter(let choices) = values {
+                    for (word, values) in choices.sorted(by: { $0.key < $1.key }) {
+                        let after = "\(condition); and test (commandline -opc)[-1] = \(word)"
+                        lines.append(
+                            "complete -c \(tool) -n \(after.shellQuoted) "
+                                + arguments(.choices(values), prefix: prefix))
+                    }
+                    continue
+                }
+                lines.append("complete -c \(tool) -n \(condition.shellQuoted) " + arguments(values, prefix: prefix))
             }
             for option in node.path.visibleOptions where node.path.count == 1 || !option.isInherited {
                 lines.append("complete -c \(tool) \(condition) " + optionArguments(option, prefix: prefix))
@@ -135,6 +144,7 @@ enum FishCompletion {
         case .choices(let words): "-a \(words.joined(separator: " ").shellQuoted)"
         case .listing(let name): "-a \("(\(prefix)_list --\(name))".shellQuoted)"
         case .files: "-F"
+        case .choicesAfter: ""
         }
     }
 }

@@ -75,7 +75,7 @@ enum ZshCompletion {
             "        return",
             "    elif [[ -n $listing ]]; then",
             "        candidates=(${(f)\"$(\(tool) \(CompletionScript.listingCommand) $listing \"${pass[@]}\" 2>/dev/null)\"})",
-            "        compadd -M 'm:{[:lower:]}={[:upper:]}' -a candidates",
+            "        compadd -M 'm:{[:lower:]}={[:upper:]} l:|=* r:|=*' -a candidates",
             "        return",
             "    elif (( ${#values} )); then",
             "        compadd -a values",
@@ -123,6 +123,11 @@ enum ZshCompletion {
         case .choices(let words): "values=(\(words.map(\.shellQuoted).joined(separator: " ")))"
         case .listing(let name): "listing=--\(name)"
         case .files: "files=1"
+        case .choicesAfter(let choices):
+            "case ${(Q)words[CURRENT-1]} in "
+                + choices.sorted { $0.key < $1.key }.map {
+                    "(\($0.key.shellQuoted)) values=(\($0.value.map(\.shellQuoted).joined(separator: " "))) ;; "
+                }.joined() + "esac"
         }
     }
 

@@ -146,18 +146,22 @@ _bookclub() {
             'bookclub/show:--store') files=1 ;;
             'bookclub/show:--settings') files=1 ;;
             'bookclub/show:--color') values='auto always never' ;;
+            'bookclub/progress:--date') values='today yesterday monday tuesday wednesday thursday friday saturday sunday' ;;
             'bookclub/progress:--store') files=1 ;;
             'bookclub/progress:--settings') files=1 ;;
             'bookclub/progress:--color') values='auto always never' ;;
+            'bookclub/highlight:--date') values='today yesterday monday tuesday wednesday thursday friday saturday sunday' ;;
             'bookclub/highlight:--store') files=1 ;;
             'bookclub/highlight:--settings') files=1 ;;
             'bookclub/highlight:--color') values='auto always never' ;;
+            'bookclub/finish:--date') values='today yesterday monday tuesday wednesday thursday friday saturday sunday' ;;
             'bookclub/finish:--store') files=1 ;;
             'bookclub/finish:--settings') files=1 ;;
             'bookclub/finish:--color') values='auto always never' ;;
             'bookclub/unfinish:--store') files=1 ;;
             'bookclub/unfinish:--settings') files=1 ;;
             'bookclub/unfinish:--color') values='auto always never' ;;
+            'bookclub/abandon:--date') values='today yesterday monday tuesday wednesday thursday friday saturday sunday' ;;
             'bookclub/abandon:--store') files=1 ;;
             'bookclub/abandon:--settings') files=1 ;;
             'bookclub/abandon:--color') values='auto always never' ;;
@@ -171,6 +175,7 @@ _bookclub() {
             'bookclub/remove:--settings') files=1 ;;
             'bookclub/remove:--color') values='auto always never' ;;
             'bookclub/notes:--club') listing=--clubs ;;
+            'bookclub/notes:--meeting') listing=--meetings ;;
             'bookclub/notes:--output'|'bookclub/notes:-o') files=1 ;;
             'bookclub/notes:--store') files=1 ;;
             'bookclub/notes:--settings') files=1 ;;
@@ -243,6 +248,7 @@ _bookclub() {
             'bookclub/club/remove:--store') files=1 ;;
             'bookclub/club/remove:--settings') files=1 ;;
             'bookclub/club/remove:--color') values='auto always never' ;;
+            'bookclub/club/meeting:--date') values='today yesterday monday tuesday wednesday thursday friday saturday sunday' ;;
             'bookclub/club/meeting:--book') listing=--titles ;;
             'bookclub/club/meeting:--store') files=1 ;;
             'bookclub/club/meeting:--settings') files=1 ;;
@@ -293,6 +299,11 @@ _bookclub() {
             'bookclub/club/meeting:0') listing=--clubs ;;
             'bookclub/club/meetings:0') listing=--clubs ;;
             'bookclub/club/cancel:0') listing=--clubs ;;
+            'bookclub/club/cancel:1') listing=--meetings ;;
+            'bookclub/settings/get:0') values='updateArtwork syncProgress syncFolder color lockTimeout hookTimeout yearlyGoal contact networkTimeout coverSizeLimit answerSizeLimit' ;;
+            'bookclub/settings/set:0') values='updateArtwork syncProgress syncFolder color lockTimeout hookTimeout yearlyGoal contact networkTimeout coverSizeLimit answerSizeLimit' ;;
+            'bookclub/settings/set:1') case ${words[${#words[@]}-2]} in 'color') values='auto always never' ;; 'syncProgress') values='true false' ;; 'updateArtwork') values='true false' ;; esac ;;
+            'bookclub/settings/reset:0') values='updateArtwork syncProgress syncFolder color lockTimeout hookTimeout yearlyGoal contact networkTimeout coverSizeLimit answerSizeLimit' ;;
         esac
     fi
     if [[ -n $files ]]; then
@@ -357,6 +368,12 @@ _bookclub() {
         word=$head$word
         [[ $word == "$cur"* ]] && COMPREPLY+=("${word:cut}")
     done
+    # No title begins so: one with a word that does, as a BOOK is found.
+    if [[ ${#COMPREPLY[@]} == 0 && -n $listing && $cut == 0 && -n $cur ]]; then
+        for word in "${candidates[@]}"; do
+            [[ $word == *[^[:alnum:]]"$cur"* ]] && COMPREPLY+=("$word")
+        done
+    fi
     [[ -n $restore ]] && shopt -u nocasematch
     return 0
 }

@@ -122,18 +122,22 @@ _bookclub() {
             ('bookclub/show:--store') files=1 ;;
             ('bookclub/show:--settings') files=1 ;;
             ('bookclub/show:--color') values=('auto' 'always' 'never') ;;
+            ('bookclub/progress:--date') values=('today' 'yesterday' 'monday' 'tuesday' 'wednesday' 'thursday' 'friday' 'saturday' 'sunday') ;;
             ('bookclub/progress:--store') files=1 ;;
             ('bookclub/progress:--settings') files=1 ;;
             ('bookclub/progress:--color') values=('auto' 'always' 'never') ;;
+            ('bookclub/highlight:--date') values=('today' 'yesterday' 'monday' 'tuesday' 'wednesday' 'thursday' 'friday' 'saturday' 'sunday') ;;
             ('bookclub/highlight:--store') files=1 ;;
             ('bookclub/highlight:--settings') files=1 ;;
             ('bookclub/highlight:--color') values=('auto' 'always' 'never') ;;
+            ('bookclub/finish:--date') values=('today' 'yesterday' 'monday' 'tuesday' 'wednesday' 'thursday' 'friday' 'saturday' 'sunday') ;;
             ('bookclub/finish:--store') files=1 ;;
             ('bookclub/finish:--settings') files=1 ;;
             ('bookclub/finish:--color') values=('auto' 'always' 'never') ;;
             ('bookclub/unfinish:--store') files=1 ;;
             ('bookclub/unfinish:--settings') files=1 ;;
             ('bookclub/unfinish:--color') values=('auto' 'always' 'never') ;;
+            ('bookclub/abandon:--date') values=('today' 'yesterday' 'monday' 'tuesday' 'wednesday' 'thursday' 'friday' 'saturday' 'sunday') ;;
             ('bookclub/abandon:--store') files=1 ;;
             ('bookclub/abandon:--settings') files=1 ;;
             ('bookclub/abandon:--color') values=('auto' 'always' 'never') ;;
@@ -147,6 +151,7 @@ _bookclub() {
             ('bookclub/remove:--settings') files=1 ;;
             ('bookclub/remove:--color') values=('auto' 'always' 'never') ;;
             ('bookclub/notes:--club') listing=--clubs ;;
+            ('bookclub/notes:--meeting') listing=--meetings ;;
             ('bookclub/notes:--output'|'bookclub/notes:-o') files=1 ;;
             ('bookclub/notes:--store') files=1 ;;
             ('bookclub/notes:--settings') files=1 ;;
@@ -219,6 +224,7 @@ _bookclub() {
             ('bookclub/club/remove:--store') files=1 ;;
             ('bookclub/club/remove:--settings') files=1 ;;
             ('bookclub/club/remove:--color') values=('auto' 'always' 'never') ;;
+            ('bookclub/club/meeting:--date') values=('today' 'yesterday' 'monday' 'tuesday' 'wednesday' 'thursday' 'friday' 'saturday' 'sunday') ;;
             ('bookclub/club/meeting:--book') listing=--titles ;;
             ('bookclub/club/meeting:--store') files=1 ;;
             ('bookclub/club/meeting:--settings') files=1 ;;
@@ -269,6 +275,11 @@ _bookclub() {
             ('bookclub/club/meeting:0') listing=--clubs ;;
             ('bookclub/club/meetings:0') listing=--clubs ;;
             ('bookclub/club/cancel:0') listing=--clubs ;;
+            ('bookclub/club/cancel:1') listing=--meetings ;;
+            ('bookclub/settings/get:0') values=('updateArtwork' 'syncProgress' 'syncFolder' 'color' 'lockTimeout' 'hookTimeout' 'yearlyGoal' 'contact' 'networkTimeout' 'coverSizeLimit' 'answerSizeLimit') ;;
+            ('bookclub/settings/set:0') values=('updateArtwork' 'syncProgress' 'syncFolder' 'color' 'lockTimeout' 'hookTimeout' 'yearlyGoal' 'contact' 'networkTimeout' 'coverSizeLimit' 'answerSizeLimit') ;;
+            ('bookclub/settings/set:1') case ${(Q)words[CURRENT-1]} in ('color') values=('auto' 'always' 'never') ;; ('syncProgress') values=('true' 'false') ;; ('updateArtwork') values=('true' 'false') ;; esac ;;
+            ('bookclub/settings/reset:0') values=('updateArtwork' 'syncProgress' 'syncFolder' 'color' 'lockTimeout' 'hookTimeout' 'yearlyGoal' 'contact' 'networkTimeout' 'coverSizeLimit' 'answerSizeLimit') ;;
         esac
     fi
     if [[ -n $files ]]; then
@@ -276,7 +287,7 @@ _bookclub() {
         return
     elif [[ -n $listing ]]; then
         candidates=(${(f)"$(bookclub completions $listing "${pass[@]}" 2>/dev/null)"})
-        compadd -M 'm:{[:lower:]}={[:upper:]}' -a candidates
+        compadd -M 'm:{[:lower:]}={[:upper:]} l:|=* r:|=*' -a candidates
         return
     elif (( ${#values} )); then
         compadd -a values
