@@ -66,51 +66,42 @@ enum JSONSyntax {
         }
 
         private mutating func object() throws(Failure) {
-            index += 1
-            skipSpace()
-            if byte == UInt8(ascii: "}") {
-                index += 1
-                return
-            }
-            while true {
-                guard byte == UInt8(ascii: "\"") else { throw fail("expected a key in double quotes") }
-                try string()
-                skipSpace()
-                guard byte == UInt8(ascii: ":") else { throw fail("expected ':' after the key") }
-                index += 1
-                skipSpace()
-                try value()
-                skipSpace()
-                switch byte {
-                case UInt8(ascii: ","):
-                    index += 1
-                    skipSpace()
-                case UInt8(ascii: "}"):
-                    index += 1
-                    return
-                default: throw fail("expected ',' or '}'")
-                }
+            try elements(closing: UInt8(ascii: "}")) { parser throws(Failure) in
+                guard parser.byte == UInt8(ascii: "\"") else { throw parser.fail("expected a key in double quotes") }
+                try parser.string()
+                parser.skipSpace()
+                guard parser.byte == UInt8(ascii: ":") else { throw parser.fail("expected ':' after the key") }
+                parser.index += 1
+                parser.skipSpace()
+                try parser.value()
             }
         }
 
         private mutating func array() throws(Failure) {
+            try elements(closing: UInt8(ascii: "]")) { parser throws(Failure) in try parser.value() }
+        }
+
+        /// What follows a `{` or `[`: elements, each read by `element`, separated by commas up to `close`.
+        private mutating func elements(
+            closing close: UInt8, _ element: (inout Parser) throws(Failure) -> Void
+        ) throws(Failure) {
             index += 1
             skipSpace()
-            if byte == UInt8(ascii: "]") {
+            if byte == close {
                 index += 1
                 return
             }
             while true {
-                try value()
+                try element(&self)
                 skipSpace()
                 switch byte {
                 case UInt8(ascii: ","):
                     index += 1
                     skipSpace()
-                case UInt8(ascii: "]"):
+                case close:
                     index += 1
                     return
-                default: throw fail("expected ',' or ']'")
+                default: throw fail("expected ',' or '\(Character(Unicode.Scalar(close)))'")
                 }
             }
         }
