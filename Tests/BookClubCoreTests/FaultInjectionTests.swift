@@ -29,7 +29,13 @@ import Testing
         #expect(InProcess.run(["add", "Dune", "--pages", "412"], home: home).code == 0)
         #expect(InProcess.run(["progress", "dune", "100", "--note", "the spice"], home: home).code == 0)
         var page = 100
-        let failures = try failEachCall(call, code, cause, home: home, files: files, page: &page) {}
+        let failures = try failEachCall(call, code, cause, home: home, files: files, page: &page) {
+            // A file is cut only where an interrupted write left something to cut: a torn history line.
+            guard call == .truncate, let history = FileHandle(forWritingAtPath: store + ".history") else { return }
+            history.seekToEndOfFile()
+            history.write(Data(#"{"torn"#.utf8))
+            history.closeFile()
+        }
         #expect(failures > 0, "the fault was reached at least once")
         #expect(
             InProcess.run(["show", "dune", "--json"], home: home).stdout.contains("\"page\" : \(page)"),

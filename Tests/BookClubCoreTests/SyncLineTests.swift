@@ -99,6 +99,57 @@ import Testing
         }
     }
 
+    /// An entry's operation, written by hand, is what Foundation's encoder writes, byte for byte.
+    @Test func anEntryIsWrittenAsFoundationWritesIt() {
+        let notes: [String?] = [nil, "the spice", "ノルウェイの森 📚 \"quoted\" a/b \\ \t\n\u{1}", "שלום", ""]
+        for (index, note) in notes.enumerated() {
+            let entry = ReadingProgress.Entry(
+                id: UUID(), progress: [0, 0.25, 1 / 3, 0.999999, 1][index], page: index == 1 ? nil : index * 37,
+                time: Date(timeIntervalSince1970: 1_795_578_592 + Double(index) * 86_400.5), note: note,
+                minutes: index == 2 ? 45 : nil)
+            let operation = SyncOperation(
+                device: String(repeating: "c", count: 32), sequence: index + 1,
+                clock: HybridClock(milliseconds: 1_795_578_592_641 + Int64(index), counter: index),
+                change: .putEntry(book: index == 3 ? "kindle-x.1:2" : "b0001", reading: UUID(), entry))
+            #expect(
+                String(decoding: SyncLine.encode(operation), as: UTF8.self)
+                    == String(decoding: SyncLine.encodedByFoundation(operation), as: UTF8.self))
+        }
+    }
+
+    /// The sync state is written by hand and read by Foundation's decoder: every field, in any script,
+    /// reads back as it was, and one as `sync init` first writes it too.
+    @Test func theSyncStateReadsBackAsWritten() throws {
+        var state = SyncState(
+            device: String(repeating: "a", count: 32), folder: "/home/ana/Sync/本 \"books\"",
+            clock: HybridClock(milliseconds: 1_795_578_592_641, counter: 3))
+        let files = FileSystem.inMemory()
+        for full in [false, true] {
+            if full {
+                state.captured = "1662 438 1795578592"
+                state.files = [
+                    "\(state.device).jsonl": .init(length: 1103, operations: 5, size: 1103, lines: 5),
+                    "b.sync-conflict-20261125-101010-ABCDEFG.jsonl": .init(length: 0, operations: 0),
+                ]
+                state.frontier = .init(
+                    SyncOperation(device: state.device, sequence: 5, clock: state.clock, change: .nameDevice("")))
+                state.hidden = ["kindle-1", "E621E1F8-C36C-495A-93FC-0C247A3E6E5F"]
+                state.names = [state.device: "ノートパソコン 💻", "b": "שלום\u{7}"]
+                state.problems = ["/f/devices/b.jsonl": .init(file: "/f/devices/b.jsonl", line: 2, detail: "not JSON")]
+            }
+            try state.save(path: "/s.sync", fileSystem: files)
+            let written = try #require(try files.read("/s.sync"))
+            #expect(SyncState.scan(written) == state, "read in place")
+            #expect(try JSONCoding.decode(SyncState.self, from: written, path: "/s.sync") == state, "by Foundation")
+            // A state Foundation's encoder wrote (an earlier bookclub) is read by its decoder.
+            let earlier = try JSONCoding.encoder().encode(state)
+            try files.writeAtomically("/s.sync", earlier)
+            #expect(try SyncState.load(path: "/s.sync", fileSystem: files) == state)
+        }
+        #expect(SyncState.scan(Data(#"{"device":"x","folder":"/f","device":"y"}"#.utf8)) == nil, "a key twice")
+        #expect(SyncState.scan(Data(#"{"folder":"/f"}"#.utf8)) == nil)
+    }
+
     @Test func aLineOfALaterVersionOrOperationIsPassedOver() throws {
         #expect(try SyncLine.decode(Data(#"{"v":2,"op":"book.split","whatever":[1,2]}"#.utf8)) == .newer)
         let later =

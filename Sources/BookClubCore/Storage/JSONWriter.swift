@@ -98,7 +98,7 @@ struct JSONWriter {
     }
 
     /// Starts a field whose name came from outside (a column of an export), escaped as a string is.
-    private mutating func escapedField(_ name: String) {
+    mutating func escapedField(_ name: String) {
         if !isFirst[isFirst.count - 1] { bytes.append(UInt8(ascii: ",")) }
         isFirst[isFirst.count - 1] = false
         newline()
@@ -345,7 +345,7 @@ struct JSONWriter {
     private static let uuidTemplate = Array(#""00000000-0000-0000-0000-000000000000""#.utf8)
 
     /// A JSON string: quotes, backslashes and control characters escaped, the rest as UTF-8.
-    private mutating func string(_ value: String) {
+    mutating func string(_ value: String) {
         bytes.append(UInt8(ascii: "\""))
         for byte in value.utf8 {
             switch byte {
