@@ -150,6 +150,28 @@ import Testing
         #expect(SyncState.scan(Data(#"{"folder":"/f"}"#.utf8)) == nil)
     }
 
+    /// A log that grows without end is read up to a bound, then reported at the line past it; what
+    /// came before is read.
+    @Test func aLogIsReadUpToABoundAndReportedPastIt() throws {
+        let device = String(repeating: "d", count: 32)
+        var log = Data()
+        for n in 1...12_000 {
+            log += SyncLine.encode(
+                SyncOperation(
+                    device: device, sequence: n, clock: HybridClock(milliseconds: Int64(n), counter: 0),
+                    change: .nameDevice("machine \(n)")))
+        }
+        #expect(log.count > 1 << 20)
+        let folder = SyncFolder(path: "/f", fileSystem: .inMemory(["/f/devices/\(device).jsonl": log]))
+        let whole = try folder.read(try #require(folder.logs().first))
+        #expect(whole.operations.count == 12_000 && whole.problem == nil)
+        let bounded = try folder.read(try #require(folder.logs().first), limit: 1 << 20)
+        let problem = try #require(bounded.problem)
+        #expect(problem.line == bounded.operations.count + 1)
+        #expect(problem.detail == "past the log's first 1 MiB, more than bookclub reads")
+        #expect(bounded.length >= 1 << 20 && bounded.length < (1 << 20) + 200)
+    }
+
     @Test func aLineOfALaterVersionOrOperationIsPassedOver() throws {
         #expect(try SyncLine.decode(Data(#"{"v":2,"op":"book.split","whatever":[1,2]}"#.utf8)) == .newer)
         let later =

@@ -60,9 +60,14 @@ public struct SyncFolder {
         public var problem: (line: Int, detail: String)?
     }
 
-    /// Reads a log a chunk at a time, holding no line over `SyncLine.maximumLength`: whole, or from
-    /// where `mark` says it was last read to.
-    public func read(_ log: Log, from mark: SyncState.Mark? = nil) throws -> Read {
+    /// How much of one machine's log is read: some 3,000,000 operations, ten times what a reader logs
+    /// in a lifetime. A log that grows past it (a runaway or hostile writer) is reported at the line
+    /// where it does, rather than held in memory whole.
+    public static let maximumLogSize = 1 << 30
+
+    /// Reads a log a chunk at a time, holding no line over `SyncLine.maximumLength` and nothing past
+    /// `limit`: whole, or from where `mark` says it was last read to.
+    public func read(_ log: Log, from mark: SyncState.Mark? = nil, limit: Int = maximumLogSize) throws -> Read {
         var read = Read()
         read.length = mark?.length ?? 0
         read.lines = mark?.lines ?? 0
@@ -85,6 +90,10 @@ public struct SyncFolder {
                 var start = buffer.startIndex
                 defer { buffer.removeSubrange(buffer.startIndex..<start) }
                 while let end = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
+                    guard read.length < limit else {
+                        read.problem = (line + 1, "past the log's first \(limit >> 20) MiB, more than bookclub reads")
+                        throw Stop()
+                    }
                     line += 1
                     let text = buffer[start..<end]
                     let consumed = end - start + 1
