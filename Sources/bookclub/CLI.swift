@@ -94,6 +94,17 @@ enum CLI {
         (title: "Set-up", names: ["settings", "doctor", "completions", "manual"]),
     ]
 
+    /// Help taller than the terminal goes through the pager, as a command's output does.
+    private static func writeHelp(_ text: String, _ arguments: [String], _ services: Services) {
+        if !arguments.contains(noPager.spec.longName), services.terminal.standardOutputIsTerminal,
+            let height = services.terminal.height, text.utf8.count(where: { $0 == 0x0A }) >= height,
+            let command = Pager.command(services.variables), services.page(text, command)
+        {
+            return
+        }
+        services.write(text, true)
+    }
+
     /// Parses and runs one command line. Returns the exit code.
     static func run(_ arguments: [String], services: Services) -> Int32 {
         let root = root
@@ -101,7 +112,7 @@ enum CLI {
         let write = services.write
         switch outcome {
         case .help(let path):
-            write(HelpGenerator.render(path: path, width: services.terminal.width), true)
+            writeHelp(HelpGenerator.render(path: path, width: services.terminal.width), arguments, services)
             return 0
         case .version(let version):
             write(version + "\n", true)
@@ -116,7 +127,7 @@ enum CLI {
         case .run(let path, var parsed):
             let names = path.dropFirst().map(\.name).joined(separator: " ")
             guard let type = commands.first(where: { $0.path == names })?.type else {
-                write(HelpGenerator.render(path: path, width: services.terminal.width), true)
+                writeHelp(HelpGenerator.render(path: path, width: services.terminal.width), arguments, services)
                 return 0
             }
             let timeZone = services.timeZone

@@ -52,6 +52,11 @@ struct PagerTests {
             #expect(pagerRan() == nil, "\(arguments) on \(lines) lines: no pager")
             #expect(result.stdout.contains("ノルウェイの森"))
         }
+        // Help taller than the terminal too.
+        #expect(try onTerminal(["--help"], pager: bookclub.home + "/pager").exitCode == 0)
+        #expect(pagerRan()?.contains("READING SUBCOMMANDS:") == true)
+        #expect(try onTerminal(["--help", "--no-pager"], pager: bookclub.home + "/pager").stdout.contains("READING"))
+        #expect(pagerRan() == nil)
         // In a pipe: never.
         let piped = try bookclub.run(["list"], environment: ["PAGER": bookclub.home + "/pager", "LINES": "10"])
         #expect(pagerRan() == nil && piped.stdout.components(separatedBy: "\n").count == 31)

@@ -287,7 +287,14 @@ _bookclub() {
         return
     elif [[ -n $listing ]]; then
         candidates=(${(f)"$(bookclub completions $listing "${pass[@]}" 2>/dev/null)"})
-        compadd -M 'm:{[:lower:]}={[:upper:]} l:|=* r:|=*' -a candidates
+        compadd -M 'm:{[:lower:]}={[:upper:]}' -a candidates && return
+        # None begins so: those with a word that does, as a BOOK is found; the word typed stays
+        # on the line until one is chosen.
+        setopt localoptions extendedglob
+        candidates=(${(M)candidates:#(#i)*[^[:alnum:]]${(b)PREFIX}*})
+        (( ${#candidates} )) || return 1
+        (( ${#candidates} > 1 )) && compstate[insert]=
+        compadd -U -a candidates
         return
     elif (( ${#values} )); then
         compadd -a values
