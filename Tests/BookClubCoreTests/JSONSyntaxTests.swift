@@ -30,6 +30,25 @@ import Testing
         #expect(JSONSyntax.error(in: Data(text.utf8)) == nil)
     }
 
+    /// A comma taken out inside a book of the snapshot, as a hand edit might: said with where.
+    @Test func aBookEditedByHandSaysWhereItBroke() throws {
+        let bookclub = try BookClubRunner()
+        defer { bookclub.cleanUp() }
+        _ = try bookclub.add("Dune", "--author", "Frank Herbert")
+        _ = try bookclub.add("ノルウェイの森", "--author", "村上春樹")
+        #expect(try bookclub.run("doctor", "--fix").exitCode == 0)
+        let text = try String(contentsOfFile: bookclub.storePath, encoding: .utf8)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let author = try #require(lines.firstIndex { $0.contains("\"author\" : \"村上春樹\",") })
+        try text.replacing("\"author\" : \"村上春樹\",", with: "\"author\" : \"村上春樹\"")
+            .write(toFile: bookclub.storePath, atomically: true, encoding: .utf8)
+        let list = try bookclub.run("list")
+        #expect(list.exitCode == 65)
+        #expect(
+            list.stderr.contains("not valid JSON at line \(author + 2), column 7: expected ',' or '}'"),
+            "\(list.stderr)")
+    }
+
     @Test func aStoreEditedByHandSaysWhereItBroke() throws {
         let files = FileSystem.inMemory()
         try files.writeAtomically("/s/store.json", Data("{\n  \"books\" : [\n    { \"id\": \"x\", \n  ]\n}\n".utf8))

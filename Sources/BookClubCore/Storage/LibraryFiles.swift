@@ -452,6 +452,10 @@ struct LibraryFiles {
         var seen = Set<Book.ID>()
         func add(_ line: Data, number: Int) throws {
             guard let id = Self.id(of: line) ?? JSONCoding.decodeLine(StoredBook.self, from: line)?.id else {
+                // A hand edit that broke the JSON is said with where it broke, in the whole file.
+                if let whole = try? fileSystem.read(path), let syntax = JSONSyntax.error(in: whole) {
+                    throw BookClubError.corruptFile(path: path, detail: "not valid JSON at \(syntax)")
+                }
                 throw BookClubError.corruptFile(path: path, detail: "at `books[\(number)]`: expected a book with an id")
             }
             guard seen.insert(id).inserted else {
