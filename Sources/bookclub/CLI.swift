@@ -96,13 +96,7 @@ enum CLI {
 
     /// Help taller than the terminal goes through the pager, as a command's output does.
     private static func writeHelp(_ text: String, _ arguments: [String], _ services: Services) {
-        if !arguments.contains(noPager.spec.longName), services.terminal.standardOutputIsTerminal,
-            let height = services.terminal.height, text.utf8.count(where: { $0 == 0x0A }) >= height,
-            let command = Pager.command(services.variables), services.page(text, command)
-        {
-            return
-        }
-        services.write(text, true)
+        if arguments.contains(noPager.spec.longName) || !services.paged(text) { services.write(text, true) }
     }
 
     /// Parses and runs one command line. Returns the exit code.

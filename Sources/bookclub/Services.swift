@@ -47,6 +47,15 @@ struct Services {
     /// Sends standard output's text through the pager command; `false` when it could not be started
     /// (the text is then written as it is).
     var page: (_ text: String, _ command: String) -> Bool = { _, _ in false }
+
+    /// Sends standard output's `text` through the pager when it is bound for a terminal it is taller
+    /// than and a pager is set; `false` when it was not sent (the caller then writes it).
+    func paged(_ text: String) -> Bool {
+        guard terminal.standardOutputIsTerminal, let height = terminal.height,
+            text.utf8.count(where: { $0 == 0x0A }) >= height, let command = Pager.command(variables)
+        else { return false }
+        return page(text, command)
+    }
     var workingDirectory = Services.systemWorkingDirectory()
     /// The home folder the system gives the user, for when `HOME` is unset (asked only then: the
     /// password database costs a lookup through NSS).

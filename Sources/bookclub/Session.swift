@@ -220,14 +220,12 @@ final class Session {
     /// goes through the pager, unless it is JSON or `--no-pager` was given.
     func flushOutput() {
         defer { pending = [] }
+        // The output is joined only for a terminal, where it may be paged.
         if globals.pagerEnabled, !printedJSON, services.terminal.standardOutputIsTerminal,
-            let height = services.terminal.height, let command = Pager.command(services.variables)
+            services.paged(pending.filter(\.1).map(\.0).joined())
         {
-            let data = pending.filter(\.1).map(\.0).joined()
-            if data.utf8.count(where: { $0 == 0x0A }) >= height, services.page(data, command) {
-                for (text, toStandardOutput) in pending where !toStandardOutput { services.write(text, false) }
-                return
-            }
+            for (text, toStandardOutput) in pending where !toStandardOutput { services.write(text, false) }
+            return
         }
         for (text, toStandardOutput) in pending { services.write(text, toStandardOutput) }
     }
