@@ -150,6 +150,18 @@ struct BookClubRunner {
         return process
     }
 
+    /// Waits for a started process to end, for at most `seconds`: one still running then is killed
+    /// and recorded as hung, so that a command that never ends fails its test rather than the whole run.
+    static func waitForExit(_ process: Process, seconds: Double = 60) {
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning && Date() < deadline { usleep(2_000) }
+        if process.isRunning {
+            Issue.record("bookclub \(process.arguments ?? []) was still running after \(Int(seconds)) s: killed")
+            kill(process.processIdentifier, SIGKILL)
+        }
+        process.waitUntilExit()
+    }
+
     /// Adds a book and returns its id.
     func add(_ title: String, _ options: String...) throws -> String {
         let result = try run(["add", title] + options)
