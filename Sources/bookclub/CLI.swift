@@ -183,7 +183,7 @@ enum CLI {
         for (role, path, kinds, setBy) in roles {
             // The opening of a store as bookclub writes it says enough; anything else is read whole.
             var opening = Data()
-            try? fileSystem.readLines(path, 64) { opening += $0 }
+            try? fileSystem.readLines(path, 0..<64) { opening += $0 }
             guard !opening.isEmpty, DataFileKind.of(opening) != .store || kinds != [.store] else { continue }
             guard let data = try? fileSystem.read(path), let kind = DataFileKind.of(data), !kinds.contains(kind) else {
                 continue

@@ -103,4 +103,12 @@ extension Session {
     func writeNow(_ text: String) {
         services.write(services.terminal.standardOutputIsTerminal ? text.terminalSafeKeepingNewlines : text, true)
     }
+
+    /// The same for UTF-8 text as bytes, which go out as they are unless to a terminal.
+    func writeNow(_ text: Data) {
+        guard let writeBytes = services.writeBytes, !services.terminal.standardOutputIsTerminal else {
+            return writeNow(String(decoding: text, as: UTF8.self))
+        }
+        writeBytes(text)
+    }
 }

@@ -44,6 +44,9 @@ struct Services {
     var didCommit: () -> Void = {}
     /// Writes raw text to standard output (`true`) or standard error.
     var write: (String, Bool) -> Void
+    /// Writes UTF-8 text to standard output as it is, without making a string of it first; `nil`
+    /// sends it through `write`.
+    var writeBytes: ((Data) -> Void)?
     /// Sends standard output's text through the pager command; `false` when it could not be started
     /// (the text is then written as it is).
     var page: (_ text: String, _ command: String) -> Bool = { _, _ in false }

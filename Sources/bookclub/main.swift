@@ -14,20 +14,26 @@ import BookClubCore
 
 Signals.install()
 
+/// Writes all of `bytes` to `fd`, or as much as it takes (a closed pipe takes nothing).
+private func writeAll(_ bytes: UnsafeRawBufferPointer, to fd: Int32) {
+    var offset = 0
+    while offset < bytes.count {
+        let written = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+        if written < 0 && errno == EINTR { continue }
+        guard written > 0 else { return }
+        offset += written
+    }
+}
+
 private let variables = ProcessInfo.processInfo.environment
 private var context = Services(
     variables: variables,
     terminal: Terminal.current(environment: variables),
     write: { text, toStandardOutput in
-        let fd = toStandardOutput ? STDOUT_FILENO : STDERR_FILENO
-        var bytes = Array(text.utf8)[...]
-        while !bytes.isEmpty {
-            let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-            if written < 0 && errno == EINTR { continue }
-            guard written > 0 else { return }
-            bytes = bytes.dropFirst(written)
-        }
+        var text = text
+        text.withUTF8 { writeAll(UnsafeRawBufferPointer($0), to: toStandardOutput ? STDOUT_FILENO : STDERR_FILENO) }
     })
+context.writeBytes = { data in data.withUnsafeBytes { writeAll($0, to: STDOUT_FILENO) } }
 context.fileSystem = .live(interrupted: { Signals.interruption })
 context.didCommit = { Signals.didCommit() }
 context.catchSignals = { Signals.catching($0) }  // each catching window starts, and ends, with a clean slate

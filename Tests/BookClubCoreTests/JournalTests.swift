@@ -101,9 +101,13 @@ import Testing
         let whole = try Store(persistence: storage.persistence(lockTimeout: nil, scope: .everything.withHistory)).state
         #expect(whole.books.map { $0.readings.flatMap(\.progress.entries).count } == [6, 6, 0, 6])
         for entriesAtOnce in [1, 7, 12, 100] {
-            var walked: [Book] = []
-            try storage.historyWalk().forEachBook(entriesAtOnce: entriesAtOnce, readWholeUpTo: 0) { walked.append($0) }
-            #expect(walked == whole.books, "\(entriesAtOnce) at once")
+            for blockLines in [1, 3, 4096] {
+                var walked: [Book] = []
+                try storage.historyWalk().forEachBook(
+                    entriesAtOnce: entriesAtOnce, readWholeUpTo: 0, blockLines: blockLines
+                ) { walked.append($0) }
+                #expect(walked == whole.books, "\(entriesAtOnce) at once, blocks of \(blockLines) lines")
+            }
         }
     }
 
@@ -138,10 +142,15 @@ import Testing
             library.books.map { $0.readings.flatMap(\.progress.entries).map(\.page) } == [
                 [10, 20, 30, 40], [10, 20, 30, 35], [],
             ])
+        // Blocks of 1 to 3 lines put the book's new start in the second half of the lines read at once.
         for entriesAtOnce in [1, 4, 100] {
-            var walked: [Book] = []
-            try storage.historyWalk().forEachBook(entriesAtOnce: entriesAtOnce, readWholeUpTo: 0) { walked.append($0) }
-            #expect(walked == library.books, "\(entriesAtOnce) at once")
+            for blockLines in [1, 2, 3, 4096] {
+                var walked: [Book] = []
+                try storage.historyWalk().forEachBook(
+                    entriesAtOnce: entriesAtOnce, readWholeUpTo: 0, blockLines: blockLines
+                ) { walked.append($0) }
+                #expect(walked == library.books, "\(entriesAtOnce) at once, blocks of \(blockLines) lines")
+            }
         }
         let one = try Store(
             persistence: storage.persistence(lockTimeout: nil, scope: LibraryScope.books(["b0001"]).withHistory))

@@ -331,12 +331,12 @@ import Testing
         let data = Data(lines.utf8)
         try FileSystem.live.writeAtomically(path, data)
         var chunks: [Data] = []
-        try FileSystem.live.readLines(path, data.count - 5) { chunks.append($0) }
+        try FileSystem.live.readLines(path, 0..<data.count - 5) { chunks.append($0) }
         #expect(chunks.count > 2, "a file of \(data.count) bytes comes in several chunks")
         #expect(chunks.dropLast().allSatisfy { $0.last == 0x0A })
         #expect(chunks.reduce(Data(), +) == data.prefix(data.count - 5))
         var none = 0
-        try FileSystem.live.readLines(folder + "/missing", 100) { _ in none += 1 }
+        try FileSystem.live.readLines(folder + "/missing", 0..<100) { _ in none += 1 }
         #expect(none == 0)
         try? FileManager.default.removeItem(atPath: folder)
     }

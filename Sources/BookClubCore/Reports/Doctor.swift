@@ -170,7 +170,7 @@ public enum Doctor {
         var lastTime: [UUID: Date] = [:]
         var books = Set<Book.ID>()
         let length = try LibraryFiles(reading: storage).commit.historyLength
-        try storage.fileSystem.readLines(storage.historyPath, length) { chunk in
+        try storage.fileSystem.readLines(storage.historyPath, 0..<length) { chunk in
             for line in chunk.split(separator: 0x0A) {
                 guard let record = JSONCoding.decodeLine(HistoryRecord.self, from: Data(line)) else { continue }
                 if let previous = lastTime[record.reading], record.entry.time < previous { books.insert(record.book) }

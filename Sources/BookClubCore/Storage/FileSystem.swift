@@ -23,9 +23,9 @@ public struct FileSystem {
     public var map: (_ path: String) throws -> Data?
     /// The size of a file in bytes, or `nil` when there is none.
     public var size: (_ path: String) throws -> Int?
-    /// Hands the first `length` bytes of a file (fewer if it is shorter) to `body` in chunks of about
-    /// `chunkSize`, each ending at a line break where there is one; nothing when there is no file.
-    public var readLines: (_ path: String, _ length: Int, _ body: (Data) throws -> Void) throws -> Void
+    /// Hands the bytes of `range` of a file (fewer if it is shorter) to `body` in chunks of about
+    /// 1 MiB, each ending at a line break where there is one; nothing when there is no file.
+    public var readLines: (_ path: String, _ range: Range<Int>, _ body: (Data) throws -> Void) throws -> Void
     /// At most `count` bytes of a file from `offset` (`pread(2)`); fewer at its end, `nil` when there
     /// is no file.
     public var readRange: (_ path: String, _ offset: Int, _ count: Int) throws -> Data?
@@ -61,7 +61,7 @@ public struct FileSystem {
     public init(
         read: @escaping (String) throws -> Data?,
         size: @escaping (String) throws -> Int?,
-        readLines: @escaping (String, Int, (Data) throws -> Void) throws -> Void,
+        readLines: @escaping (String, Range<Int>, (Data) throws -> Void) throws -> Void,
         readRange: @escaping (String, Int, Int) throws -> Data?,
         writeAtomically: @escaping (String, Data) throws -> Void,
         append: @escaping (String, Data, Int) throws -> Void,
@@ -151,8 +151,10 @@ extension FileSystem {
         return FileSystem(
             read: { box.files[$0] },
             size: { box.files[$0]?.count },
-            readLines: { path, length, body in
-                if let data = box.files[path] { try body(Data(data.prefix(length))) }
+            readLines: { path, range, body in
+                if let data = box.files[path] {
+                    try body(Data(data.dropFirst(range.lowerBound).prefix(range.count)))
+                }
             },
             readRange: { path, offset, count in
                 box.files[path].map { Data($0.dropFirst(offset).prefix(count)) }
@@ -335,29 +337,29 @@ enum POSIXFile {
         return data
     }
 
-    /// Reads up to `length` bytes in chunks of 1 MiB, each cut after its last line break (the rest is
+    /// Reads the bytes of `range` in chunks of 1 MiB, each cut after its last line break (the rest is
     /// carried into the next chunk), so that memory stays flat however long the file is.
-    static func readLines(_ path: String, length: Int, body: (Data) throws -> Void) throws {
+    static func readLines(_ path: String, range: Range<Int>, body: (Data) throws -> Void) throws {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         if fd < 0 && errno == ENOENT { return }
         guard fd >= 0 else { throw failure(path, "cannot open") }
         defer { close(fd) }
         // Read into one buffer, its whole lines handed over in place; only a line cut by the end of a
         // read is moved, to the front.
-        var buffer = Data(count: max(min(1 << 20, length), 1))
+        var buffer = Data(count: max(min(1 << 20, range.count), 1))
         var filled = 0
-        var remaining = length
-        while remaining > 0 {
+        var offset = range.lowerBound
+        while offset < range.upperBound {
             if filled == buffer.count { buffer.count *= 2 }  // a line longer than the buffer
             let count = buffer.withUnsafeMutableBytes {
-                read(fd, $0.baseAddress! + filled, min($0.count - filled, remaining))
+                pread(fd, $0.baseAddress! + filled, min($0.count - filled, range.upperBound - offset), off_t(offset))
             }
             if count < 0 {
                 if errno == EINTR { continue }
                 throw failure(path, "cannot read")
             }
             if count == 0 { break }
-            remaining -= count
+            offset += count
             filled += count
             guard let lastBreak = buffer[..<filled].lastIndex(of: 0x0A) else { continue }
             try body(buffer[...lastBreak])

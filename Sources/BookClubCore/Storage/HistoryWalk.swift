@@ -21,10 +21,11 @@ public struct HistoryWalk {
 
     /// Hands `body` each book of `library` with every entry the history holds for it, in the library's
     /// order. A history of up to 16 MiB (`readWholeUpTo`) is read in one go; a longer one is read once
-    /// to count each book's lines, then once for each run of books that holds at most `entriesAtOnce`
-    /// entries (or one book that holds more).
+    /// to count each book's lines, then for each run of books that holds at most `entriesAtOnce` entries
+    /// (or one book that holds more), its blocks of `blockLines` lines that hold a line of the run.
     public func forEachBook(
-        entriesAtOnce: Int = 300_000, readWholeUpTo: Int = 1 << 24, _ body: (Book) throws -> Void
+        entriesAtOnce: Int = 300_000, readWholeUpTo: Int = 1 << 24, blockLines: Int = 4096,
+        _ body: (Book) throws -> Void
     ) throws {
         guard length > readWholeUpTo else {
             var history = try storage.history(of: nil, length: length)
@@ -39,8 +40,12 @@ public struct HistoryWalk {
         // The book of each line, by its position in the library (-1: a book no longer there).
         var lineBooks: [Int32] = []
         var counts = Array(repeating: 0, count: books.count)
+        // Where each block of `blockLines` lines begins, and the history's end: a run reads again only
+        // the blocks that hold a line of its books.
+        var blockStarts: [Int] = []
         try storage.checkHistory(committedLength: length)
-        try storage.forEachHistoryLine(length: length) { line in
+        try storage.forEachHistoryLine(in: 0..<length) { line, offset in
+            if lineBooks.count % blockLines == 0 { blockStarts.append(offset) }
             // A line in another form, or of a book no longer there, is read whole.
             let position =
                 try HistoryLine.bookID(line).flatMap(positions.position) ?? positions.position(
@@ -48,6 +53,7 @@ public struct HistoryWalk {
             lineBooks.append(Int32(position))
             if position >= 0 { counts[position] += 1 }
         }
+        blockStarts.append(length)
         var first = 0
         while first < books.count {
             var end = first + 1
@@ -56,41 +62,113 @@ public struct HistoryWalk {
                 entries += counts[end]
                 end += 1
             }
-            // The entries of each book of the run, reading by reading: no hashing of ids.
-            var found = books[first..<end].map { book in book.readings.map { _ in [ReadingProgress.Entry]() } }
-            for position in first..<end where books[position].readings.count == 1 {
-                found[position - first][0].reserveCapacity(counts[position])  // room for every line at once
+            // The run's blocks are read in two halves at once, on two threads: the second half's
+            // entries come after the first's, unless the book started again in it.
+            let run = Int32(first)..<Int32(end)
+            let blocks = (0..<blockStarts.count - 1).filter { block in
+                let lines = block * blockLines..<(block + 1) * blockLines
+                return lineBooks[lines.clamped(to: lineBooks.indices)].contains(where: run.contains)
             }
-            var number = 0
-            try storage.forEachHistoryLine(length: length) { line in
-                defer { number += 1 }
-                guard number < lineBooks.count, first..<end ~= Int(lineBooks[number]) else { return }
-                let position = Int(lineBooks[number])
-                let book = books[position]
-                // An undo and a write since the first reading may have put other lines in the place of
-                // uncommitted ones.
-                guard let record = try storage.record(line, ofBook: book.id) else {
-                    throw BookClubError.corruptFile(
-                        path: storage.historyPath, detail: "changed while it was read; run the command again")
-                }
-                let entry = try storage.checked(record)
-                // A new start of the book (see `HistoryRecord`): the lines before are not its history.
-                if record.previous == -1 {
-                    for index in found[position - first].indices { found[position - first][index] = [] }
-                }
-                if let reading = book.readings.firstIndex(where: { $0.id == record.reading }) {
-                    found[position - first][reading].append(entry)
+            func read(_ blocks: ArraySlice<Int>) -> Result<RunEntries, any Error> {
+                Result {
+                    var entries = RunEntries(books[first..<end])
+                    // Room for each book's lines at once.
+                    var counts = Array(repeating: 0, count: end - first)
+                    for block in blocks {
+                        let lines = block * blockLines..<(block + 1) * blockLines
+                        for book in lineBooks[lines.clamped(to: lineBooks.indices)] where run ~= book {
+                            counts[Int(book) - first] += 1
+                        }
+                    }
+                    entries.reserve(counts)
+                    try forEachLine(of: blocks, starts: blockStarts, blockLines: blockLines) { number, line in
+                        guard number < lineBooks.count, run ~= lineBooks[number] else { return }
+                        try entries.add(line, of: Int(lineBooks[number]) - first, storage: storage)
+                    }
+                    return entries
                 }
             }
+            let middle = blocks.count / 2
+            var firstHalf: Result<RunEntries, any Error>?
+            var secondHalf: Result<RunEntries, any Error>?
+            inParallel({ firstHalf = read(blocks[..<middle]) }, { secondHalf = read(blocks[middle...]) })
+            var found = try firstHalf!.get()
+            var later = try secondHalf!.get()
             for (offset, var book) in books[first..<end].enumerated() {
-                book.loadHistory { index, _ in
-                    defer { found[offset][index] = [] }  // let go, so that the entries are not copied
-                    return found[offset][index]
-                }
+                book.loadHistory { index, _ in found.take(offset, index, followedBy: &later) }
                 try body(book)
             }
             first = end
         }
+    }
+
+    /// Hands `body` each line, with its number, of `blocks` (in order), reading each stretch of
+    /// consecutive blocks in one go.
+    private func forEachLine(
+        of blocks: ArraySlice<Int>, starts: [Int], blockLines: Int, _ body: (Int, UnsafeRawBufferPointer) throws -> Void
+    ) throws {
+        var index = blocks.startIndex
+        while index < blocks.endIndex {
+            var last = index + 1
+            while last < blocks.endIndex, blocks[last] == blocks[last - 1] + 1 { last += 1 }
+            var number = blocks[index] * blockLines
+            try storage.forEachHistoryLine(in: starts[blocks[index]]..<starts[blocks[last - 1] + 1]) { line, _ in
+                defer { number += 1 }
+                try body(number, line)
+            }
+            index = last
+        }
+    }
+}
+
+/// The entries found for a run of books, book by book and reading by reading (no hashing of ids).
+private struct RunEntries {
+    let books: ArraySlice<Book>
+    private var entries: [[[ReadingProgress.Entry]]]
+    /// The books that started again (see `HistoryRecord`): the lines before are not their history.
+    private var restarted: [Bool]
+
+    init(_ books: ArraySlice<Book>) {
+        self.books = books
+        entries = books.map { book in book.readings.map { _ in [] } }
+        restarted = Array(repeating: false, count: books.count)
+    }
+
+    /// Makes room for each book's number of lines at once, when it has one reading.
+    mutating func reserve(_ counts: [Int]) {
+        for (offset, count) in counts.enumerated() where entries[offset].count == 1 {
+            entries[offset][0].reserveCapacity(count)
+        }
+    }
+
+    /// Adds the entry of `line`, which should be of the book at `offset`.
+    mutating func add(_ line: UnsafeRawBufferPointer, of offset: Int, storage: LibraryStorage) throws {
+        let book = books[books.startIndex + offset]
+        // An undo and a write since the first reading may have put other lines in the place of
+        // uncommitted ones.
+        guard let record = try storage.record(line, ofBook: book.id) else {
+            throw BookClubError.corruptFile(
+                path: storage.historyPath, detail: "changed while it was read; run the command again")
+        }
+        let entry = try storage.checked(record)
+        if record.previous == -1 {
+            restarted[offset] = true
+            for index in entries[offset].indices { entries[offset][index] = [] }
+        }
+        if let reading = book.readings.firstIndex(where: { $0.id == record.reading }) {
+            entries[offset][reading].append(entry)
+        }
+    }
+
+    /// The entries of a book's reading, followed by those `later` found in the lines after these (or
+    /// theirs alone, when the book started again there); let go of in both.
+    mutating func take(_ offset: Int, _ reading: Int, followedBy later: inout RunEntries) -> [ReadingProgress.Entry] {
+        defer {
+            entries[offset][reading] = []
+            later.entries[offset][reading] = []
+        }
+        if later.restarted[offset] || entries[offset][reading].isEmpty { return later.entries[offset][reading] }
+        return entries[offset][reading] + later.entries[offset][reading]
     }
 }
 

@@ -17,7 +17,8 @@ struct JSONWriter {
     /// An empty array as JSONEncoder writes one when pretty, `[`, an empty line and `]`, rather than `[]`.
     var spreadsEmptyArrays = false
     private var depth: Int
-    private var isFirst: [Bool] = []
+    /// Whether the object being written has no field yet.
+    private var isFirst = true
 
     /// - Parameter depth: the indent level of what is written first.
     init(compact: Bool = false, depth: Int = 2) {
@@ -49,9 +50,10 @@ struct JSONWriter {
     mutating func object(_ body: (inout JSONWriter) -> Void) {
         bytes.append(UInt8(ascii: "{"))
         depth += 1
-        isFirst.append(true)
+        let outer = isFirst
+        isFirst = true
         body(&self)
-        isFirst.removeLast()
+        isFirst = outer
         depth -= 1
         newline()
         bytes.append(UInt8(ascii: "}"))
@@ -81,14 +83,16 @@ struct JSONWriter {
         if compact {
             bytes.append(UInt8(ascii: ":"))
         } else {
-            bytes.append(contentsOf: [0x20, UInt8(ascii: ":"), 0x20])
+            bytes.append(0x20)
+            bytes.append(UInt8(ascii: ":"))
+            bytes.append(0x20)
         }
     }
 
     /// Starts the field `name`; its value follows.
     mutating func field(_ name: StaticString) {
-        if !isFirst[isFirst.count - 1] { bytes.append(UInt8(ascii: ",")) }
-        isFirst[isFirst.count - 1] = false
+        if !isFirst { bytes.append(UInt8(ascii: ",")) }
+        isFirst = false
         newline()
         // Field names are plain ASCII: no escaping to do.
         bytes.append(UInt8(ascii: "\""))
@@ -99,8 +103,8 @@ struct JSONWriter {
 
     /// Starts a field whose name came from outside (a column of an export), escaped as a string is.
     mutating func escapedField(_ name: String) {
-        if !isFirst[isFirst.count - 1] { bytes.append(UInt8(ascii: ",")) }
-        isFirst[isFirst.count - 1] = false
+        if !isFirst { bytes.append(UInt8(ascii: ",")) }
+        isFirst = false
         newline()
         string(name)
         colon()
@@ -118,8 +122,8 @@ struct JSONWriter {
         if value >= 0 { digits(value) } else { text(String(value)) }
     }
 
-    /// `value` (0 or more) in decimal, zeros before it to make `width` digits.
-    private mutating func digits(_ value: Int, width: Int = 1) {
+    /// `value` (0 or more) in decimal.
+    private mutating func digits(_ value: Int) {
         // Written from the last digit back into a buffer that holds any Int, then added in one go.
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer in
             var start = 20
@@ -128,7 +132,7 @@ struct JSONWriter {
                 start -= 1
                 buffer[start] = UInt8(truncatingIfNeeded: 48 + rest % 10)
                 rest /= 10
-            } while rest > 0 || 20 - start < width
+            } while rest > 0
             bytes += buffer[start...]
         }
     }
@@ -326,23 +330,25 @@ struct JSONWriter {
 
     /// A UUID as `uuidString` spells it, without its trip through printf.
     mutating func uuid(_ id: UUID) {
-        // Spelt out in place, then added in one go.
-        var text = Self.uuidTemplate
-        withUnsafeBytes(of: id.uuid) { raw in
-            text.withUnsafeMutableBufferPointer { out in
+        // Spelt out on the stack, then added in one go.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 38) { out in
+            out[0] = UInt8(ascii: "\"")
+            out[37] = UInt8(ascii: "\"")
+            withUnsafeBytes(of: id.uuid) { raw in
                 var at = 1
                 for (index, byte) in raw.enumerated() {
-                    if index == 4 || index == 6 || index == 8 || index == 10 { at += 1 }
+                    if index == 4 || index == 6 || index == 8 || index == 10 {
+                        out[at] = UInt8(ascii: "-")
+                        at += 1
+                    }
                     out[at] = Self.hex[Int(byte >> 4)]
                     out[at + 1] = Self.hex[Int(byte & 0xF)]
                     at += 2
                 }
             }
+            bytes.append(contentsOf: out)
         }
-        bytes += text
     }
-
-    private static let uuidTemplate = Array(#""00000000-0000-0000-0000-000000000000""#.utf8)
 
     /// A JSON string: quotes, backslashes and control characters escaped, the rest as UTF-8.
     mutating func string(_ value: String) {
@@ -371,19 +377,31 @@ struct JSONWriter {
         // Before 1583 Foundation's calendar is Julian, and so must this be to read back the same.
         guard seconds >= -12_212_553_600 else { return string(Date.ISO8601FormatStyle().format(date)) }
         let t = LocalDateTime(secondsSinceEpoch: Int64(seconds))
-        bytes.append(UInt8(ascii: "\""))
-        digits(t.year, width: 4)
-        bytes.append(UInt8(ascii: "-"))
-        digits(t.month, width: 2)
-        bytes.append(UInt8(ascii: "-"))
-        digits(t.day, width: 2)
-        bytes.append(UInt8(ascii: "T"))
-        digits(t.hour, width: 2)
-        bytes.append(UInt8(ascii: ":"))
-        digits(t.minute, width: 2)
-        bytes.append(UInt8(ascii: ":"))
-        digits(t.second, width: 2)
-        bytes.append(UInt8(ascii: "Z"))
-        bytes.append(UInt8(ascii: "\""))
+        let y = t.year < 10_000 ? 4 : String(t.year).utf8.count  // digits of the year
+        // Spelt out on the stack, then added in one go.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: y + 18) { out in
+            func put(_ value: Int, _ width: Int, before end: Int) {
+                var rest = value
+                for index in stride(from: end - 1, through: end - width, by: -1) {
+                    out[index] = UInt8(truncatingIfNeeded: 48 + rest % 10)
+                    rest /= 10
+                }
+            }
+            out[0] = UInt8(ascii: "\"")
+            put(t.year, y, before: y + 1)
+            out[y + 1] = UInt8(ascii: "-")
+            put(t.month, 2, before: y + 4)
+            out[y + 4] = UInt8(ascii: "-")
+            put(t.day, 2, before: y + 7)
+            out[y + 7] = UInt8(ascii: "T")
+            put(t.hour, 2, before: y + 10)
+            out[y + 10] = UInt8(ascii: ":")
+            put(t.minute, 2, before: y + 13)
+            out[y + 13] = UInt8(ascii: ":")
+            put(t.second, 2, before: y + 16)
+            out[y + 16] = UInt8(ascii: "Z")
+            out[y + 17] = UInt8(ascii: "\"")
+            bytes.append(contentsOf: out)
+        }
     }
 }

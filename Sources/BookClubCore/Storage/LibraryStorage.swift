@@ -275,8 +275,14 @@ public struct LibraryStorage {
 
     /// Hands `body` each non-empty line of the first `length` bytes of the history, found with `memchr`.
     func forEachHistoryLine(length: Int, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+        try forEachHistoryLine(in: 0..<length) { line, _ in try body(line) }
+    }
+
+    /// The same for the bytes of `range` (which begins at a line's start), each line with its offset.
+    func forEachHistoryLine(in range: Range<Int>, _ body: (UnsafeRawBufferPointer, Int) throws -> Void) throws {
         var read = 0
-        try fileSystem.readLines(historyPath, length) { chunk in
+        try fileSystem.readLines(historyPath, range) { chunk in
+            let chunkOffset = range.lowerBound + read
             read += chunk.count
             try chunk.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
                 guard let base = bytes.baseAddress else { return }
@@ -288,11 +294,15 @@ public struct LibraryStorage {
                         }
                         ?? bytes.count
                     defer { start = end + 1 }
-                    if end > start { try body(UnsafeRawBufferPointer(rebasing: bytes[start..<end])) }
+                    if end > start {
+                        try body(UnsafeRawBufferPointer(rebasing: bytes[start..<end]), chunkOffset + start)
+                    }
                 }
             }
         }
-        guard read == length else { throw POSIXFile.tooShort(historyPath, read, length) }
+        guard read == range.count else {
+            throw POSIXFile.tooShort(historyPath, range.lowerBound + read, range.upperBound)
+        }
     }
 
     /// A line of the history, read directly when bookclub wrote it, else by the decoder.

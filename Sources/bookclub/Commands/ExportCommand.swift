@@ -51,9 +51,9 @@ struct ExportCommand: Command {
             let walk = try session.storage.historyWalk(ordered: true)
             var text = LibraryExport.Text()
             try walk.forEachBook { book in
-                if let chunk = text.add(book) { session.writeNow(String(decoding: chunk, as: UTF8.self)) }
+                if let chunk = text.add(book) { session.writeNow(chunk) }
             }
-            session.writeNow(String(decoding: try text.end(clubs: walk.library.clubs), as: UTF8.self))
+            session.writeNow(try text.end(clubs: walk.library.clubs))
         case (.json, let path?):
             try session.writeFile(try LibraryExport(library()).encoded(), to: path)
         case (.csv, _):

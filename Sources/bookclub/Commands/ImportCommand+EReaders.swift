@@ -19,7 +19,7 @@ extension ImportCommand {
                 guard try session.fileSystem.size(path) != nil else {
                     throw BookClubError.io(path: shownPath, cause: "no such file")
                 }
-                try session.fileSystem.readLines(path, Int.max) { reader.read($0) }
+                try session.fileSystem.readLines(path, 0..<Int.max) { reader.read($0) }
             } catch BookClubError.io(_, let cause) {
                 throw BookClubError.io(path: shownPath, cause: cause)
             }
