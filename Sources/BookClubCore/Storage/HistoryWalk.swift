@@ -24,7 +24,7 @@ public struct HistoryWalk {
     /// to count each book's lines, then for each run of books that holds at most `entriesAtOnce` entries
     /// (or one book that holds more), its blocks of `blockLines` lines that hold a line of the run.
     public func forEachBook(
-        entriesAtOnce: Int = 300_000, readWholeUpTo: Int = 1 << 24, blockLines: Int = 4096,
+        entriesAtOnce: Int = 250_000, readWholeUpTo: Int = 1 << 24, blockLines: Int = 4096,
         _ body: (Book) throws -> Void
     ) throws {
         guard length > readWholeUpTo else {
@@ -54,6 +54,9 @@ public struct HistoryWalk {
             if position >= 0 { counts[position] += 1 }
         }
         blockStarts.append(length)
+        func blockBooks(_ block: Int) -> ArraySlice<Int32> {
+            lineBooks[(block * blockLines..<(block + 1) * blockLines).clamped(to: lineBooks.indices)]
+        }
         var first = 0
         while first < books.count {
             var end = first + 1
@@ -65,22 +68,16 @@ public struct HistoryWalk {
             // The run's blocks are read in two halves at once, on two threads: the second half's
             // entries come after the first's, unless the book started again in it.
             let run = Int32(first)..<Int32(end)
-            let blocks = (0..<blockStarts.count - 1).filter { block in
-                let lines = block * blockLines..<(block + 1) * blockLines
-                return lineBooks[lines.clamped(to: lineBooks.indices)].contains(where: run.contains)
-            }
+            let blocks = (0..<blockStarts.count - 1).filter { blockBooks($0).contains(where: run.contains) }
             func read(_ blocks: ArraySlice<Int>) -> Result<RunEntries, any Error> {
                 Result {
                     var entries = RunEntries(books[first..<end])
                     // Room for each book's lines at once.
-                    var counts = Array(repeating: 0, count: end - first)
+                    var room = Array(repeating: 0, count: end - first)
                     for block in blocks {
-                        let lines = block * blockLines..<(block + 1) * blockLines
-                        for book in lineBooks[lines.clamped(to: lineBooks.indices)] where run ~= book {
-                            counts[Int(book) - first] += 1
-                        }
+                        for book in blockBooks(block) where run ~= book { room[Int(book) - first] += 1 }
                     }
-                    entries.reserve(counts)
+                    entries.reserve(room)
                     try forEachLine(of: blocks, starts: blockStarts, blockLines: blockLines) { number, line in
                         guard number < lineBooks.count, run ~= lineBooks[number] else { return }
                         try entries.add(line, of: Int(lineBooks[number]) - first, storage: storage)
