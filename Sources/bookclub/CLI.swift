@@ -39,6 +39,18 @@ enum CLI {
             }
     }
 
+    /// The runnable command at `names` below `bookclub` (`["add"]`, `["club", "rename"]`), found without
+    /// making the configuration of every command.
+    static func command(at names: [String]) -> (any Command.Type)? {
+        switch names.count {
+        case 1: return topLevel.first { $0.configuration.name == names[0] }
+        case 2:
+            let group = groups.first { $0.configuration.name == names[0] }
+            return group?.subcommands.first { $0.configuration.name == names[1] }
+        default: return nil
+        }
+    }
+
     static let store = Option(
         long: "store", kind: .value("path"),
         help: "The store file (default: $BOOKCLUB_STORE, else $XDG_DATA_HOME/bookclub/store.json).",
@@ -63,13 +75,55 @@ enum CLI {
         isInherited: true)
     static let globalOptions: [any OptionDeclaration] = [store, settings, quiet, color, noColor, noHooks, noPager]
 
+    /// The whole command tree.
     static var root: CommandConfiguration {
-        let groups = groups.map { group in
-            var configuration = group.configuration
-            configuration.subcommands = group.subcommands.map { $0.configuration }
-            return configuration
+        root(with: topLevel.map { $0.configuration } + groups.map { configuration(of: $0) })
+    }
+
+    /// The tree the parser needs for `arguments`: when the first word names a command, that command
+    /// alone (making every command's configuration costs a tenth of a `progress`); else all of them,
+    /// for the help and for the suggestions of a mistyped name.
+    static func root(for arguments: [String]) -> CommandConfiguration {
+        guard let word = firstWord(of: arguments) else { return root }
+        for command in topLevel {
+            let configuration = command.configuration
+            if configuration.name == word { return root(with: [configuration]) }
         }
-        let subcommands = topLevel.map { $0.configuration } + groups
+        for group in groups where group.configuration.name == word {
+            return root(with: [configuration(of: group)])
+        }
+        return root
+    }
+
+    /// The first word of `arguments` that is not an option or an option's value; `nil` past `--` or
+    /// an option that is not a global one.
+    private static func firstWord(of arguments: [String]) -> String? {
+        var valued: Set<String> = []
+        var flags: Set<String> = []
+        for option in globalOptions {
+            if case .flag = option.spec.kind { flags.insert(option.spec.long) } else { valued.insert(option.spec.long) }
+        }
+        var tokens = ArgumentSplitter.split(arguments)[...]
+        while let token = tokens.popFirst() {
+            switch token {
+            case .positional(let word): return word
+            case .long(let name, let value) where valued.contains(name):
+                if value == nil { _ = tokens.popFirst() }
+            case .long(let name, nil) where flags.contains(name): continue
+            case .short("q"): continue
+            default: return nil
+            }
+        }
+        return nil
+    }
+
+    private static func configuration(of group: any CommandGroup.Type) -> CommandConfiguration {
+        var configuration = group.configuration
+        configuration.subcommands = group.subcommands.map { $0.configuration }
+        return configuration
+    }
+
+    private static func root(with subcommands: [CommandConfiguration]) -> CommandConfiguration {
         var root = CommandConfiguration(
             name: "bookclub",
             abstract: "Track the books you read, your progress and your notes for the next book club meeting.",
@@ -101,7 +155,7 @@ enum CLI {
 
     /// Parses and runs one command line. Returns the exit code.
     static func run(_ arguments: [String], services: Services) -> Int32 {
-        let root = root
+        let root = root(for: arguments)
         let outcome = CommandParser.parse(arguments, root: root, environment: services.variables)
         let write = services.write
         switch outcome {
@@ -119,8 +173,7 @@ enum CLI {
             write(UsageGenerator.errorReport(error, path: path), false)
             return usageErrorCode
         case .run(let path, var parsed):
-            let names = path.dropFirst().map(\.name).joined(separator: " ")
-            guard let type = commands.first(where: { $0.path == names })?.type else {
+            guard let type = command(at: path.dropFirst().map(\.name)) else {
                 writeHelp(HelpGenerator.render(path: path, width: services.terminal.width), arguments, services)
                 return 0
             }

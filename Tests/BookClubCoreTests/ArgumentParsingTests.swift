@@ -514,3 +514,29 @@ func everyDeclaredOptionIsRead(_ path: String) throws {
         }
     }
 }
+
+/// A command line whose first word names a command is parsed against that command alone (the whole
+/// tree costs a tenth of a `progress` to make); anything else against the whole tree, which the help
+/// and the suggestions for a mistyped name need.
+@Test(arguments: [
+    (["progress", "dune", "+1"], ["progress"]),
+    (["--store", "x.json", "-q", "--color", "never", "progress", "dune"], ["progress"]),
+    (["--store=x.json", "club", "rename", "a", "b"], ["club"]),
+    (["prog"], nil), (["--help"], nil), (["--bogus", "list"], nil), (["--", "list"], nil), ([], nil),
+    (["help", "progress"], nil),
+])
+func theTreeIsCutToTheCommandNamed(_ arguments: [String], _ expected: [String]?) {
+    let names = CLI.root(for: arguments).subcommands.map(\.name)
+    #expect(names == expected ?? CLI.root.subcommands.map(\.name))
+    if expected != nil { #expect(names.count == 1) }
+}
+
+/// Every command is found by its path, and nothing else is.
+@Test func commandsAreFoundByTheirPath() {
+    for (path, type) in CLI.commands {
+        #expect(CLI.command(at: path.split(separator: " ").map(String.init)) == type, "\(path)")
+    }
+    #expect(CLI.command(at: ["club"]) == nil)
+    #expect(CLI.command(at: ["nonsense"]) == nil)
+    #expect(CLI.command(at: []) == nil)
+}
