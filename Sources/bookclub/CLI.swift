@@ -100,8 +100,14 @@ enum CLI {
     private static func firstWord(of arguments: [String]) -> String? {
         var valued: Set<String> = []
         var flags: Set<String> = []
-        for option in globalOptions {
-            if case .flag = option.spec.kind { flags.insert(option.spec.long) } else { valued.insert(option.spec.long) }
+        var shortFlags: Set<Character> = []
+        for option in globalOptions.map(\.spec) {
+            guard case .flag = option.kind else {
+                valued.insert(option.long)
+                continue
+            }
+            flags.insert(option.long)
+            if let short = option.short { shortFlags.insert(short) }
         }
         var tokens = ArgumentSplitter.split(arguments)[...]
         while let token = tokens.popFirst() {
@@ -110,7 +116,7 @@ enum CLI {
             case .long(let name, let value) where valued.contains(name):
                 if value == nil { _ = tokens.popFirst() }
             case .long(let name, nil) where flags.contains(name): continue
-            case .short("q"): continue
+            case .short(let names) where names.allSatisfy(shortFlags.contains): continue
             default: return nil
             }
         }
