@@ -46,9 +46,29 @@ extension Session {
             throw CommandFailure("Nothing removed: give --yes, as standard input is not a terminal to ask on.")
         }
         output.prompt(question + " [y/N] ")
-        guard let answer = readLine()?.lowercased().trimmed, ["y", "yes"].contains(answer) else {
+        guard let answer = services.readLine()?.lowercased().trimmed, ["y", "yes"].contains(answer) else {
             throw CommandFailure("Nothing removed.")
         }
+    }
+
+    /// The library opened for writing and what `find` finds in it, asked about first (unless
+    /// `confirmed`): the question is put before the store is locked, so that a person reading it never
+    /// holds up a cron job, and `find` is run again under the lock, where what it finds must be what
+    /// the question was about.
+    func confirmThenLock<Target: Equatable>(
+        given confirmed: Bool, find: (Library) throws -> Target, question: (Target) -> String
+    ) throws -> (store: Store<Library>, target: Target) {
+        guard !confirmed else {
+            let store = try library(forWriting: true)
+            return (store, try find(store.state))
+        }
+        let asked = try find(library().state)
+        try confirm(question(asked), given: false)
+        let store = try library(forWriting: true)
+        guard let found = try? find(store.state), found == asked else {
+            throw CommandFailure("Nothing removed: it changed while you were asked; run the command again.")
+        }
+        return (store, found)
     }
 
     /// A reference as it would be typed in a shell: bare when safe, else single-quoted.

@@ -6,6 +6,14 @@ import BookClubCore
     import Foundation
 #endif
 
+/// What the commands that ask Open Library say of the `contact` setting.
+enum OpenLibraryContact {
+    static let request = """
+        Open Library asks each client for a way to reach its user: give your own email or web address with \
+        `bookclub settings set contact you@example.org`. Until you do, requests name bookclub and its version only.
+        """
+}
+
 /// Open Library for the commands: answers and covers from the cache when it has them, else asked
 /// for through `curl`, at most one request a second across every bookclub of the user. Never while
 /// the store is locked: a command asks before it opens the library for writing.
@@ -59,7 +67,8 @@ extension Session {
         }
         return OpenLibraryClient(
             curl: try Curl(
-                environment: services.variables, userAgent: "bookclub/\(CLI.version) (\(settings.contact))",
+                environment: services.variables,
+                userAgent: OpenLibrary.userAgent(version: CLI.version, contact: settings.contact),
                 timeout: settings.networkTimeout),
             dataURL: try base("BOOKCLUB_OPENLIBRARY_URL", OpenLibrary.defaultURL),
             coversURL: try base("BOOKCLUB_COVERS_URL", OpenLibrary.defaultCoversURL),
@@ -110,7 +119,7 @@ struct OpenLibraryClient {
         case 404, 410: return nil
         case 403:
             throw BookClubError.unavailable(
-                "Open Library refused the request (HTTP 403): it asks each client to say who it is; give your address with `bookclub settings set contact you@example.org`"
+                "Open Library refused the request (HTTP 403): it asks each client to say who it is; give your own address with `bookclub settings set contact you@example.org`"
             )
         case 429: throw BookClubError.unavailable("Open Library asks bookclub to slow down (HTTP 429); try again later")
         default: throw BookClubError.unavailable("Open Library answered HTTP \(response.status); try again later")

@@ -124,6 +124,44 @@ import Testing
         #expect((try bookclub.json("list", "--all", "--json") as? [Any])?.isEmpty == true)
     }
 
+    /// A person reading "Remove ...? [y/N]" holds no lock: a cron job writes meanwhile, and what was
+    /// asked about is checked again under the lock before anything goes.
+    @Test func removeAsksBeforeItLocks() throws {
+        defer { bookclub.cleanUp() }
+        _ = try bookclub.add("Dune", "--pages", "412")
+        _ = try bookclub.add("Kindred", "--pages", "264")
+        try bookclub.run("club", "add", "Butler Readers")
+        try bookclub.run("settings", "set", "lockTimeout", "0.5")
+        func remove(_ arguments: [String], whileAsked other: [String]) throws -> (InProcess.Run, BookClubRunner.Result?)
+        {
+            var during: BookClubRunner.Result?
+            let run = InProcess.run(arguments, home: bookclub.home) {
+                during = try? bookclub.run(other)
+                return "y"
+            }
+            return (run, during)
+        }
+        // Another book changes while the question waits: the removal goes ahead.
+        var (run, during) = try remove(["remove", "dune"], whileAsked: ["progress", "kindred", "10"])
+        #expect(during?.exitCode == 0, "\(during?.stderr ?? "")")
+        #expect(run.code == 0, "\(run.stderr)")
+        #expect(run.stderr.hasSuffix("Removed 'Dune'.\n"))
+        // The book asked about changes: nothing is removed.
+        (run, during) = try remove(["remove", "kindred"], whileAsked: ["progress", "kindred", "20"])
+        #expect(during?.exitCode == 0, "\(during?.stderr ?? "")")
+        #expect(run.code == 1)
+        #expect(
+            run.stderr.hasSuffix("Error: Nothing removed: it changed while you were asked; run the command again.\n"))
+        #expect(try bookclub.run("show", "kindred").exitCode == 0)
+        // The same for a club.
+        (run, during) = try remove(["club", "remove", "Butler Readers"], whileAsked: ["club", "add", "Other"])
+        #expect(during?.exitCode == 0, "\(during?.stderr ?? "")")
+        #expect(run.code == 0, "\(run.stderr)")
+        (run, during) = try remove(["club", "remove", "Other"], whileAsked: ["club", "rename", "Other", "Others"])
+        #expect(during?.exitCode == 0, "\(during?.stderr ?? "")")
+        #expect(run.code == 1)
+    }
+
     @Test func scenesKeepTheirOwnSelection() throws {
         defer { bookclub.cleanUp() }
         _ = try bookclub.add("Dune", "--pages", "412")

@@ -13,7 +13,7 @@ enum InProcess {
 
     static func run(
         _ arguments: [String], home: String, fileSystem: FileSystem = .live, stdin: [String] = [],
-        variables: [String: String] = [:], onTerminal: Bool = false
+        variables: [String: String] = [:], onTerminal: Bool = false, answer: (() -> String?)? = nil
     ) -> Run {
         var result = Run(code: 0)
         var input = stdin[...]
@@ -24,12 +24,12 @@ enum InProcess {
             ].merging(variables) { $1 },
             terminal: Terminal(
                 width: 80, lineWidth: nil, standardOutputIsTerminal: onTerminal, standardErrorIsTerminal: false,
-                standardInputIsTerminal: false),
+                standardInputIsTerminal: answer != nil),
             fileSystem: fileSystem,
             write: { text, toStandardOutput in
                 if toStandardOutput { result.stdout += text } else { result.stderr += text }
             })
-        context.readLine = { input.popFirst() }
+        context.readLine = answer ?? { input.popFirst() }
         result.code = CLI.run(arguments, services: context)
         return result
     }

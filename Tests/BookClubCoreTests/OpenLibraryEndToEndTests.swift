@@ -91,14 +91,15 @@ final class OpenLibraryServer {
         let thumbnail = try #require(FileManager.default.contents(atPath: covers + "/thumbnails/9780441013593.jpg"))
         #expect(thumbnail != cover)
 
-        // The redirect is a request of its own; each names bookclub and a contact, a second apart.
+        // The redirect is a request of its own; each names bookclub and its version (no contact was
+        // given, so none is made up), a second apart.
         let requests = server.requests
         #expect(
             requests.map(\.path) == [
                 "/isbn/9780441013593.json", "/books/OL26242482M.json", "/authors/OL79034A.json", "/b/id/11481354-L.jpg",
                 "/b/id/11481354-M.jpg",
             ])
-        #expect(requests.allSatisfy { $0.agent == "bookclub/0.1.0 (https://github.com/bookclub/bookclub)" })
+        #expect(requests.allSatisfy { $0.agent == "bookclub/0.1.0" })
         #expect(server.leastSpacing >= 0.9)
 
         // The answer is kept: a look-up asks nothing more, and shows what came.
@@ -137,6 +138,11 @@ final class OpenLibraryServer {
         let refreshed = try bookclub.run("edit", "my dune", "--isbn", "9780441013593", "--refresh")
         #expect(refreshed.exitCode == 0, "\(refreshed.stderr)")
         #expect(refreshed.stderr.contains("From Open Library: author."))
+        // A contact the reader gave goes with every request.
+        try bookclub.run("settings", "set", "contact", "reader@example.org")
+        #expect(try bookclub.run("edit", "my dune", "--refresh").exitCode == 0)
+        #expect(server.requests.first?.agent == "bookclub/0.1.0")
+        #expect(server.requests.last?.agent == "bookclub/0.1.0 (reader@example.org)")
         var book = try #require(try bookclub.json("show", "my dune", "--json") as? [String: Any])
         #expect(book["title"] as? String == "My Dune")
         #expect(book["pages"] as? Int == 412)
@@ -151,7 +157,7 @@ final class OpenLibraryServer {
 
         // --refresh asks again rather than reading the cache.
         let paths = server.requests.map(\.path)
-        #expect(paths.filter { $0 == "/isbn/9780441013593.json" }.count == 2)
+        #expect(paths.filter { $0 == "/isbn/9780441013593.json" }.count == 3)
 
         let noISBN = try bookclub.run("edit", "dune", "--isbn", "", "--refresh")
         #expect(noISBN.exitCode == 1)

@@ -70,8 +70,13 @@ public enum OpenLibrary {
     /// Where bookclub asks, unless `BOOKCLUB_OPENLIBRARY_URL` and `BOOKCLUB_COVERS_URL` say otherwise.
     public static let defaultURL = "https://openlibrary.org"
     public static let defaultCoversURL = "https://covers.openlibrary.org"
-    /// Where bookclub lives: the contact its requests carry until the reader gives their own.
-    public static let projectURL = "https://github.com/bookclub/bookclub"
+
+    /// The User-Agent of bookclub's requests: bookclub, its version, and the reader's `contact` when
+    /// they gave one (Open Library asks each client for a way to reach its user).
+    public static func userAgent(version: String, contact: String) -> String {
+        let contact = contact.trimmed
+        return contact.isEmpty ? "bookclub/\(version)" : "bookclub/\(version) (\(contact))"
+    }
 
     /// Looks an ISBN up: its edition (`/isbn/ISBN.json`, which redirects to the edition), the work
     /// when the edition lacks authors or a cover, and each author's name. `fetch` is given a path

@@ -24,8 +24,9 @@ public struct Settings: Equatable, Sendable {
     public var hookTimeout = 10.0
     /// Books to finish each year, for `stats`; 0 for no goal.
     public var yearlyGoal = 0
-    /// How Open Library can reach the reader, sent with every request, as it asks of its clients.
-    public var contact = OpenLibrary.projectURL
+    /// How Open Library can reach the reader (an email or web address of their own), sent with every
+    /// request, as it asks of its clients; empty: requests name bookclub and its version only.
+    public var contact = ""
     /// How long a request to Open Library may take, in seconds.
     public var networkTimeout = 10.0
     /// The largest cover bookclub takes, in megabytes.
@@ -66,7 +67,8 @@ public struct Settings: Equatable, Sendable {
             AnySettingKey(
                 SettingKey(
                     name: "contact", keyPath: \.contact,
-                    summary: "Your email or web address, sent to Open Library with each request, as it asks.")),
+                    summary:
+                        "Your email or web address, sent to Open Library with each request, as it asks (empty: none).")),
             AnySettingKey(
                 SettingKey(
                     name: "networkTimeout", keyPath: \.networkTimeout,

@@ -15,7 +15,8 @@ struct CoversCommand: Command {
         abstract: "Fetch the covers of the books that have an ISBN and no cover yet.",
         discussion: """
             One request a second at most, as Open Library asks; stop it with Ctrl-C and run it again to go on.
-            """,
+
+            """ + OpenLibraryContact.request,
         examples: ["bookclub covers --limit 20", "0 3 * * * bookclub covers --limit 200 --quiet   # from cron"],
         options: [limit, CommonOptions.json])
 

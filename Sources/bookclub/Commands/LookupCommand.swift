@@ -5,6 +5,7 @@ struct LookupCommand: Command {
     static let configuration = CommandConfiguration(
         name: "lookup",
         abstract: "Show what Open Library knows of an ISBN, without adding anything.",
+        discussion: OpenLibraryContact.request,
         examples: ["bookclub lookup 978-0-441-01359-3"],
         arguments: [isbn],
         options: [CommonOptions.json])

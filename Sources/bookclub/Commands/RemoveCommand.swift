@@ -32,10 +32,12 @@ struct RemoveCommand: Command {
     }
 
     func run(in session: Session) throws {
-        let store = try session.library(forWriting: true)
-        let book = try store.state.resolve(reference, exactly: true)
+        let (store, book) = try session.confirmThenLock(given: confirmed) {
+            try $0.resolve(reference, exactly: true)
+        } question: {
+            "Remove '\($0.title.terminalSafe)' and its reading history?"
+        }
         let title = book.title.terminalSafe
-        try session.confirm("Remove '\(title)' and its reading history?", given: confirmed)
         store.update { $0.removeBook(id: book.id) }
         let scene = try session.scene()
         if scene.state.selection == book.id { scene.update { $0.selection = nil } }

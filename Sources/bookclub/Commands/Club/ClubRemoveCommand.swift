@@ -26,11 +26,11 @@ struct ClubRemoveCommand: Command {
     }
 
     func run(in session: Session) throws {
-        let store = try session.library(forWriting: true)
-        let club = try store.state.resolveClub(reference, exactly: true)
-        try session.confirm(
-            "Remove the club '\(club.name.terminalSafe)' and its \(NumberText.count(club.meetings.count, "meeting"))?",
-            given: confirmed)
+        let (store, club) = try session.confirmThenLock(given: confirmed) {
+            try $0.resolveClub(reference, exactly: true)
+        } question: {
+            "Remove the club '\($0.name.terminalSafe)' and its \(NumberText.count($0.meetings.count, "meeting"))?"
+        }
         if json { try session.writeJSON(ClubJSON(club, library: store.state, now: session.now())) }
         store.update { $0.removeClub(club.id) }
         let scene = try session.scene()
