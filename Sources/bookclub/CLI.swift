@@ -192,7 +192,10 @@ enum CLI {
                 if let clash = Self.sameFile(parsed, paths: session.paths, workingDirectory: services.workingDirectory)
                     ?? Self.wrongKind(paths: session.paths, fileSystem: services.fileSystem)
                 {
-                    throw ParseError.message(clash)
+                    // A path the user typed is a usage error; a file at its own place is damaged.
+                    guard !clash.isTyped else { throw ParseError.message(clash.message) }
+                    write("Error: \(clash.message.terminalSafe).\n", false)
+                    return ErrorReport.exitCode(clash.isLink ? .io : .dataFile)
                 }
             } catch {
                 write(UsageGenerator.errorReport(error as? ParseError ?? .message("\(error)"), path: path), false)
@@ -229,17 +232,29 @@ enum CLI {
         }
     }
 
+    /// A file that cannot play its role: what is said of it, whether its path was typed (a flag or a
+    /// variable: a usage error, 64) or is bookclub's default (a damaged file: 65, or 74 for a link
+    /// where a file belongs).
+    struct FileClash {
+        var message: String
+        var isTyped: Bool
+        var isLink = false
+    }
+
     /// A file whose content is plainly of another kind than its role's (a store named as the settings
-    /// file, settings named as the store), said as an error; `nil` when each is of its kind, absent, or
-    /// not bookclub's at all (which its own reader then reports).
-    static func wrongKind(paths: Paths, fileSystem: FileSystem) -> String? {
-        let roles: [(role: String, path: String, kinds: Set<DataFileKind>, setBy: String)] = [
-            ("the store", paths.store, [.store], "--store or BOOKCLUB_STORE"),
-            ("the settings file", paths.settings, [.settings], "--settings or BOOKCLUB_SETTINGS"),
+    /// file, settings named as the store); `nil` when each is of its kind, absent, or not bookclub's
+    /// at all (which its own reader then reports).
+    static func wrongKind(paths: Paths, fileSystem: FileSystem) -> FileClash? {
+        let roles: [(role: String, path: String, kinds: Set<DataFileKind>, setBy: String, isTyped: Bool)] = [
+            ("the store", paths.store, [.store], "--store or BOOKCLUB_STORE", paths.storeIsGiven),
+            (
+                "the settings file", paths.settings, [.settings], "--settings or BOOKCLUB_SETTINGS",
+                paths.settingsIsGiven
+            ),
             // A scene that selects nothing looks like settings.
-            ("the scene file", paths.scene, [.scene, .settings], "BOOKCLUB_SCENE"),
+            ("the scene file", paths.scene, [.scene, .settings], "BOOKCLUB_SCENE", false),
         ]
-        for (role, path, kinds, setBy) in roles {
+        for (role, path, kinds, setBy, isTyped) in roles {
             // The opening of a store as bookclub writes it says enough; anything else is read whole.
             var opening = Data()
             try? fileSystem.readLines(path, 0..<64) { opening += $0 }
@@ -247,14 +262,21 @@ enum CLI {
             guard let data = try? fileSystem.read(path), let kind = DataFileKind.of(data), !kinds.contains(kind) else {
                 continue
             }
-            return "\(role) (\(path.terminalSafe)) holds \(kind.rawValue); give \(setBy) a path of its own"
+            guard isTyped else {
+                return FileClash(
+                    message: "\(role) (\(path)) holds \(kind.rawValue); move it away, or put \(role) itself there",
+                    isTyped: false)
+            }
+            return FileClash(
+                message: "\(role) (\(path.terminalSafe)) holds \(kind.rawValue); give \(setBy) a path of its own",
+                isTyped: true)
         }
         return nil
     }
 
     /// Two roles given one file (a settings path naming the store, an --output naming the journal),
     /// said as an error naming both; `nil` when every file has one role.
-    static func sameFile(_ parsed: ParsedArguments, paths: Paths, workingDirectory cwd: String) -> String? {
+    static func sameFile(_ parsed: ParsedArguments, paths: Paths, workingDirectory cwd: String) -> FileClash? {
         func absolute(_ path: String) -> String {
             let full = path.hasPrefix("/") ? path : cwd + "/" + path
             // Symbolic links and `..` resolved where the file (or its folder) exists.
@@ -269,24 +291,33 @@ enum CLI {
             return String(cString: real) + "/" + name
         }
         let storage = LibraryStorage(path: paths.store, fileSystem: .live, ids: Services.randomIDs)
-        var roles: [(String, String)] = [
-            ("the store", paths.store), ("the store's journal", storage.journalPath),
-            ("the store's history", storage.historyPath),
-            ("the store's undo log", storage.undoPath), ("the store's earlier undo log", storage.previousUndoPath),
-            ("the store's lock", storage.lockPath), ("the store's sync state", storage.syncStatePath),
-            ("the settings file", paths.settings),
-            ("the scene file", paths.scene),
+        let store = paths.storeIsGiven
+        var roles: [(role: String, path: String, isTyped: Bool)] = [
+            ("the store", paths.store, store), ("the store's journal", storage.journalPath, store),
+            ("the store's history", storage.historyPath, store),
+            ("the store's undo log", storage.undoPath, store),
+            ("the store's earlier undo log", storage.previousUndoPath, store),
+            ("the store's lock", storage.lockPath, store), ("the store's sync state", storage.syncStatePath, store),
+            ("the settings file", paths.settings, paths.settingsIsGiven),
+            ("the scene file", paths.scene, false),
         ]
         if let output = (try? parsed[CommonOptions.output("")]) ?? nil, output != "-" {
-            roles.append(("--output", output))
+            roles.append(("--output", output, true))
         }
-        var seen: [String: String] = [:]
-        for (role, path) in roles {
+        var seen: [String: (role: String, isTyped: Bool)] = [:]
+        for (role, path, isTyped) in roles {
             let key = absolute(path)
             if let other = seen[key] {
-                return "\(other) and \(role) are the same file (\(key.terminalSafe)); give each its own"
+                let message = "\(other.role) and \(role) are the same file (\(key.terminalSafe))"
+                guard other.isTyped || isTyped else {
+                    // Two of bookclub's own places are one file only through a link.
+                    return FileClash(
+                        message: message + "; one is a link to the other: put the file itself in its place",
+                        isTyped: false, isLink: true)
+                }
+                return FileClash(message: message + "; give each its own", isTyped: true)
             }
-            seen[key] = role
+            seen[key] = (role, isTyped)
         }
         return nil
     }

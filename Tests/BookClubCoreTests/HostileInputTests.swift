@@ -177,7 +177,8 @@ import Testing
         try FileManager.default.removeItem(atPath: history)
         try FileManager.default.createSymbolicLink(
             atPath: history, withDestinationPath: bookclub.storePath + ".journal")
-        try expectRefused(["progress", "dune", "+5"], code: 64, mentioning: "store.json.journal")
+        // Nothing typed was wrong: a link where a file belongs is an I/O matter, not a usage error.
+        try expectRefused(["progress", "dune", "+5"], code: 74, mentioning: "store.json.journal")
     }
 
     @Test(arguments: ["a folder", "a named pipe"])
@@ -226,25 +227,70 @@ import Testing
         return result
     }
 
-    @Test func aStoreCopiedWithoutItsJournalIsRefusedNotCountedFromZero() throws {
+    /// A journal lost (deleted) or cut to nothing (by a sync or disk tool) is refused by every
+    /// command; `doctor --fix` goes on from the snapshot and puts back what the history holds past it,
+    /// keeping aside what it cannot place: not a byte of the history is lost.
+    @Test(arguments: ["missing", "empty"])
+    func aStoreWhoseJournalIsLostIsRefusedAndMendedWithItsHistory(_ loss: String) throws {
         defer { bookclub.cleanUp() }
         _ = try prepare()
-        try FileManager.default.removeItem(atPath: bookclub.storePath + ".journal")
+        _ = try bookclub.add("ノルウェイの森", "--pages", "296")
+        #expect(try bookclub.run("progress", "ノルウェイ", "40", "--note", "井戸 🌊").exitCode == 0)
+        let history = try Data(contentsOf: URL(fileURLWithPath: bookclub.storePath + ".history"))
+        let journal = bookclub.storePath + ".journal"
+        if loss == "missing" {
+            try FileManager.default.removeItem(atPath: journal)
+        } else {
+            try Data().write(to: URL(fileURLWithPath: journal))
+        }
         let before = try files()
-        for command in [["list"], ["progress", "dune", "+5"], ["show", "dune"], ["history"]] {
+        for command in [["list"], ["progress", "dune", "+5"], ["show", "dune"], ["history"], ["undo"]] {
             let result = try bookclub.run(command)
             #expect(result.exitCode == 65, "\(command): \(result)")
             #expect(
-                result.stderr.contains("store.json.journal: is missing")
+                result.stderr.contains("store.json.journal: is \(loss)")
                     && result.stderr.contains("bookclub doctor --fix"), "\(command): \(result.stderr)")
         }
         #expect(try files() == before, "nothing was cut or written")
         let doctor = try bookclub.run("doctor")
-        #expect(doctor.exitCode == 1 && doctor.stdout.contains("store.json.journal: is missing"), "\(doctor)")
+        #expect(doctor.exitCode == 1 && doctor.stdout.contains("store.json.journal: is \(loss)"), "\(doctor)")
+
         let fix = try bookclub.run("doctor", "--fix")
-        #expect(fix.exitCode == 0 && fix.stdout.contains("started an empty"), "\(fix)")
-        let list = try bookclub.run("list")
-        #expect(list.exitCode == 0 && list.stdout.contains("Dune"), "the store goes on from the snapshot: \(list)")
+        #expect(fix.exitCode == 0, "\(fix)")
+        #expect(fix.stdout.contains("started a new "), "\(fix)")
+        #expect(fix.stdout.contains("put back 2 progress entries from "), "\(fix)")
+        // The snapshot knew Dune, not the book added after it: its entry is kept aside, as it was.
+        let folder = URL(fileURLWithPath: bookclub.storePath).deletingLastPathComponent().path
+        let aside = try FileManager.default.contentsOfDirectory(atPath: folder).filter {
+            $0.hasPrefix("store.json.history.lost-journal-")
+        }
+        #expect(aside.count == 1 && fix.stdout.contains("kept 1 line of "), "\(aside) \(fix)")
+        let kept = try #require(aside.first.flatMap { FileManager.default.contents(atPath: folder + "/" + $0) })
+        #expect(String(decoding: kept, as: UTF8.self).contains("井戸 🌊"))
+        #expect(history.count <= kept.count + (try files()["store.json.history"]?.count ?? 0), "no byte of it lost")
+
+        let book = try #require(try bookclub.json("show", "dune", "--json") as? [String: Any])
+        let entries = try #require((book["readings"] as? [[String: Any]])?.first?["entries"] as? [[String: Any]])
+        #expect(entries.map { $0["page"] as? Int } == [100, 150])
+        #expect(entries.first?["note"] as? String == "the spice")
+        #expect(try bookclub.run("progress", "dune", "+5").exitCode == 0)
+        #expect(try bookclub.run("doctor").exitCode == 0)
+        let again = try #require(try bookclub.json("show", "dune", "--json") as? [String: Any])
+        let pages = (again["readings"] as? [[String: Any]])?.first?["entries"] as? [[String: Any]]
+        #expect(pages?.map { $0["page"] as? Int } == [100, 150, 155])
+    }
+
+    /// Undo leaves the history where the store counts it: `doctor` finds nothing to mend.
+    @Test func afterAnUndoDoctorFindsNothingWrong() throws {
+        defer { bookclub.cleanUp() }
+        _ = try bookclub.add("Dune", "--pages", "412")
+        #expect(try bookclub.run("progress", "dune", "100", "--note", "the spice").exitCode == 0)
+        #expect(try bookclub.run("undo").exitCode == 0)
+        let doctor = try bookclub.run("doctor")
+        #expect(doctor.exitCode == 0, "\(doctor)")
+        #expect(!doctor.stdout.contains("never committed"), "\(doctor)")
+        #expect(try bookclub.run("progress", "dune", "120").exitCode == 0)
+        #expect(try bookclub.run("doctor").exitCode == 0)
     }
 
     @Test func aJournalOfAnotherStoreIsRefused() throws {
@@ -322,6 +368,42 @@ import Testing
                 "\(result.stderr)")
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: copy)) == before)
+    }
+
+    /// The same at bookclub's own places is no usage error: nothing the user typed is wrong. A file
+    /// of the wrong kind there is damaged data (65), a link from one to another an I/O matter (74).
+    @Test func aWrongFileAtItsOwnPlaceIsDamagedDataNotAUsageError() throws {
+        defer { bookclub.cleanUp() }
+        _ = try bookclub.add("Dune", "--pages", "412")
+        #expect(try bookclub.run("progress", "dune", "5").exitCode == 0)
+        #expect(try bookclub.run("settings", "set", "yearlyGoal", "12").exitCode == 0)
+        let manager = FileManager.default
+        let settings = bookclub.settingsPath
+        let saved = try Data(contentsOf: URL(fileURLWithPath: settings))
+        try manager.removeItem(atPath: settings)
+        try manager.copyItem(atPath: bookclub.storePath, toPath: settings)
+        var result = try bookclub.run("list")
+        #expect(result.exitCode == 65, "\(result)")
+        #expect(result.stderr.hasPrefix("Error: the settings file (\(settings)) holds a bookclub store"), "\(result)")
+        #expect(!result.stderr.contains("Usage:"))
+        try manager.removeItem(atPath: settings)
+        try saved.write(to: URL(fileURLWithPath: settings))
+
+        let journal = bookclub.storePath + ".journal"
+        let real = try Data(contentsOf: URL(fileURLWithPath: journal))
+        try manager.removeItem(atPath: journal)
+        try manager.createSymbolicLink(atPath: journal, withDestinationPath: bookclub.storePath + ".history")
+        for command in [["list"], ["progress", "dune", "10"], ["doctor"]] {
+            result = try bookclub.run(command)
+            #expect(result.exitCode == 74, "\(command): \(result)")
+            #expect(
+                result.stderr.hasPrefix("Error: the store's journal and the store's history are the same file"),
+                "\(result)")
+            #expect(!result.stderr.contains("Usage:"))
+        }
+        try manager.removeItem(atPath: journal)
+        try real.write(to: URL(fileURLWithPath: journal))
+        #expect(try bookclub.run("progress", "dune", "10").exitCode == 0)
     }
 
     @Test func settingsOrAHistoryNamedAsTheStoreAreRefused() throws {

@@ -58,13 +58,39 @@ public enum Doctor {
         }
         if fix {
             do {
-                if try storage.startMissingJournal(lockTimeout: lockTimeout) {
+                if let restart = try storage.restartLostJournal(
+                    lockTimeout: lockTimeout, keepingAsideWith: ".lost-journal-" + ICalendar.stamp(now))
+                {
                     findings.append(
                         .init(
                             kind: .fixed,
                             message:
-                                "started an empty \(storage.journalPath): the store goes on from \(storage.path) alone")
-                    )
+                                "started a new \(storage.journalPath): the store goes on from \(storage.path) and its history"
+                        ))
+                    if restart.recovered > 0 {
+                        findings.append(
+                            .init(
+                                kind: .fixed,
+                                message:
+                                    "put back \(NumberText.count(restart.recovered, "progress entry", plural: "progress entries")) from \(storage.historyPath) that \(storage.path) did not count"
+                            ))
+                    }
+                    if restart.unplaced > 0 {
+                        findings.append(
+                            .init(
+                                kind: .note,
+                                message:
+                                    "kept \(NumberText.count(restart.unplaced, "line")) of \(storage.historyPath) of books \(storage.path) does not hold in \(restart.unplacedPath)"
+                            ))
+                    }
+                    if let copy = restart.undoCopyPath {
+                        findings.append(
+                            .init(
+                                kind: .note,
+                                message:
+                                    "kept a copy of \(storage.undoPath), whose records hold books as the lost journal had them, in \(copy)"
+                            ))
+                    }
                 }
             } catch {
                 // Reported below, as the store is opened.

@@ -179,9 +179,10 @@ struct LibraryFiles {
             self = try LibraryFiles(storage: storage, snapshot: snapshot)
             let journal = try storage.fileSystem.read(storage.journalPath)
             guard let journal, !journal.isEmpty else {
-                // A snapshot of a generation always has a journal beside it: its own, or (when a fold
-                // was cut short) the one it replaced.
-                if journal == nil, expectsJournal { throw missingJournal }
+                // A snapshot of a generation always has a journal beside it, which starts with a line
+                // of its generation: its own, or (when a fold was cut short) the one it replaced. One
+                // missing or empty (cut by a sync or disk tool) held changes that are gone with it.
+                if expectsJournal { throw journal == nil ? missingJournal : emptyJournal }
                 return
             }
             if try lay(journal) { return }
@@ -205,8 +206,18 @@ struct LibraryFiles {
             path: storage.journalPath,
             detail: """
                 is missing: \(path.lastPathComponent) keeps its latest changes in it. Put it back beside \(path.lastPathComponent) \
-                (from a backup, or the machine the store came from); or, to go on from \(path.lastPathComponent) alone without \
-                those changes, run `bookclub doctor --fix`
+                (from a backup, or the machine the store came from); or, to go on from \(path.lastPathComponent) and the \
+                progress entries of \(path.lastPathComponent).history, run `bookclub doctor --fix`
+                """)
+    }
+
+    private var emptyJournal: BookClubError {
+        .corruptFile(
+            path: storage.journalPath,
+            detail: """
+                is empty: \(path.lastPathComponent) keeps its latest changes in it, and something cut it. Put the whole \
+                file back (from a backup, or the machine the store came from); or, to go on from \(path.lastPathComponent) \
+                and the progress entries of \(path.lastPathComponent).history, run `bookclub doctor --fix`
                 """)
     }
 
@@ -219,14 +230,14 @@ struct LibraryFiles {
                 """)
     }
 
-    /// Starts an empty journal beside a snapshot whose journal is missing, so that the store goes on
-    /// from the snapshot alone; `false` when the journal is not missing.
-    static func startMissingJournal(of storage: LibraryStorage) throws -> Bool {
+    /// Starts an empty journal beside a snapshot whose journal is missing or empty, so that the store
+    /// goes on from the snapshot; `nil` when the journal is neither. Returns the snapshot's files.
+    static func startLostJournal(of storage: LibraryStorage) throws -> LibraryFiles? {
         let files = try LibraryFiles(storage: storage, snapshot: storage.fileSystem.read(storage.path))
-        guard files.expectsJournal, try storage.fileSystem.size(storage.journalPath) == nil else { return false }
+        guard files.expectsJournal, try (storage.fileSystem.size(storage.journalPath) ?? 0) == 0 else { return nil }
         let journal = try JSONCoding.encoder(pretty: false).encode(["generation": files.generation]) + Data("\n".utf8)
         try storage.fileSystem.writeAtomically(storage.journalPath, journal)
-        return true
+        return try LibraryFiles(reading: storage)
     }
 
     private init(storage: LibraryStorage, snapshot: Data?) throws {

@@ -140,6 +140,9 @@ extension LibraryStorage {
         // Committed: from here the undone record no longer leads to the store's state, whether or not
         // the log is rewritten.
         try writeChanges(Array(changes.dropLast()))
+        // The entries the change added are past the committed history now: cut, so that the history
+        // ends where the store counts (left, they would be cut by the next save).
+        _ = try? fileSystem.append(historyPath, Data(), revert.historyLength)
         return change
     }
 

@@ -193,12 +193,74 @@ public struct LibraryStorage {
         return true
     }
 
-    /// Starts an empty journal when the snapshot's is missing, going on from the snapshot alone (the
-    /// changes the journal held are lost with it); `false` when it is not missing. Takes the store lock.
-    public func startMissingJournal(lockTimeout: Double) throws -> Bool {
+    /// What `restartLostJournal` did.
+    public struct JournalRestart: Equatable, Sendable {
+        /// Progress entries past what the snapshot counts, put back into their readings.
+        public var recovered = 0
+        /// Lines past what the snapshot counts that could not be placed (of a book the snapshot does
+        /// not hold, or not whole), kept as they were in `unplacedPath`.
+        public var unplaced = 0
+        public var unplacedPath: String
+        /// Where the undo log was copied (its records hold the books as they were before each change
+        /// the lost journal committed); `nil` when there was none.
+        public var undoCopyPath: String?
+    }
+
+    /// Starts a new journal when the snapshot's is missing or empty, going on from the snapshot and
+    /// the history: the history's lines past what the snapshot counts (the entries the lost journal
+    /// committed) are put back into their readings where they can be (a reading the snapshot does not
+    /// hold is started again), the others are written to `STORE.history` + `suffix` before the history
+    /// is cut back, and the undo log is copied to `STORE.undo` + `suffix`, so that nothing is lost.
+    /// `nil` when the journal is neither missing nor empty. Takes the store lock.
+    public func restartLostJournal(lockTimeout: Double, keepingAsideWith suffix: String) throws -> JournalRestart? {
         let unlock = try fileSystem.lock(lockPath, lockTimeout)
         defer { unlock() }
-        return try LibraryFiles.startMissingJournal(of: self)
+        sweep()
+        guard let files = try LibraryFiles.startLostJournal(of: self) else { return nil }
+        var restart = JournalRestart(unplacedPath: historyPath + suffix)
+        let undo = (try fileSystem.read(previousUndoPath) ?? Data()) + (try fileSystem.read(undoPath) ?? Data())
+        if !undo.isEmpty {
+            restart.undoCopyPath = undoPath + suffix
+            try fileSystem.writeAtomically(undoPath + suffix, undo)
+        }
+        let counted = files.commit.historyLength
+        guard let history = try fileSystem.read(historyPath), history.count > counted else { return restart }
+        var library = try files.library(in: .everything.withHistory)
+        var unplaced = Data()
+        history[(history.startIndex + counted)...].withUnsafeBytes { tail in
+            var start = 0
+            while start < tail.count {
+                let newline = tail[start...].firstIndex(of: 0x0A)
+                let line = UnsafeRawBufferPointer(rebasing: tail[start..<(newline ?? tail.count)])
+                start = (newline ?? tail.count) + 1
+                // Only a whole line (its line break written) of an entry of a book the store holds.
+                if newline != nil, let record = try? record(line), let entry = try? checked(record),
+                    let book = library.books.firstIndex(where: { $0.id == record.book })
+                {
+                    var readings = library.books[book].readings
+                    if !readings.contains(where: { $0.id == record.reading }) {
+                        readings.append(Reading(id: record.reading, started: entry.time))
+                    }
+                    let reading = readings.firstIndex { $0.id == record.reading }!
+                    if !readings[reading].progress.entries.contains(where: { $0.id == entry.id }) {
+                        readings[reading].progress.add(entry)
+                        readings[reading].started = min(readings[reading].started ?? entry.time, entry.time)
+                        restart.recovered += 1
+                    }
+                    library.books[book].readings = readings
+                } else if line.contains(where: { $0 != 0x20 }) {
+                    unplaced += Data(line) + Data("\n".utf8)
+                    restart.unplaced += 1
+                }
+            }
+        }
+        if !unplaced.isEmpty { try fileSystem.writeAtomically(restart.unplacedPath, unplaced) }
+        // The save cuts the history back to what the snapshot counts, and appends the entries put back
+        // as lines of their own, committed in the new journal.
+        let store = try Store(persistence: persistence(lockTimeout: nil, scope: .everything.withHistory))
+        store.update { $0 = library }
+        try store.save()
+        return restart
     }
 
     /// The transaction that turns `old` into `new`, and the one that turns it back.

@@ -16,6 +16,10 @@ public struct Paths: Equatable, Sendable {
     public var cache: String
     /// The folder of the hooks: executables named `on-add`, `on-progress`, `on-finish`, `on-change`.
     public var hooks: String
+    /// Whether the store's path was given (`--store`, `BOOKCLUB_STORE`) rather than the default one.
+    public var storeIsGiven: Bool
+    /// Whether the settings file's path was given (`--settings`, `BOOKCLUB_SETTINGS`).
+    public var settingsIsGiven: Bool
 
     /// A scene's selection belongs to one store: the default store's scenes are
     /// `scenes/NAME.json`, another store's `scenes/store-HASH/NAME.json`, HASH naming its absolute path.
@@ -37,8 +41,12 @@ public struct Paths: Equatable, Sendable {
         func nonEmpty(_ value: String?) -> String? { value.flatMap { $0.isEmpty ? nil : $0 } }
         let config = base("XDG_CONFIG_HOME", ".config") + "/bookclub"
         let defaultStore = base("XDG_DATA_HOME", ".local/share") + "/bookclub/store.json"
-        self.store = nonEmpty(store) ?? nonEmpty(environment["BOOKCLUB_STORE"]) ?? defaultStore
-        self.settings = nonEmpty(settings) ?? nonEmpty(environment["BOOKCLUB_SETTINGS"]) ?? config + "/settings.json"
+        let givenStore = nonEmpty(store) ?? nonEmpty(environment["BOOKCLUB_STORE"])
+        let givenSettings = nonEmpty(settings) ?? nonEmpty(environment["BOOKCLUB_SETTINGS"])
+        self.store = givenStore ?? defaultStore
+        self.settings = givenSettings ?? config + "/settings.json"
+        storeIsGiven = givenStore != nil
+        settingsIsGiven = givenSettings != nil
         hooks = config + "/hooks"
         cache = base("XDG_CACHE_HOME", ".cache") + "/bookclub"
         let name = nonEmpty(environment["BOOKCLUB_SCENE"]) ?? "default"
