@@ -30,7 +30,7 @@ struct Services {
     }
     /// Makes the ids of readings, entries and saved states.
     var ids = Services.randomIDs
-    static let randomIDs = IDSource { UUID() }
+    static let randomIDs = IDSource(ordered: TimeOrderedIDs.shared.next, random: { UUID() })
     /// Makes the id of a new book, club or meeting.
     var makeID: () -> String = { UUID().uuidString.replacing("-", with: "").lowercased() }
     var runEditor: (String, String) throws -> Void = Editor.run

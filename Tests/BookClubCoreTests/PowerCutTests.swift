@@ -191,6 +191,53 @@ import Testing
             ])
     }
 
+    /// `doctor --fix` of a store whose journal was lost, cut by a power cut anywhere: whatever the disk
+    /// holds after it, `doctor --fix` again ends with every entry the history held, put back or kept
+    /// aside, never cut.
+    @Test func doctorFixOfALostJournal() throws {
+        let home = Self.newHome()
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        for line in [
+            ["add", "Dune", "--pages", "412"], ["progress", "dune", "100", "--note", "the spice"],
+            ["progress", "dune", "150"], ["add", "ノルウェイの森", "--pages", "296"],
+            ["progress", "ノルウェイ", "40", "--note", "井戸 🌊"],
+        ] {
+            try Self.run(line, home: home)
+        }
+        let folder = home + "/.local/share/bookclub"
+        let store = folder + "/store.json"
+        try FileManager.default.removeItem(atPath: store + ".journal")
+        let recorder = PowerCut.Recorder(root: home)
+        let fix = InProcess.run(["doctor", "--fix"], home: home, fileSystem: recorder.fileSystem)
+        try #require(fix.code == 0, "\(fix.stdout)\(fix.stderr)")
+        recorder.acknowledge()
+        let after = try Self.observe(store).library
+        let pages = after.books.first { $0.title == "Dune" }?.readings.first?.progress.entries.map(\.page)
+        #expect(pages == [100, 150])
+        let space = PowerCut.Space(recorder)
+        var checked = 0
+        for (prefix, count) in space.counts().enumerated() {
+            for number in Set([0, count / 2, count - 1]) where count > 0 {
+                try space.disk(after: space.crash(prefix: prefix, number: number)).write(to: home)
+                let again = InProcess.run(["doctor", "--fix"], home: home)
+                #expect(again.code == 0, "crash after \(prefix): \(again.stdout)\(again.stderr)")
+                let mended = try Self.observe(store).library
+                #expect(mended == after, "crash after \(prefix) operations: doctor --fix again lost or changed entries")
+                let aside = try FileManager.default.contentsOfDirectory(atPath: folder).filter {
+                    $0.hasPrefix("store.json.history.lost-journal-")
+                }
+                #expect(
+                    aside.contains { name in
+                        (FileManager.default.contents(atPath: folder + "/" + name)).map {
+                            String(decoding: $0, as: UTF8.self).contains("井戸 🌊")
+                        } ?? false
+                    }, "crash after \(prefix): the line of a book the snapshot does not hold was kept aside")
+                checked += 1
+            }
+        }
+        #expect(checked >= 10, "\(checked) crash states")
+    }
+
     // MARK: The problems the explorer found, one by one
 
     /// A power cut kept the end of a journal append (its commit line) and lost a piece of a book line

@@ -200,6 +200,43 @@ import Testing
         #expect(try homes.desk.run("list").stdout.contains("Kindred"))
     }
 
+    /// Two machines log the same book in the same second (a cron job, a script with `--date`), before
+    /// either has seen the other's: once both have synced, their exports are the same, byte for byte.
+    @Test(arguments: [false, true])
+    func entriesOfTheSameSecondOnTwoMachinesAreListedAlike(deskFirst: Bool) throws {
+        let homes = try TwoHomes()
+        defer { homes.cleanUp() }
+        #expect(try homes.laptop.run("add", "ノルウェイの森", "--pages", "400").exitCode == 0)
+        #expect(try homes.laptop.run("progress", "ノルウェイ", "5").exitCode == 0)
+        try homes.join()
+        for home in [homes.laptop, homes.desk] {
+            #expect(try home.run("settings", "set", "syncProgress", "false").exitCode == 0)
+        }
+        let second = "2026-11-20T08:00:00Z"
+        let writes = [
+            (homes.laptop, ["progress", "ノルウェイ", "120", "--note", "the well 🕳️", "--date", second]),
+            (homes.desk, ["progress", "ノルウェイ", "130", "--note", "مرحبا", "--date", second]),
+            (homes.laptop, ["progress", "ノルウェイ", "140", "--date", second]),
+        ]
+        for (home, arguments) in deskFirst ? [writes[1], writes[0], writes[2]] : writes {
+            #expect(try home.run(arguments).exitCode == 0)
+        }
+        for _ in 0..<2 {
+            #expect(try homes.laptop.run("sync").exitCode == 0)
+            #expect(try homes.desk.run("sync").exitCode == 0)
+        }
+        let laptop = try homes.export(homes.laptop)
+        #expect(laptop.components(separatedBy: "\"time\" : \"\(second)\"").count == 4, "\(laptop)")
+        #expect(laptop == (try homes.export(homes.desk)))
+        // Logged one after the other on one machine, the later stays the later.
+        let book = try #require(try homes.laptop.json("show", "ノルウェイ", "--json") as? [String: Any])
+        let pages = ((book["readings"] as? [[String: Any]])?.first?["entries"] as? [[String: Any]])?.map {
+            $0["page"] as? Int
+        }
+        let laptopOrder = try #require(pages?.filter { $0 == 120 || $0 == 140 })
+        #expect(laptopOrder == [120, 140], "\(pages ?? [])")
+    }
+
     @Test func gitCloneToCloneWithNoConflict() throws {
         let homes = try TwoHomes()
         defer { homes.cleanUp() }
@@ -233,13 +270,15 @@ import Testing
         #expect(pulled.exitCode == 0, "\(pulled.stderr)")
         #expect(try homes.desk.run("list").stdout.contains("Dune"))
 
-        // Both change before either syncs: the pushes race, and the second pulls and pushes again.
-        #expect(try homes.laptop.run("progress", "dune", "30%").exitCode == 0)
+        // Both change before either syncs, in the same second: the pushes race, and the second pulls
+        // and pushes again.
+        #expect(try homes.laptop.run("progress", "dune", "30%", "--date", "2026-11-20T08:00:00Z").exitCode == 0)
         #expect(try homes.desk.run("add", "Piranesi").exitCode == 0)
+        #expect(try homes.desk.run("progress", "dune", "20%", "--date", "2026-11-20T08:00:00Z").exitCode == 0)
         #expect(try homes.desk.run("sync").exitCode == 0)
         let laptop = try homes.laptop.run("sync")
         #expect(laptop.exitCode == 0, "\(laptop.stderr)")
-        #expect(laptop.stderr.contains("1 book from desk"), "\(laptop.stderr)")
+        #expect(laptop.stderr.contains("1 book, 1 entry, 1 reading from desk"), "\(laptop.stderr)")
         #expect(try homes.desk.run("sync").exitCode == 0)
         #expect(try homes.export(homes.laptop) == homes.export(homes.desk))
         let status = try homes.desk.run("sync", "status")

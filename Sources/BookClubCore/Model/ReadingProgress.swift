@@ -41,8 +41,8 @@ public struct ReadingProgress: Codable, Equatable, Sendable {
 
     public init(entries: [Entry] = [], withdrawn: Set<UUID> = []) {
         // Most come in order already (the history is written in order): no copy for them.
-        let isOrdered = zip(entries, entries.dropFirst()).allSatisfy { $0.time <= $1.time }
-        self.entries = isOrdered ? entries : entries.sorted { $0.time < $1.time }
+        let isOrdered = zip(entries, entries.dropFirst()).allSatisfy { !Entry.precedes($1, $0) }
+        self.entries = isOrdered ? entries : entries.sorted(by: Entry.precedes)
         self.withdrawn = withdrawn
     }
 
@@ -64,24 +64,39 @@ public struct ReadingProgress: Codable, Equatable, Sendable {
         }
     }
 
-    /// Adds an entry in time order (after any entry with the same time).
+    /// Adds an entry in its place (`Entry.precedes`).
     public mutating func add(_ entry: Entry) {
-        let index = entries.lastIndex { $0.time <= entry.time }.map { $0 + 1 } ?? 0
+        // Looked for from the end, where a new entry most often goes.
+        var index = entries.count
+        while index > 0, Entry.precedes(entry, entries[index - 1]) { index -= 1 }
         entries.insert(entry, at: index)
     }
 }
 
-extension ReadingProgress {
-    /// Adds an entry, or replaces the one with its id at the same time; `false` for one that moved in
-    /// time (whose place among entries of the same time only the fold knows).
-    mutating func put(_ entry: Entry) -> Bool {
-        guard let index = entries.firstIndex(where: { $0.id == entry.id }) else {
-            add(entry)
-            return true
+extension ReadingProgress.Entry {
+    /// The one order of entries, which every machine computes alike from the entries alone: by time,
+    /// then, for entries of the same second (a script, a cron job, an import, two machines), by id.
+    /// bookclub makes ids in the order it makes entries (`IDSource`), so of two entries of one second
+    /// logged on one machine, the later is the later.
+    public static func precedes(_ a: Self, _ b: Self) -> Bool {
+        guard a.time == b.time else { return a.time < b.time }
+        return withUnsafeBytes(of: a.id.uuid) { a in
+            withUnsafeBytes(of: b.id.uuid) { b in a.lexicographicallyPrecedes(b) }
         }
-        guard entries[index].time == entry.time else { return false }
-        entries[index] = entry
-        return true
+    }
+}
+
+extension ReadingProgress {
+    /// Adds an entry, or replaces the one with its id (in its new place, if it moved in time).
+    mutating func put(_ entry: Entry) {
+        if let index = entries.firstIndex(where: { $0.id == entry.id }) {
+            guard entries[index].time != entry.time else {
+                entries[index] = entry
+                return
+            }
+            entries.remove(at: index)
+        }
+        add(entry)
     }
 
     /// Takes an entry out, and keeps its id so that the history does not bring it back.

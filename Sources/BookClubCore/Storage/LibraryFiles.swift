@@ -230,14 +230,12 @@ struct LibraryFiles {
                 """)
     }
 
-    /// Starts an empty journal beside a snapshot whose journal is missing or empty, so that the store
-    /// goes on from the snapshot; `nil` when the journal is neither. Returns the snapshot's files.
-    static func startLostJournal(of storage: LibraryStorage) throws -> LibraryFiles? {
+    /// The snapshot alone, when its journal is lost (missing or empty): its next commit is a fold, a
+    /// new snapshot with a journal of its own. `nil` when the journal is neither missing nor empty.
+    static func snapshotOfLostJournal(_ storage: LibraryStorage) throws -> LibraryFiles? {
         let files = try LibraryFiles(storage: storage, snapshot: storage.fileSystem.read(storage.path))
         guard files.expectsJournal, try (storage.fileSystem.size(storage.journalPath) ?? 0) == 0 else { return nil }
-        let journal = try JSONCoding.encoder(pretty: false).encode(["generation": files.generation]) + Data("\n".utf8)
-        try storage.fileSystem.writeAtomically(storage.journalPath, journal)
-        return try LibraryFiles(reading: storage)
+        return files
     }
 
     private init(storage: LibraryStorage, snapshot: Data?) throws {

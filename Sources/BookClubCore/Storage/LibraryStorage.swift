@@ -64,6 +64,13 @@ public struct LibraryStorage {
     public func persistence(
         lockTimeout: Double?, recording: (command: String, time: Date)? = nil, scope: LibraryScope = .everything
     ) -> Persistence<Library> {
+        persistence(lockTimeout: lockTimeout, recording: recording, scope: scope) { try LibraryFiles(reading: self) }
+    }
+
+    private func persistence(
+        lockTimeout: Double?, recording: (command: String, time: Date)?, scope: LibraryScope,
+        read: @escaping () throws -> LibraryFiles
+    ) -> Persistence<Library> {
         var files: LibraryFiles?
         var unlock: (() -> Void)?
         return Persistence(
@@ -72,7 +79,7 @@ public struct LibraryStorage {
                     unlock = try fileSystem.lock(lockPath, timeout)
                     sweep()
                 }
-                let read = try LibraryFiles(reading: self)
+                let read = try read()
                 files = read
                 return try read.library(in: scope)
             },
@@ -206,17 +213,26 @@ public struct LibraryStorage {
         public var undoCopyPath: String?
     }
 
+    /// Where `restartLostJournal` keeps the history's lines past what the snapshot counts until its
+    /// commit, so that a power cut while the history is cut back and written again loses none of them.
+    var recoveringPath: String { historyPath + ".recovering" }
+
     /// Starts a new journal when the snapshot's is missing or empty, going on from the snapshot and
     /// the history: the history's lines past what the snapshot counts (the entries the lost journal
     /// committed) are put back into their readings where they can be (a reading the snapshot does not
-    /// hold is started again), the others are written to `STORE.history` + `suffix` before the history
-    /// is cut back, and the undo log is copied to `STORE.undo` + `suffix`, so that nothing is lost.
+    /// hold is started again), the others are written to `STORE.history` + `suffix`, and the undo log
+    /// is copied to `STORE.undo` + `suffix`, so that nothing is lost. The lines are first copied to
+    /// `recoveringPath`, read again by a restart that a power cut stopped; the commit is a new snapshot.
     /// `nil` when the journal is neither missing nor empty. Takes the store lock.
     public func restartLostJournal(lockTimeout: Double, keepingAsideWith suffix: String) throws -> JournalRestart? {
         let unlock = try fileSystem.lock(lockPath, lockTimeout)
         defer { unlock() }
         sweep()
-        guard let files = try LibraryFiles.startLostJournal(of: self) else { return nil }
+        guard let files = try LibraryFiles.snapshotOfLostJournal(self) else {
+            // Committed: what a restart kept for its commit is in the store.
+            _ = fileSystem.remove(recoveringPath)
+            return nil
+        }
         var restart = JournalRestart(unplacedPath: historyPath + suffix)
         let undo = (try fileSystem.read(previousUndoPath) ?? Data()) + (try fileSystem.read(undoPath) ?? Data())
         if !undo.isEmpty {
@@ -224,10 +240,18 @@ public struct LibraryStorage {
             try fileSystem.writeAtomically(undoPath + suffix, undo)
         }
         let counted = files.commit.historyLength
-        guard let history = try fileSystem.read(historyPath), history.count > counted else { return restart }
-        var library = try files.library(in: .everything.withHistory)
-        var unplaced = Data()
-        history[(history.startIndex + counted)...].withUnsafeBytes { tail in
+        let history = try fileSystem.read(historyPath) ?? Data()
+        var tail = Data(history[(history.startIndex + min(counted, history.count))...])
+        if let kept = try fileSystem.read(recoveringPath) {
+            tail = kept + tail
+        } else if !tail.isEmpty {
+            try fileSystem.writeAtomically(recoveringPath, tail)
+        }
+        let persistence = persistence(lockTimeout: nil, recording: nil, scope: .everything.withHistory) { files }
+        let snapshot = try persistence.load()
+        var library = snapshot
+        var unplaced: [Data] = []
+        tail.withUnsafeBytes { tail in
             var start = 0
             while start < tail.count {
                 let newline = tail[start...].firstIndex(of: 0x0A)
@@ -248,18 +272,19 @@ public struct LibraryStorage {
                         restart.recovered += 1
                     }
                     library.books[book].readings = readings
-                } else if line.contains(where: { $0 != 0x20 }) {
-                    unplaced += Data(line) + Data("\n".utf8)
-                    restart.unplaced += 1
+                } else if line.contains(where: { $0 != 0x20 }), !unplaced.contains(Data(line)) {
+                    unplaced.append(Data(line))
                 }
             }
         }
-        if !unplaced.isEmpty { try fileSystem.writeAtomically(restart.unplacedPath, unplaced) }
-        // The save cuts the history back to what the snapshot counts, and appends the entries put back
-        // as lines of their own, committed in the new journal.
-        let store = try Store(persistence: persistence(lockTimeout: nil, scope: .everything.withHistory))
-        store.update { $0 = library }
-        try store.save()
+        restart.unplaced = unplaced.count
+        if !unplaced.isEmpty {
+            try fileSystem.writeAtomically(restart.unplacedPath, unplaced.reduce(Data()) { $0 + $1 + Data("\n".utf8) })
+        }
+        // The history is cut back to what the snapshot counts and the entries put back are appended as
+        // lines of their own; then the new snapshot, which counts them, commits.
+        try persistence.save(snapshot, library)
+        _ = fileSystem.remove(recoveringPath)
         return restart
     }
 

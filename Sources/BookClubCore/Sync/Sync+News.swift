@@ -146,9 +146,8 @@ extension Library {
         case .putEntry(let id, let readingID, let entry):
             guard !hidden.contains(entry.id.uuidString) else { return false }
             return book(id) { book in
-                guard let index = book.readings.firstIndex(where: { $0.id == readingID }),
-                    book.readings[index].progress.put(entry)
-                else { return false }
+                guard let index = book.readings.firstIndex(where: { $0.id == readingID }) else { return false }
+                book.readings[index].progress.put(entry)
                 // An entry logged as a page counts from this book's page count, as the fold's does.
                 book.deriveFractions()
                 return true
