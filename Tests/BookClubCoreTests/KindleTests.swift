@@ -263,19 +263,65 @@ import Testing
         }
     }
 
-    /// Random cuts, flips and repeats of real entries: the reader never traps or hangs, and whatever it
-    /// reads is a highlight with text or a note.
+    /// Entries of the shapes the fuzzer starts from besides `mixed`: a Russian Kindle's (an en dash
+    /// first and in the range), a Japanese one's (page and location before the kind) and a Chinese
+    /// one's (both in one field, 下午 for PM), each a highlight, a note on it and a bookmark.
+    static let languageSeeds = [
+        [
+            "Мастер и Маргарита (Михаил Булгаков)",
+            "– Ваш выделенный отрывок на странице 7 | Место 95–97 | Добавлено: суббота, 3 мая 2025 г. в 12:01:02",
+            "", "Никогда не разговаривайте с неизвестными.", "==========",
+            "Мастер и Маргарита (Михаил Булгаков)",
+            "– Ваша заметка на странице 7 | Место 96 | Добавлено: суббота, 3 мая 2025 г. в 12:01:40",
+            "", "первая глава", "==========",
+            "Мастер и Маргарита (Михаил Булгаков)",
+            "– Ваша закладка на странице 8 | Место 101 | Добавлено: суббота, 3 мая 2025 г. в 12:02:00",
+            "", "", "==========",
+        ].joined(separator: "\r\n"),
+        [
+            "\u{FEFF}吾輩は猫である (夏目漱石)",
+            "- 5ページ|位置No. 40-42のハイライト |作成日: 2025年5月3日土曜日 9:15:00",
+            "", "吾輩は猫である。名前はまだ無い。", "==========",
+            "吾輩は猫である (夏目漱石)",
+            "- 5ページ|位置No. 41のメモ |作成日: 2025年5月3日土曜日 9:16:00",
+            "", "冒頭", "==========",
+            "三体 (刘慈欣)",
+            "- 您在第 30 页（位置 #455-460）的标注 | 添加于 2025年5月3日星期六 下午9:05:00",
+            "", "不要回答！", "==========",
+            "三体 (刘慈欣)",
+            "- 您在第 30 页（位置 #458）的笔记 | 添加于 2025年5月3日星期六 下午9:06:00",
+            "", "第一次", "==========",
+            "三体 (刘慈欣)",
+            "- 您在第 31 页（位置 #470）的书签 | 添加于 2025年5月3日星期六 下午9:07:00",
+            "", "", "==========",
+        ].joined(separator: "\n"),
+    ]
+
+    /// Random cuts, flips and repeats of real entries, of every language's shape: the reader never
+    /// traps or hangs, and whatever it reads is a highlight with text or a note.
     @Test func fuzzedFilesNeverTrap() throws {
+        // Each seed reads whole as it is, before it is cut up.
+        for (seed, count) in zip(Self.languageSeeds, [1, 2]) {
+            let read = KindleClippings.read(Data(seed.utf8), timeZone: Self.newYork)
+            #expect(read.problems.isEmpty, "\(read.problems)")
+            #expect(read.books.flatMap(\.highlights).count == count)
+            #expect(read.books.flatMap(\.highlights).allSatisfy { $0.note != nil && $0.time != nil })
+            #expect(read.bookmarks == 1)
+        }
         var random = SeededGenerator(state: 2026)
-        let seed = Array(Self.mixed.utf8)
-        for _ in 0..<2000 {
+        let seeds = ([Self.mixed] + Self.languageSeeds).map { Array($0.utf8) }
+        let snippets = ["- 1-2 99999999999999999999 | :: 年月日", "– 1300–1301 t/m 9 | 下午12:60 年 | 1-", "|||-"]
+        for _ in 0..<3000 {
+            let seed = seeds[Int.random(in: 0..<seeds.count, using: &random)]
             var bytes = seed
             for _ in 0..<Int.random(in: 1...6, using: &random) {
                 let at = Int.random(in: 0..<bytes.count, using: &random)
                 switch Int.random(in: 0..<4, using: &random) {
                 case 0: bytes[at] = UInt8.random(in: 0...255, using: &random)
                 case 1: bytes.removeSubrange(at..<min(bytes.count, at + Int.random(in: 1...40, using: &random)))
-                case 2: bytes.insert(contentsOf: Array("- 1-2 99999999999999999999 | :: 年月日".utf8), at: at)
+                case 2:
+                    let snippet = snippets[Int.random(in: 0..<snippets.count, using: &random)]
+                    bytes.insert(contentsOf: Array(snippet.utf8), at: at)
                 default: bytes.insert(contentsOf: bytes[at..<min(bytes.count, at + 80)], at: at)
                 }
                 if bytes.isEmpty { bytes = seed }
