@@ -95,6 +95,108 @@ import Testing
         #expect(book.finished == KOReaderSidecar.day(from: "2023-05-10", timeZone: .utc))
     }
 
+    /// A sidecar of the 2021 format, written for this test: `highlight` holds four passages (one of a
+    /// PDF, with no positions), `bookmarks` a note on two of them, the passage again on another,
+    /// KOReader's own `in <chapter>` on a third and on two page bookmarks.
+    static let format2021 = Data(
+        #"""
+        -- we can read Lua syntax here!
+        return {
+            ["bookmarks"] = {
+                [1] = {
+                    ["chapter"] = "Two", ["datetime"] = "2021-03-02 21:00:00", ["notes"] = "in Two",
+                    ["page"] = "/body/DocFragment[3]/body/p[4]/text().0",
+                },
+                [2] = {
+                    ["chapter"] = "One", ["datetime"] = "2021-03-01 09:00:00", ["highlighted"] = true,
+                    ["notes"] = "The first passage.", ["page"] = "/body/DocFragment[2]/body/p[1]/text().0",
+                    ["pos0"] = "/body/DocFragment[2]/body/p[1]/text().0",
+                    ["pos1"] = "/body/DocFragment[2]/body/p[1]/text().18", ["text"] = "Why first?",
+                },
+                [3] = {
+                    ["chapter"] = "One", ["datetime"] = "2021-03-01 09:05:00", ["highlighted"] = true,
+                    ["notes"] = "The second, same page.", ["page"] = "/body/DocFragment[2]/body/p[2]/text().0",
+                    ["pos0"] = "/body/DocFragment[2]/body/p[2]/text().0",
+                    ["pos1"] = "/body/DocFragment[2]/body/p[2]/text().22", ["text"] = "The second, same page.",
+                },
+                [4] = {
+                    ["chapter"] = "Two", ["datetime"] = "2021-03-02 20:00:00", ["highlighted"] = true,
+                    ["notes"] = "A third, later.", ["page"] = "/body/DocFragment[3]/body/p[1]/text().0",
+                    ["pos0"] = "/body/DocFragment[3]/body/p[1]/text().0",
+                    ["pos1"] = "/body/DocFragment[3]/body/p[1]/text().15", ["text"] = "in Two",
+                },
+                [5] = {
+                    ["datetime"] = "2021-03-03 07:30:00", ["highlighted"] = true, ["notes"] = "A fourth, of a PDF.",
+                    ["page"] = 44, ["text"] = "Bring it to the club",
+                },
+                [6] = {
+                    ["chapter"] = "Two", ["datetime"] = "2021-03-02 21:10:00", ["highlighted"] = true,
+                    ["notes"] = "in Two", ["page"] = 31, ["text"] = "in Two",
+                },
+            },
+            ["doc_props"] = { ["authors"] = "A. Writer", ["title"] = "Shapes of 2021" },
+            ["highlight"] = {
+                [30] = {
+                    [1] = {
+                        ["chapter"] = "Two", ["datetime"] = "2021-03-02 20:00:00", ["drawer"] = "lighten",
+                        ["pos0"] = "/body/DocFragment[3]/body/p[1]/text().0",
+                        ["pos1"] = "/body/DocFragment[3]/body/p[1]/text().15", ["text"] = "A third, later.",
+                    },
+                },
+                [12] = {
+                    [2] = {
+                        ["chapter"] = "One", ["datetime"] = "2021-03-01 09:05:00", ["drawer"] = "lighten",
+                        ["pos0"] = "/body/DocFragment[2]/body/p[2]/text().0",
+                        ["pos1"] = "/body/DocFragment[2]/body/p[2]/text().22", ["text"] = "The second, same page.",
+                    },
+                    [1] = {
+                        ["chapter"] = "One", ["datetime"] = "2021-03-01 09:00:00", ["drawer"] = "lighten",
+                        ["pos0"] = "/body/DocFragment[2]/body/p[1]/text().0",
+                        ["pos1"] = "/body/DocFragment[2]/body/p[1]/text().18", ["text"] = "The first passage.",
+                    },
+                },
+                [44] = {
+                    [1] = { ["datetime"] = "2021-03-03 07:30:00", ["drawer"] = "underscore", ["text"] = "A fourth, of a PDF." },
+                },
+                [50] = {
+                    [1] = {
+                        ["chapter"] = "Three", ["datetime"] = "2021-03-04 22:00:00", ["drawer"] = "lighten",
+                        ["pos0"] = "/body/DocFragment[4]/body/p[7]/text().0",
+                        ["pos1"] = "/body/DocFragment[4]/body/p[7]/text().9", ["text"] = "No bookmark.",
+                    },
+                },
+            },
+            ["partial_md5_checksum"] = "00112233445566778899aabbccddeeff",
+        }
+        """#.utf8)
+
+    @Test func the2021FormatBringsEveryPassageOfHighlightOnceWithTheNoteOfItsBookmark() throws {
+        let (book, bookmarks) = try KOReaderSidecar.read(
+            Self.format2021, origin: "shapes", modified: nil, timeZone: Self.newYork)
+        #expect(book.title == "Shapes of 2021")
+        #expect(
+            book.highlights.map(\.text) == [
+                "The first passage.", "The second, same page.", "A third, later.", "A fourth, of a PDF.",
+                "No bookmark.",
+            ])
+        #expect(book.highlights.map(\.page) == [12, 12, 30, 44, 50])
+        #expect(
+            book.highlights.map(\.note) == ["Why first?", nil, nil, "Bring it to the club", nil],
+            "the passage again and `in Two` are no note")
+        #expect(book.highlights.map(\.chapter) == ["One", "One", "Two", nil, "Three"])
+        #expect(book.highlights.first?.time == Date(timeIntervalSince1970: 1_614_607_200))  // 09:00 in New York
+        #expect(book.highlights.last?.time == Date(timeIntervalSince1970: 1_614_913_200))  // 22:00 on the 4th
+        #expect(bookmarks == 2, "the page bookmark, and the `in Two` of no passage")
+        // An id from the position, as when bookmarks brought them: a re-import adds nothing.
+        #expect(
+            book.highlights.first?.id
+                == "koreader-"
+                + ReaderImport.digest("00112233445566778899aabbccddeeff", "/body/DocFragment[2]/body/p[1]/text().0"))
+        #expect(
+            book.highlights[3].id == "koreader-"
+                + ReaderImport.digest("00112233445566778899aabbccddeeff", "page 44 A fourth, of a PDF."))
+    }
+
     @Test func aSidecarThatNamesNoBookIsAProblemWithItsPlace() {
         #expect(throws: ReaderImport.Problem(place: "x.lua", reason: "no title in doc_props, and no doc_path")) {
             try KOReaderSidecar.read(
@@ -106,13 +208,21 @@ import Testing
         }
     }
 
-    /// Random cuts, flips and repeats of the real sidecars: the reader never traps or hangs.
+    /// Random cuts, flips and repeats of sidecars of every format (2024's, 2023's, and the 2021 one
+    /// with passages in `highlight` and notes in `bookmarks`): the reader never traps or hangs.
     @Test func fuzzedSidecarsNeverTrap() throws {
+        // The 2021 seed reads whole as it is, before it is cut up.
+        let (book, _) = try KOReaderSidecar.read(Self.format2021, origin: "f", modified: nil, timeZone: .utc)
+        #expect(book.highlights.count == 5)
+        #expect(book.highlights.contains { $0.text == "No bookmark." })
+        #expect(!book.highlights.contains { $0.text == "in Two" })
         var random = SeededGenerator(state: 2027)
-        let seeds = [try Array(Self.sidecar("Dune - Frank Herbert")), try Array(Self.sidecar("kindred"))]
+        let seeds = [
+            try Array(Self.sidecar("Dune - Frank Herbert")), try Array(Self.sidecar("kindred")), Array(Self.format2021),
+        ]
         var read = 0
-        for _ in 0..<3000 {
-            var bytes = seeds[Int.random(in: 0..<2, using: &random)]
+        for _ in 0..<4000 {
+            var bytes = seeds[Int.random(in: 0..<seeds.count, using: &random)]
             for _ in 0..<Int.random(in: 1...4, using: &random) {
                 let at = Int.random(in: 0..<bytes.count, using: &random)
                 switch Int.random(in: 0..<4, using: &random) {
@@ -132,6 +242,132 @@ import Testing
             }
         }
         #expect(read > 0)
+    }
+}
+
+/// The real sidecars of `../shared/fixtures/ereaders/koreader-sidecars`, one of each format.
+@Suite(.enabled(if: RealExports.isPresent, "the real files are not here (../shared/fixtures); skipped"))
+struct KOReaderRealSidecarTests {
+    /// The file's time, for what the sidecar does not date.
+    static let modified = Date(timeIntervalSince1970: 1_700_000_000)
+
+    struct Expected: Sendable, CustomStringConvertible {
+        var file: String
+        var title: String
+        var author: String?
+        var isbn: String? = nil
+        var checksum: String? = nil
+        var pages: [Int] = []
+        var progress: Double? = nil
+        var progressDay: String? = nil
+        var finished: String? = nil
+        var bookmarks = 0
+        var description: String { file }
+    }
+
+    static let sidecars: [Expected] = [
+        Expected(
+            file: "new-annotations.feel-good-productivity.metadata.epub.lua",
+            title: "Feel-good Productivity : How to Do More of What Matters to You (9781250865052)",
+            author: "Abdaal, Ali", isbn: "9781250865052", checksum: "6567949969f0a697bcdadc922f2c6b32",
+            pages: [14, 15],
+            progress: 0.77556818181818, progressDay: "2024-02-26"),
+        Expected(
+            file: "old-bookmarks-highlight-2021.blue-mind.metadata.epub.lua",
+            title: "Blue Mind: How Water Makes You Happier, More Connected and Better at What You Do",
+            author: "Céline Cousteau, Wallace J. Nichols", checksum: "d6146523c5f0ea5bb9855311960d490b",
+            pages: [75, 76, 77], progress: 0.1463963963964, bookmarks: 1),
+        Expected(
+            file: "minimal-complete.thinking-fast-slow.metadata.epub.lua", title: "Thinking, Fast and Slow",
+            author: "Daniel Kahneman", finished: "2023-09-14"),
+        Expected(
+            file: "minimal-2019.book1.metadata.epub.lua",
+            title: "Durch Wüste und Harem / Gesammelte Reiseromane, Band I",
+            author: "Karl May", progress: 0.0017699115044248),
+        Expected(
+            file: "minimal-2019-complete.book2.metadata.epub.lua",
+            title: "Erstes Kapitel des Buches \"Richard und Samuel\" / Die erste lange Eisenbahnfahrt (Prag-Zürich)",
+            author: "Max Brod, Franz Kafka", progress: 0.017543859649123, finished: ""),
+    ]
+
+    static func read(_ file: String) throws -> (book: ReaderImport.Book, bookmarks: Int) {
+        let data = try Data(
+            contentsOf: URL(fileURLWithPath: RealExports.shared("ereaders/koreader-sidecars/" + file)))
+        return try KOReaderSidecar.read(
+            data, origin: file, modified: modified, timeZone: KOReaderSidecarTests.newYork)
+    }
+
+    @Test(arguments: sidecars)
+    func eachFormatReads(_ expected: Expected) throws {
+        let zone = KOReaderSidecarTests.newYork
+        let (book, bookmarks) = try Self.read(expected.file)
+        #expect(book.title == expected.title)
+        #expect(book.author == expected.author)
+        #expect(book.isbn == expected.isbn)
+        #expect(book.externalID == expected.checksum)
+        #expect(book.highlights.map(\.page) == expected.pages)
+        #expect(book.highlights.allSatisfy { !$0.text.isEmpty && $0.time != nil && $0.note == nil })
+        #expect(Set(book.highlights.map(\.id)).count == expected.pages.count)
+        #expect(bookmarks == expected.bookmarks)
+        #expect(book.progress?.fraction == expected.progress)
+        if expected.progress != nil {
+            #expect(
+                book.progress?.time
+                    == (expected.progressDay.flatMap { KOReaderSidecar.day(from: $0, timeZone: zone) } ?? Self.modified)
+            )
+        }
+        let finished = expected.finished.flatMap {
+            $0.isEmpty ? Self.modified : KOReaderSidecar.day(from: $0, timeZone: zone)
+        }
+        #expect(book.finished == finished)
+    }
+
+    @Test func importingThe2021SidecarTwiceAddsItsThreeHighlightsOnce() throws {
+        let bookclub = try BookClubRunner()
+        defer { bookclub.cleanUp() }
+        let file = RealExports.shared(
+            "ereaders/koreader-sidecars/old-bookmarks-highlight-2021.blue-mind.metadata.epub.lua")
+        let imported = try bookclub.run("import", "koreader", file)
+        #expect(imported.exitCode == 0, "\(imported.stderr)")
+        #expect(
+            imported.stderr
+                == "Imported 3 highlights of 1 book (1 new to bookclub); 1 progress entry logged, 1 bookmark skipped.\n"
+        )
+        let again = try bookclub.run("import", "koreader", file)
+        #expect(
+            again.stderr
+                == "Imported 0 highlights of 1 book (0 new to bookclub); 3 already there, 1 bookmark skipped.\n")
+        let shown = try #require(try bookclub.json("show", "blue mind", "--json") as? [String: Any])
+        let highlights = (shown["readings"] as? [[String: Any]])?.first?["highlights"] as? [[String: Any]]
+        #expect(highlights?.compactMap { $0["page"] as? Int } == [75, 76, 77])
+    }
+
+    /// KOReader 2021: three passages in `highlight`, one of them in `bookmarks` too (with no note), and
+    /// a page bookmark whose `notes` is KOReader's own `in 3. The Water Premium`.
+    @Test func the2021SidecarBringsItsThreePassagesWithTheirPagesAndTimes() throws {
+        let (book, bookmarks) = try Self.read("old-bookmarks-highlight-2021.blue-mind.metadata.epub.lua")
+        #expect(book.highlights.count == 3)
+        #expect(
+            book.highlights.map { String($0.text.prefix(24)) } == [
+                "Here’s where our DNA ent", "The other 40 percent of ", "The factors that help bo",
+            ])
+        #expect(book.highlights.map(\.page) == [75, 76, 77])
+        // 2021-02-15 14:24:18, 14:25:06 and 14:28:25 in New York.
+        #expect(
+            book.highlights.map(\.time) == [
+                Date(timeIntervalSince1970: 1_613_417_058), Date(timeIntervalSince1970: 1_613_417_106),
+                Date(timeIntervalSince1970: 1_613_417_305),
+            ])
+        #expect(book.highlights.map(\.chapter) == Array(repeating: "3. The Water Premium", count: 3))
+        #expect(book.highlights.allSatisfy { $0.note == nil }, "no note was written; `in …` is KOReader's")
+        #expect(!book.highlights.contains { $0.text.hasPrefix("in ") })
+        #expect(bookmarks == 1)
+        // The passage the bookmarks held keeps the id it had when only they were read.
+        #expect(
+            book.highlights.last?.id
+                == "koreader-"
+                + ReaderImport.digest(
+                    "d6146523c5f0ea5bb9855311960d490b", "/body/DocFragment[12]/body/div/section/p[13]/text()[1].0"))
     }
 }
 

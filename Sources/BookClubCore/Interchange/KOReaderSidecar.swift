@@ -10,9 +10,10 @@
 /// - KOReader 2024.07 and later keep an `annotations` array: `text` is the passage, `note` the
 ///   reader's note, with `pageno`, `chapter` and `datetime`; an entry without `drawer` is a page
 ///   bookmark, skipped.
-/// - Earlier versions keep `bookmarks` (and `highlight` by page), where the meaning is inverted:
-///   `notes` holds the passage and `text` the reader's note, unless it is KOReader's own
-///   `in <chapter>`; a bookmark not `highlighted` is a page bookmark, skipped.
+/// - Earlier versions keep the passages in `highlight` (by page) and the notes in `bookmarks`, where
+///   the meaning is inverted: `notes` holds the passage and `text` the reader's note, unless it is
+///   the passage again or KOReader's own `in <chapter>`; a bookmark of no passage and not
+///   `highlighted` is a page bookmark, skipped.
 public enum KOReaderSidecar {
     /// Reads a sidecar: `nil` and a reason when it names no book.
     ///
@@ -84,36 +85,106 @@ public enum KOReaderSidecar {
                         source: .koreader))
             }
         } else {
-            // The old format: pages come from `highlight`, keyed by page, whose entries share a time.
-            var pages: [String: Int] = [:]
-            for (pageKey, entries) in root["highlight"]?.entries ?? [] {
-                guard case .number(let number) = pageKey, let page = Self.page(from: number) else { continue }
-                for entry in entries.array { if let time = entry["datetime"]?.string { pages[time] = page } }
-            }
-            for item in root["bookmarks"]?.array ?? [] {
-                guard item["highlighted"]?.bool == true else {
-                    bookmarks += 1
-                    continue
-                }
-                guard let text = item["notes"]?.string?.trimmed, !text.isEmpty else { continue }
-                let chapter = item["chapter"]?.string?.trimmed.nonBlank
-                var note = item["text"]?.string?.trimmed.nonBlank
-                if let written = note, isAutomatic(written, chapter: chapter) { note = nil }
-                let page =
-                    item["page"]?.number.flatMap(Self.page(from:)) ?? item["datetime"]?.string.flatMap { pages[$0] }
-                let position = item["pos0"]?.string ?? "page \(page ?? 0) " + text
-                book.highlights.append(
-                    Highlight(
-                        id: "koreader-" + ReaderImport.digest(key, position), text: text, note: note, page: page,
-                        chapter: chapter,
-                        time: item["datetime"]?.string.flatMap { Self.time(from: $0, timeZone: timeZone) },
-                        source: .koreader))
-            }
+            let (highlights, skipped) = oldFormat(root, key: key, timeZone: timeZone)
+            book.highlights = highlights
+            bookmarks = skipped
         }
         // One highlight a place: a file that lists one twice keeps the last.
         var seen = Set<String>()
         book.highlights = book.highlights.reversed().filter { seen.insert($0.id).inserted }.reversed()
         return (book, bookmarks)
+    }
+
+    /// A passage of the old format's `highlight` table.
+    private struct Passage {
+        var text: String
+        var page: Int?
+        var pos0: LuaValue?
+        var pos1: LuaValue?
+        var chapter: String?
+        var datetime: String?
+        var note: String?
+    }
+
+    /// The highlights of the format before 2024.07, and how many page bookmarks it has. `highlight`,
+    /// keyed by page, holds the passages (`text`); `bookmarks` holds page bookmarks and, for some
+    /// passages, a bookmark of the same place (the same `pos0` and `pos1`, or without them the same
+    /// page and text) whose `notes` is the passage again and whose `text` is the reader's note, unless
+    /// it is the passage or KOReader's own `in <chapter>`. A highlighted bookmark of no passage of
+    /// `highlight` is a highlight of its own (a file of before `highlight`); any other is a page
+    /// bookmark.
+    private static func oldFormat(_ root: LuaValue, key: String, timeZone: Zone) -> ([Highlight], Int) {
+        var passages: [(page: Int, index: Int, passage: Passage)] = []
+        // The page of each time, for a highlighted bookmark of no passage (its entry shares its time).
+        var pageByTime: [String: Int] = [:]
+        for (pageKey, entries) in root["highlight"]?.entries ?? [] {
+            var page: Int?
+            if case .number(let number) = pageKey { page = Self.page(from: number) }
+            for (index, entry) in entries.array.enumerated() {
+                if let page, let time = entry["datetime"]?.string {
+                    pageByTime[time] = min(page, pageByTime[time] ?? page)
+                }
+                guard let text = entry["text"]?.string?.trimmed, !text.isEmpty else { continue }
+                let passage = Passage(
+                    text: text, page: page, pos0: entry["pos0"], pos1: entry["pos1"],
+                    chapter: entry["chapter"]?.string?.trimmed.nonBlank, datetime: entry["datetime"]?.string)
+                passages.append((page ?? Int.max, index, passage))
+            }
+        }
+        // In the book's order: the table's order is not the file's.
+        passages.sort { ($0.page, $0.index, $0.passage.text) < ($1.page, $1.index, $1.passage.text) }
+        var found = passages.map(\.passage)
+        // The passages by place, and by text: on any page (`nil`) and on theirs, among all of them or
+        // among those of no place only. A file of many is read in linear time.
+        struct TextKey: Hashable {
+            var text: String
+            var page: Int?
+            var unplaced: Bool
+        }
+        var byPlace: [[LuaValue?]: Int] = [:]
+        var byText: [TextKey: Int] = [:]
+        for (index, passage) in found.enumerated().reversed() {
+            let unplaced = passage.pos0 == nil && passage.pos1 == nil
+            if !unplaced { byPlace[[passage.pos0, passage.pos1]] = index }
+            for page in [nil, passage.page] {
+                byText[TextKey(text: passage.text, page: page, unplaced: false)] = index
+                if unplaced { byText[TextKey(text: passage.text, page: page, unplaced: true)] = index }
+            }
+        }
+        var extra: [Passage] = []
+        var bookmarks = 0
+        for item in root["bookmarks"]?.array ?? [] {
+            let text = item["notes"]?.string?.trimmed ?? ""
+            let chapter = item["chapter"]?.string?.trimmed.nonBlank
+            let page = item["page"]?.number.flatMap(Self.page(from:))
+            let (pos0, pos1) = (item["pos0"], item["pos1"])
+            // The same place; else, where one of the two has none, the same passage (on the same page).
+            let hasPlace = pos0 != nil && pos1 != nil
+            let match =
+                (hasPlace ? byPlace[[pos0, pos1]] : nil)
+                ?? (text.isEmpty ? nil : byText[TextKey(text: text, page: page, unplaced: hasPlace)])
+            var note = item["text"]?.string?.trimmed.nonBlank
+            if let written = note, written == text || isAutomatic(written, chapter: chapter) { note = nil }
+            if let match {
+                if let note, found[match].note == nil, note != found[match].text { found[match].note = note }
+            } else if item["highlighted"]?.bool == true, !text.isEmpty, !isAutomatic(text, chapter: chapter) {
+                let datetime = item["datetime"]?.string
+                extra.append(
+                    Passage(
+                        text: text, page: page ?? datetime.flatMap { pageByTime[$0] }, pos0: pos0, pos1: pos1,
+                        chapter: chapter, datetime: datetime, note: note))
+            } else {
+                bookmarks += 1
+            }
+        }
+        let highlights = (found + extra).map { passage in
+            let position = passage.pos0?.string ?? "page \(passage.page ?? 0) " + passage.text
+            return Highlight(
+                id: "koreader-" + ReaderImport.digest(key, position), text: passage.text, note: passage.note,
+                page: passage.page, chapter: passage.chapter,
+                time: passage.datetime.flatMap { Self.time(from: $0, timeZone: timeZone) }, source: .koreader)
+        }
+        return (highlights, bookmarks)
     }
 
     /// KOReader's authors, one a line, as bookclub writes several: `Ann, Bo`.

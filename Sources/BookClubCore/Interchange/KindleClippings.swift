@@ -16,10 +16,12 @@
 /// ==========
 /// ```
 ///
-/// Headers are read by their words in the device's language (English, German, Spanish, French,
-/// Italian, Dutch, Portuguese, Russian, Japanese, Chinese, Korean) and by their numbers, so that old
-/// firmware (`- Highlight Loc. 242-43  | Added on Monday, 3 December 12 19:00:12 Greenwich Mean Time`)
-/// reads as well as new. A header that cannot be read is reported with its line and skipped.
+/// Headers are read by their shape (a dash, fields between `|`, numbers and ranges, a date last),
+/// so that old firmware (`- Highlight Loc. 242-43  | Added on Monday, 3 December 12 19:00:12 Greenwich
+/// Mean Time`) reads as well as new, in every language a Kindle speaks (English, German, Spanish,
+/// French, Italian, Dutch, Portuguese, Russian, Japanese, Chinese, Korean) and in one bookclub has not
+/// met: words say only whether an entry is a highlight, a note or a bookmark, and without them the
+/// shape does. A header that cannot be read is reported with its line and skipped.
 public struct KindleClippings {
     private var file = ReaderImport(source: .kindle)
     private var timeZone: Zone
@@ -34,6 +36,8 @@ public struct KindleClippings {
     private var notes: [Int: [Clipping]] = [:]
     /// Where each highlight is, by book and id.
     private var highlightIndex: [Int: [String: Int]] = [:]
+    /// The line of each highlight's header, by book, in the order of `file.books[book].highlights`.
+    private var highlightLines: [Int: [Int]] = [:]
 
     /// - Parameters:
     ///   - timeZone: the reader's, for a time the device wrote without a zone.
@@ -116,7 +120,7 @@ public struct KindleClippings {
             return
         }
         let text = lines.map(\.text).joined(separator: "\n").trimmed
-        if parsed.kind == .bookmark {
+        if parsed.kind == .bookmark || (parsed.inferred && text.isEmpty) {
             file.bookmarks += 1
             return
         }
@@ -164,27 +168,39 @@ public struct KindleClippings {
         if let at = highlightIndex[book]?[highlight.id] {
             let held = file.books[book].highlights[at]
             if held.text.hasPrefix(highlight.text) || highlight.text.hasPrefix(held.text) {
-                if highlight.text.count >= held.text.count { file.books[book].highlights[at] = highlight }
+                if highlight.text.count >= held.text.count {
+                    file.books[book].highlights[at] = highlight
+                    highlightLines[book, default: []][at] = clipping.line
+                }
                 return
             }
             highlight.id = "kindle-" + ReaderImport.digest(title, author, place, clipping.text)
             guard highlightIndex[book]?[highlight.id] == nil else { return }
         }
         highlightIndex[book, default: [:]][highlight.id] = file.books[book].highlights.count
+        highlightLines[book, default: []].append(clipping.line)
         file.books[book].highlights.append(highlight)
     }
 
     /// A note goes with the highlight whose range holds its location (or, without locations, that is
-    /// on its page); else it is kept on its own, as a highlight with no passage.
+    /// on its page); else it is kept on its own, as a highlight with no passage. Of several such
+    /// highlights, it goes with the last one before it in the file (a Kindle writes a note after its
+    /// highlight), else the first after it.
     private mutating func attach(_ note: Clipping, to book: Int) {
         let highlights = file.books[book].highlights
-        let target = highlights.lastIndex { highlight in
+        let lines = highlightLines[book] ?? []
+        let candidates = highlights.indices.filter { index in
+            let highlight = highlights[index]
             guard highlight.source == .kindle, !highlight.text.isEmpty else { return false }
             if let location = note.location, let range = highlight.location.flatMap(Self.range) {
                 return range.contains(location.lowerBound)
             }
             return note.location == nil && highlight.location == nil && note.page != nil && note.page == highlight.page
         }
+        func line(_ index: Int) -> Int { lines.indices.contains(index) ? lines[index] : 0 }
+        let target =
+            candidates.filter { line($0) < note.line }.max { line($0) < line($1) }
+            ?? candidates.min { line($0) < line($1) }
         if let target {
             let existing = highlights[target].note
             if existing?.contains(note.text) != true {
@@ -198,6 +214,7 @@ public struct KindleClippings {
         let id = "kindle-" + ReaderImport.digest(file.books[book].title, file.books[book].author ?? "", place)
         guard highlightIndex[book]?[id] == nil else { return }
         highlightIndex[book, default: [:]][id] = highlights.count
+        highlightLines[book, default: []].append(note.line)
         file.books[book].highlights.append(
             Highlight(
                 id: id, text: "", note: note.text, page: note.page, location: note.location.map(Self.spell),
@@ -240,59 +257,76 @@ public struct KindleClippings {
 
     // MARK: - Header line
 
-    /// The words that say what an entry is, in each language a Kindle speaks, lowercased.
+    /// The words that say what an entry is, lowercased: the only words a header is read by. An entry
+    /// whose kind is said in none of them (a language not listed) is told by its shape instead.
     private static let bookmarkWords = [
-        "bookmark", "marcador", "lesezeichen", "signet", "segnalibro", "bladwijzer", "закладка", "ブックマーク", "书签",
+        "bookmark", "marcador", "lesezeichen", "signet", "segnalibro", "bladwijzer", "закладк", "ブックマーク", "书签",
         "書籤", "북마크",
     ]
     private static let highlightWords = [
         "highlight", "subrayado", "destaque", "markierung", "surlignement", "surlignage", "evidenziazione", "markering",
-        "выделение", "ハイライト", "标注", "標註", "하이라이트", "clip", "recorte", "ausschnitt", "extrait", "ritaglio",
-        "knipsel", "вырезка", "クリップ", "剪贴",
+        "выделен", "ハイライト", "标注", "標註", "하이라이트", "clip", "recorte", "ausschnitt", "extrait", "ritaglio",
+        "knipsel", "вырезк", "クリップ", "剪贴",
     ]
-    private static let noteWords = ["note", "nota", "notiz", "notitie", "заметка", "メモ", "笔记", "筆記", "메모"]
+    private static let noteWords = ["note", "nota", "notiz", "notitie", "заметк", "メモ", "笔记", "筆記", "메모"]
+    /// Words for a page, for a header with a single number (`- Highlight on Page 7`): without one, the
+    /// number is a location (`- Your Highlight at location 200`).
     private static let pageWords = ["page", "página", "pagina", "seite", "страниц", "ページ", "页", "頁", "페이지"]
-    private static let locationWords = [
-        "loc.", "location", "posición", "posição", "posizione", "position", "emplacement", "locatie", "позиция",
-        "позиции", "место", "位置", "위치",
-    ]
-    private static let addedWords = [
-        "added on", "añadido el", "adicionado em", "hinzugefügt am", "ajouté le", "aggiunto il", "toegevoegd op", "作成日",
-        "добавлено", "追加日", "添加于", "新增於", "추가됨",
-    ]
+    /// The first character of a header: a hyphen, or the en dash a Russian Kindle writes, or another dash.
+    private static let dashes: Set<Character> = ["-", "–", "—", "‐", "‑", "‒", "−", "﹣", "－"]
 
     struct Header: Equatable {
         var kind: Clipping.Kind
         var page: Int?
         var location: ClosedRange<Int>?
         var time: Date?
+        /// The kind was told by the shape of the header, not by a word: an entry with no text is then
+        /// a bookmark.
+        var inferred = false
     }
 
-    /// Reads a header line; `nil` when it does not say what the entry is.
+    /// Reads a header line by its shape: a dash, then fields between `|` (or, in Chinese, one field
+    /// holding the page and the location), numbers and ranges, and last the date. Japanese puts the
+    /// page and location before the kind (`- 112ページ|位置No. 1300-1301のハイライト |作成日: …`), Chinese
+    /// in one field (`- 您在第 112 页（位置 #1300-1301）的标注 | 添加于 …`). The first number is the page
+    /// and the second the location; a single number is a location unless a page word is beside it. The
+    /// kind is its word in a language bookclub knows; failing one, a header with a date and a number
+    /// still reads: a range is a highlight, a single place a note (and no text, a bookmark). `nil`
+    /// for a line of another shape.
     static func header(_ line: String, timeZone: Zone) -> Header? {
         let text = line.trimmed
-        guard text.hasPrefix("-") else { return nil }
-        let lower = Array(text.lowercased())
-        let added = addedWords.lazy.compactMap { find($0, in: lower) }.first
-        // What the entry is, said before the date.
-        let head = Array(lower[..<(added?.lowerBound ?? lower.count)])
-        let kind: Clipping.Kind
-        if bookmarkWords.contains(where: { find($0, in: head) != nil }) {
-            kind = .bookmark
-        } else if highlightWords.contains(where: { find($0, in: head) != nil }) {
-            kind = .highlight
-        } else if noteWords.contains(where: { find($0, in: head) != nil }) {
-            kind = .note
-        } else {
-            return nil
+        guard let first = text.first, dashes.contains(first) else { return nil }
+        var fields = text.dropFirst().lowercased().split(
+            omittingEmptySubsequences: false, whereSeparator: { $0 == "|" || $0 == "｜" }
+        ).map { Array($0) }
+        // The date is the last field, when it holds a clock.
+        var dateField: [Character]?
+        if fields.count >= 2, let last = fields.last, hasClock(last) { dateField = fields.removeLast() }
+        let time = dateField.flatMap { date(String($0), timeZone: timeZone) }
+        let places = fields.flatMap { field in numbers(in: field).map { (range: $0, field: field) } }
+        var page: Int?
+        var location: ClosedRange<Int>?
+        if places.count >= 2 {
+            (page, location) = (places[0].range.lowerBound, places[1].range)
+        } else if let place = places.first {
+            if pageWords.contains(where: { find($0, in: place.field) != nil }) {
+                page = place.range.lowerBound
+            } else {
+                location = place.range
+            }
         }
-        let page = pageWords.lazy.compactMap { word in find(word, in: head).flatMap { number(around: $0, in: head) } }
-            .first
-        let location = locationWords.lazy.compactMap { word in
-            find(word, in: head).flatMap { numbers(after: $0.upperBound, in: head) }
-        }.first
-        let time = added.flatMap { date(String(lower[$0.upperBound...]), timeZone: timeZone) }
-        return Header(kind: kind, page: page, location: location, time: time)
+        let head = Array(fields.joined(separator: "|"))
+        if bookmarkWords.contains(where: { find($0, in: head) != nil }) {
+            return Header(kind: .bookmark, page: page, location: location, time: time)
+        } else if highlightWords.contains(where: { find($0, in: head) != nil }) {
+            return Header(kind: .highlight, page: page, location: location, time: time)
+        } else if noteWords.contains(where: { find($0, in: head) != nil }) {
+            return Header(kind: .note, page: page, location: location, time: time)
+        }
+        // A kind in words bookclub does not know: told by the shape, which must then be a Kindle's.
+        guard dateField != nil, !places.isEmpty else { return nil }
+        let kind: Clipping.Kind = location.map { $0.count == 1 } == true ? .note : .highlight
+        return Header(kind: kind, page: page, location: location, time: time, inferred: true)
     }
 
     private static func find(_ word: String, in text: [Character]) -> Range<Int>? {
@@ -304,38 +338,81 @@ public struct KindleClippings {
         return nil
     }
 
-    /// The number just before a word (`112ページ`, `第 12 页`), else just after it (`page 12`).
-    private static func number(around word: Range<Int>, in text: [Character]) -> Int? {
-        var end = word.lowerBound
-        while end > 0, text[end - 1] == " " { end -= 1 }
-        var start = end
-        while start > 0, end - start < 9, text[start - 1].isASCII, text[start - 1].isNumber { start -= 1 }
-        if start < end { return Int(String(text[start..<end])) }
-        return numbers(after: word.upperBound, in: text)?.lowerBound
+    private static func isDigit(_ character: Character) -> Bool { character.isASCII && character.isNumber }
+
+    /// Whether a field holds a time of day, `18:10:53` (`下午6:10:53`).
+    private static func hasClock(_ field: [Character]) -> Bool {
+        field.indices.contains { index in
+            field[index] == ":" && index > 0 && index + 1 < field.count && isDigit(field[index - 1])
+                && isDigit(field[index + 1])
+        }
     }
 
-    /// `242`, `242-243`, `1300–1301`, and old firmware's `242-43` (the end written short), a few
-    /// characters after `start` at most (`位置No. 1300`, `位置 #123`).
-    private static func numbers(after start: Int, in text: [Character]) -> ClosedRange<Int>? {
-        var index = start
-        while index < text.count, index - start < 5, !(text[index].isASCII && text[index].isNumber) {
-            if text[index] == "|" { return nil }
-            index += 1
-        }
+    /// The numbers and ranges of a field, in order: `242`, `242-243`, `1300–1301`, `1300 t/m 1301`
+    /// (Dutch), and old firmware's `242-43` (the end written short). A run of more than nine digits is
+    /// no number.
+    static func numbers(in field: [Character]) -> [ClosedRange<Int>] {
+        var found: [ClosedRange<Int>] = []
+        var index = 0
+        /// The digits at `index`, which moves past them.
         func digits() -> String? {
             var end = index
-            while end < text.count, end - index < 9, text[end].isASCII, text[end].isNumber { end += 1 }
+            while end < field.count, isDigit(field[end]) { end += 1 }
             defer { index = end }
-            return end > index ? String(text[index..<end]) : nil
+            return end > index && end - index <= 9 ? String(field[index..<end]) : nil
         }
-        guard let first = digits(), let from = Int(first) else { return nil }
-        guard index + 1 < text.count, "-–—".contains(text[index]) else { return from...from }
-        index += 1
-        guard let second = digits() else { return from...from }
+        while index < field.count {
+            guard isDigit(field[index]) else {
+                index += 1
+                continue
+            }
+            guard let first = digits(), let from = Int(first) else { continue }
+            if let (to, next) = rangeEnd(after: index, in: field, first: first) {
+                index = next
+                // A range that ends before it starts is its start.
+                found.append(from...max(from, to))
+            } else {
+                found.append(from...from)
+            }
+        }
+        return found
+    }
+
+    /// The end of a range whose start (`first`) ends at `start`: after a dash (`-`, `–`, `—`, `~`), or
+    /// after a short word between spaces (`t/m`, `to`, `bis`) when it is past the start; and where it
+    /// ends.
+    private static func rangeEnd(after start: Int, in field: [Character], first: String) -> (Int, Int)? {
+        var index = start
+        while index < field.count, field[index] == " " { index += 1 }
+        let isDash = index < field.count && (dashes.contains(field[index]) || "~〜～".contains(field[index]))
+        if isDash {
+            index += 1
+        } else {
+            // A word of one to three letters (or `/`), with spaces on both sides.
+            guard index > start else { return nil }
+            var end = index
+            while end < field.count, end - index <= 3, field[end] != " " { end += 1 }
+            let word = field[index..<end]
+            guard (1...3).contains(word.count), end < field.count, field[end] == " ",
+                word.allSatisfy({ $0 == "/" || ($0.isLetter && !isCJK($0)) })
+            else { return nil }
+            index = end
+        }
+        while index < field.count, field[index] == " " { index += 1 }
+        var end = index
+        while end < field.count, isDigit(field[end]) { end += 1 }
+        guard end > index, end - index <= 9 else { return nil }
+        let second = String(field[index..<end])
         // `242-43` is 242 to 243.
-        let full = second.count < first.count ? String(first.dropLast(second.count)) + second : second
-        guard let to = Int(full), to >= from else { return from...from }
-        return from...to
+        let full =
+            isDash && second.count < first.count ? String(first.dropLast(second.count)) + second : second
+        guard let to = Int(full), isDash || to > (Int(first) ?? Int.max) else { return nil }
+        return (to, end)
+    }
+
+    /// A character of the Chinese, Japanese or Korean scripts (or past them).
+    private static func isCJK(_ character: Character) -> Bool {
+        character.unicodeScalars.contains { $0.value >= 0x2E80 }
     }
 
     // MARK: - Dates
@@ -398,8 +475,11 @@ public struct KindleClippings {
         var hour = clock.hour
         let (minute, second) = (clock.minute, clock.second)
         let lowered = String(characters)
-        let afterNoon = ["pm", "p.m.", "午後", "下午", "오후"].contains { lowered.contains($0) }
-        let beforeNoon = ["am", "a.m.", "午前", "上午", "오전"].contains { lowered.contains($0) }
+        // `PM`, `a.m.` right after the clock (not the `am` of `Hinzugefügt am` or `samedi`); 下午,
+        // 午後, 오후 anywhere (before the clock).
+        let meridiem = meridiem(after: clockRange.upperBound, in: characters)
+        let afterNoon = meridiem == "p" || ["午後", "下午", "오후"].contains { lowered.contains($0) }
+        let beforeNoon = meridiem == "a" || ["午前", "上午", "오전"].contains { lowered.contains($0) }
         if afterNoon, hour < 12 { hour += 12 }
         if beforeNoon, !afterNoon, hour == 12 { hour = 0 }
         // The day: 2024年1月1日 (and Korean 2024년 1월 1일), else a month's name among numbers.
@@ -463,5 +543,19 @@ public struct KindleClippings {
         }
         if lowered.contains("greenwich mean time") { return Zone(name: "GMT", fixedOffset: 0).date(from: local) }
         return timeZone.date(from: local)
+    }
+
+    /// `a` or `p` for `AM`, `pm`, `a.m.`, `p. m.` at `start` (after spaces), a word of its own; else `nil`.
+    private static func meridiem(after start: Int, in characters: [Character]) -> Character? {
+        var index = start
+        while index < characters.count, characters[index].isWhitespace { index += 1 }
+        guard index < characters.count, characters[index] == "a" || characters[index] == "p" else { return nil }
+        let letter = characters[index]
+        index += 1
+        while index < characters.count, characters[index] == "." || characters[index].isWhitespace { index += 1 }
+        guard index < characters.count, characters[index] == "m" else { return nil }
+        index += 1
+        guard index == characters.count || !characters[index].isLetter else { return nil }
+        return letter
     }
 }

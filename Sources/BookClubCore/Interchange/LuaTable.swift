@@ -8,7 +8,7 @@
 /// with strings, numbers, booleans, `nil` and tables. Read by a small, strict reader that evaluates
 /// nothing: anything else (a function call, an operator, a table nested deeper than `maximumDepth`,
 /// a string that never ends) is refused with its line.
-public indirect enum LuaValue: Equatable, Sendable {
+public indirect enum LuaValue: Hashable, Sendable {
     case string(String)
     case number(Double)
     case bool(Bool)
