@@ -232,7 +232,18 @@ public enum Sync {
             (name ?? report.clone.flatMap { state.names[$0.old] }).map { [.nameDevice($0)] } ?? []
         if capture {
             let base = SyncFold.library(of: known)
-            changes += SyncOperation.Change.changes(from: base, to: library, seen: seen(known))
+            var own = SyncOperation.Change.changes(from: base, to: library, seen: seen(known))
+            if everything.count > known.count, !own.isEmpty {
+                // The library may hold operations its state does not count as held (a stop between a
+                // sync's save and its state's write): a value one of them wrote is another device's,
+                // not a change of this one's to send again under a newer clock.
+                var others: [Book.ID: [SyncOperation.Change]] = [:]
+                for operation in everything where !knownKeys.contains(OperationKey(operation)) {
+                    others[operation.change.book ?? "", default: []].append(operation.change.withoutSeen)
+                }
+                own = own.filter { !(others[$0.book ?? ""]?.contains($0.withoutSeen) ?? false) }
+            }
+            changes += own
         }
         for change in changes {
             sequence += 1

@@ -99,6 +99,12 @@ public struct SyncOperation: Equatable, Sendable {
             }
         }
 
+        /// The change, with a removal's `seen` left out (to compare what two diffs say).
+        var withoutSeen: Self {
+            if case .removeBook(let book, _) = self { return .removeBook(book: book, seen: [:]) }
+            return self
+        }
+
         /// The book the change is about, if any.
         var book: Book.ID? {
             switch self {
