@@ -195,6 +195,22 @@ import Testing
         #expect((try bookclub.json("list", "--all", "--json") as? [Any])?.isEmpty == true)
     }
 
+    /// A writer killed while it wrote the sync state (or any file of the store) leaves a temporary file:
+    /// `doctor` names it, and the next writer, or `doctor --fix`, removes it.
+    @Test func temporariesOfTheSyncStateAreSweptByTheNextWriter() throws {
+        defer { bookclub.cleanUp() }
+        _ = try bookclub.add("Dune", "--pages", "412")
+        let folder = bookclub.home + "/.local/share/bookclub/"
+        let leftovers = [".store.json.sync.tmp-41-7", ".store.json.history.recovering.tmp-41-8"].map { folder + $0 }
+        for leftover in leftovers { _ = FileManager.default.createFile(atPath: leftover, contents: Data("half".utf8)) }
+        let check = try bookclub.run("doctor")
+        for leftover in leftovers {
+            #expect(check.stdout.contains("problem  \(leftover) was left by an interrupted write"), "\(check.stdout)")
+        }
+        #expect(try bookclub.run("progress", "dune", "10").exitCode == 0)
+        for leftover in leftovers { #expect(!FileManager.default.fileExists(atPath: leftover)) }
+    }
+
     @Test func doctorFindsAndFixesWhatItSafelyCan() throws {
         defer { bookclub.cleanUp() }
         _ = try bookclub.add("Dune", "--pages", "412")

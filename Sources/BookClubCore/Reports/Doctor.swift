@@ -34,8 +34,7 @@ public enum Doctor {
         // Temporary files of bookclub's own writes only, listed first: opening the store under its
         // lock (as --fix does) sweeps the store's silently. Those of settings and scenes, which have no
         // lock, are removed only when they are a minute old.
-        let storeTemporaries = [storage.path, storage.journalPath, storage.undoPath].map(
-            POSIXFile.temporaryPrefix(for:))
+        let storeTemporaries = storage.temporaryFiles.map(POSIXFile.temporaryPrefix(for:))
         let otherTemporaries =
             [POSIXFile.temporaryPrefix(for: settingsPath)]
             + fileSystem.list(sceneFolder).filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }

@@ -323,10 +323,12 @@ public struct LibraryStorage {
 
     /// Removes what writers killed mid-save left; only under the store lock.
     func sweep() {
-        fileSystem.sweep(path)
-        fileSystem.sweep(journalPath)
-        fileSystem.sweep(undoPath)
+        for file in temporaryFiles { fileSystem.sweep(file) }
     }
+
+    /// The files of the store written by way of a temporary file, each under the store lock: the
+    /// temporaries a stopped writer left beside them are swept by the next writer.
+    public var temporaryFiles: [String] { [path, journalPath, undoPath, syncStatePath, recoveringPath] }
 
     /// Every entry in the committed history of these books (of every book when `nil`), by reading id,
     /// in time order.
