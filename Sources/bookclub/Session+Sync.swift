@@ -102,7 +102,7 @@ extension Session {
         let store = try store(.everything.withHistory)
         let result = try Sync.reconcile(
             store.state, folder: folder, state: state, capture: capture, now: services.now(), name: name,
-            newDevice: services.makeID())
+            newDevice: services.makeID(), lastContents: storage.lastContents(of:))
         store.update { $0 = result.library }
         try store.save()
         try keep(result.state)

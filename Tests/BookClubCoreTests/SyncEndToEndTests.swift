@@ -237,6 +237,33 @@ import Testing
         #expect(laptopOrder == [120, 140], "\(pages ?? [])")
     }
 
+    /// A machine logs a book, tags it and takes a note, then removes it, all before it syncs; the other
+    /// changes the book meanwhile, which brings it back: it comes back with everything it had.
+    @Test func aBookRemovedBeforeItsLastChangesWereSentComesBackWithThem() throws {
+        let homes = try TwoHomes()
+        defer { homes.cleanUp() }
+        #expect(try homes.laptop.run("add", "ノルウェイの森", "--pages", "400").exitCode == 0)
+        #expect(try homes.laptop.run("progress", "ノルウェイ", "5").exitCode == 0)
+        try homes.join()
+        #expect(try homes.laptop.run("settings", "set", "syncProgress", "false").exitCode == 0)
+        for arguments in [
+            ["progress", "ノルウェイ", "120", "--note", "the well 🕳️"], ["progress", "ノルウェイ", "150"],
+            ["edit", "ノルウェイ", "--add-tag", "japan"], ["remove", "ノルウェイの森", "--yes"],
+        ] {
+            #expect(try homes.laptop.run(arguments).exitCode == 0, "\(arguments)")
+        }
+        #expect(try homes.desk.run("edit", "ノルウェイ", "--author", "Haruki Murakami").exitCode == 0)
+        for _ in 0..<2 {
+            #expect(try homes.laptop.run("sync").exitCode == 0)
+            #expect(try homes.desk.run("sync").exitCode == 0)
+        }
+        let desk = try homes.export(homes.desk)
+        #expect(
+            desk.contains("Haruki Murakami") && desk.contains("the well 🕳️") && desk.contains("\"japan\""), "\(desk)")
+        #expect(desk.contains("\"page\" : 150"))
+        #expect(try homes.export(homes.laptop) == desk)
+    }
+
     @Test func gitCloneToCloneWithNoConflict() throws {
         let homes = try TwoHomes()
         defer { homes.cleanUp() }

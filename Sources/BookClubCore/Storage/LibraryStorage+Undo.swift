@@ -119,6 +119,32 @@ extension LibraryStorage {
         }
     }
 
+    /// The books of `ids` as they were before the latest change of the store that took them out (a
+    /// `remove`), each with its whole history, from the records of the changes the store holds; books
+    /// none of those records hold are left out. What a sync sends of a book this device removed before
+    /// it had sent all it logged of it, so that the book has everything should another device's
+    /// change bring it back.
+    public func lastContents(of ids: Set<Book.ID>) throws -> [Book] {
+        guard !ids.isEmpty else { return [] }
+        var found: [Book.ID: Book] = [:]
+        for change in try changes().reversed() {
+            guard let revert = change.before, change.command != Change.syncCommand else { continue }
+            for stored in revert.books where ids.contains(stored.id) && found[stored.id] == nil {
+                var book = stored.book
+                let chain = stored.historyTail.map { [(book: stored.id, tail: $0)] } ?? []
+                if var history = try chain.isEmpty
+                    ? history(of: [stored.id], length: revert.historyLength)
+                    : history(following: chain, length: revert.historyLength)
+                {
+                    book.loadHistory(&history)
+                }
+                found[stored.id] = book
+            }
+            if found.count == ids.count { break }
+        }
+        return Array(found.values)
+    }
+
     /// Reverts the latest change that is still in the store: the books and clubs it changed go back to
     /// what they were, and entries it added drop out of the committed history. Returns `nil` when there
     /// is nothing to undo; refuses a change a sync brought in. Takes the store lock.

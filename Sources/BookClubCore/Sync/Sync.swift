@@ -166,9 +166,12 @@ public enum Sync {
     /// - Parameters:
     ///   - name: a name this device now goes by, written to its log.
     ///   - newDevice: the id to take should this device's id be found in use elsewhere.
+    ///   - lastContents: the books of these ids as this device last had them before it removed them
+    ///     (`LibraryStorage.lastContents`): what it logged of a book after its last sync is sent before
+    ///     the removal.
     public static func reconcile(
         _ library: Library, folder: SyncFolder, state: SyncState, capture: Bool, now: Date, name: String? = nil,
-        newDevice: String? = nil
+        newDevice: String? = nil, lastContents: (Set<Book.ID>) throws -> [Book] = { _ in [] }
     ) throws -> (library: Library, state: SyncState, report: SyncReport) {
         var state = state
         var report = SyncReport()
@@ -232,7 +235,15 @@ public enum Sync {
             (name ?? report.clone.flatMap { state.names[$0.old] }).map { [.nameDevice($0)] } ?? []
         if capture {
             let base = SyncFold.library(of: known)
-            var own = SyncOperation.Change.changes(from: base, to: library, seen: seen(known))
+            // A book removed since the last sync is sent first as it was when removed.
+            var removed = base
+            let gone = Set(base.books.map(\.id)).subtracting(library.books.map(\.id))
+            for book in try lastContents(gone) {
+                if let index = removed.index(of: book.id) { removed.books[index] = book }
+            }
+            var own =
+                SyncOperation.Change.changes(from: base, to: removed, seen: seen(known))
+                + SyncOperation.Change.changes(from: removed, to: library, seen: seen(known))
             if everything.count > known.count, !own.isEmpty {
                 // The library may hold operations its state does not count as held (a stop between a
                 // sync's save and its state's write): a value one of them wrote is another device's,
