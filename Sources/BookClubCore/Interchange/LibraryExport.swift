@@ -5,8 +5,8 @@
 #endif
 
 /// The document `export --format json` writes and `import json` reads: every book with every reading
-/// and every progress entry, and every club; the books in the order they were added (`exportOrder`),
-/// which is the same on every machine that syncs the library. Nothing the store holds is left out, so an export
+/// and every progress entry, and every club; the books in the order they were added (`exportOrder`)
+/// and the clubs by id, which is the same on every machine that syncs the library. Nothing the store holds is left out, so an export
 /// imported into an empty store and exported again gives the same document.
 public struct LibraryExport: Codable, Equatable, Sendable {
     /// Names the document, so that an import can tell it from any other JSON.
@@ -23,7 +23,7 @@ public struct LibraryExport: Codable, Equatable, Sendable {
         format = Self.formatName
         version = Self.currentVersion
         books = library.books.sorted(by: Library.exportOrder)
-        clubs = library.clubs
+        clubs = library.clubs.sorted { $0.id < $1.id }
     }
 
     public var library: Library { Library(books: books, clubs: clubs) }
@@ -54,7 +54,7 @@ public struct LibraryExport: Codable, Equatable, Sendable {
     public static func write(_ library: Library, to sink: (Data) throws -> Void) throws {
         var text = Text()
         for book in library.books.sorted(by: Library.exportOrder) { if let chunk = text.add(book) { try sink(chunk) } }
-        try sink(try text.end(clubs: library.clubs))
+        try sink(try text.end(clubs: library.clubs.sorted { $0.id < $1.id }))
     }
 
     /// The document's text, made a book at a time and handed out in chunks, so that an export of a

@@ -21,11 +21,11 @@ public struct Library: Codable, Equatable, Sendable {
         books.first { $0.id == id }
     }
 
-    /// The order of an export: by when the books were added (a stable sort keeps books added in the
-    /// same second in the order they came). A store's own order is the order its books came to it,
-    /// which differs between machines that sync.
+    /// The order of an export: by when the books were added, then, for books added in the same second
+    /// (an import, two machines), by id. A store's own order is the order its books came to it, which
+    /// differs between machines that sync; this is the same on every machine.
     public static func exportOrder(_ a: Book, _ b: Book) -> Bool {
-        a.added < b.added
+        a.added != b.added ? a.added < b.added : a.id < b.id
     }
 
     /// The index of the book with this id; use it for key paths such as `\.books[index]`.
