@@ -200,7 +200,7 @@ enum CLI {
             }
             defer { session.close() }
             parsed.context = ParseContext(now: services.now(), timeZone: session.timeZone)
-            if let problem = timeZone.problem { session.output.write(problem.terminalSafe, as: .warning) }
+            if let problem = timeZone.problem { session.output.write(TerminalText(problem), as: .warning) }
             do {
                 let command = try type.init(parsed)
                 if !(command is SyncCommand) { session.syncBeforeCommand() }
@@ -214,14 +214,14 @@ enum CLI {
                 // Hooks run once the store is released: one that runs bookclub must not wait for us.
                 let runHooks = session.pendingHooks()
                 session.close()
-                for warning in runHooks() { session.output.write(warning.terminalSafe, as: .warning) }
+                for warning in runHooks() { session.output.write(TerminalText(warning), as: .warning) }
                 session.flushOutput()
                 return 0
             } catch {
                 let report = ErrorReport(error, path: path, timeZone: session.timeZone)
                 switch report.message {
                 case .usage(let text): write(text, false)
-                case .error(let text): session.output.write(text.terminalSafe, as: .error)
+                case .error(let text): session.output.write(text, as: .error)
                 case .none: session.flushOutput()  // the command has said what went wrong
                 }
                 return report.exitCode
@@ -247,7 +247,7 @@ enum CLI {
             guard let data = try? fileSystem.read(path), let kind = DataFileKind.of(data), !kinds.contains(kind) else {
                 continue
             }
-            return "\(role) (\(path.terminalSafe)) holds \(kind.rawValue); give \(setBy) a path of its own"
+            return "\(role) (\(path)) holds \(kind.rawValue); give \(setBy) a path of its own"
         }
         return nil
     }
@@ -284,7 +284,7 @@ enum CLI {
         for (role, path) in roles {
             let key = absolute(path)
             if let other = seen[key] {
-                return "\(other) and \(role) are the same file (\(key.terminalSafe)); give each its own"
+                return "\(other) and \(role) are the same file (\(key)); give each its own"
             }
             seen[key] = role
         }

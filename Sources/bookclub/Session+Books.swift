@@ -40,7 +40,7 @@ extension Session {
     }
 
     /// Asks before a deletion: on a terminal, a y/N question; elsewhere, only `--yes` goes ahead.
-    func confirm(_ question: String, given confirmed: Bool) throws {
+    func confirm(_ question: TerminalText, given confirmed: Bool) throws {
         guard !confirmed else { return }
         guard services.terminal.standardInputIsTerminal else {
             throw CommandFailure("Nothing removed: give --yes, as standard input is not a terminal to ask on.")

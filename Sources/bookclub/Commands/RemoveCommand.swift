@@ -34,7 +34,7 @@ struct RemoveCommand: Command {
     func run(in session: Session) throws {
         let store = try session.library(forWriting: true)
         let book = try store.state.resolve(reference, exactly: true)
-        let title = book.title.terminalSafe
+        let title = TerminalText(book.title)
         try session.confirm("Remove '\(title)' and its reading history?", given: confirmed)
         store.update { $0.removeBook(id: book.id) }
         let scene = try session.scene()

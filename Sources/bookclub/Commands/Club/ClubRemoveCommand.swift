@@ -29,12 +29,12 @@ struct ClubRemoveCommand: Command {
         let store = try session.library(forWriting: true)
         let club = try store.state.resolveClub(reference, exactly: true)
         try session.confirm(
-            "Remove the club '\(club.name.terminalSafe)' and its \(NumberText.count(club.meetings.count, "meeting"))?",
+            "Remove the club '\(club.name)' and its \(NumberText.count(club.meetings.count, "meeting"))?",
             given: confirmed)
         if json { try session.writeJSON(ClubJSON(club, library: store.state, now: session.now())) }
         store.update { $0.removeClub(club.id) }
         let scene = try session.scene()
         if scene.state.club == club.id { scene.update { $0.club = nil } }
-        session.output.write("Removed the club '\(club.name.terminalSafe)'.", as: .message)
+        session.output.write("Removed the club '\(club.name)'.", as: .message)
     }
 }
