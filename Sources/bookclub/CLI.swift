@@ -194,7 +194,7 @@ enum CLI {
                 {
                     // A path the user typed is a usage error; a file at its own place is damaged.
                     guard !clash.isTyped else { throw ParseError.message(clash.message) }
-                    write("Error: \(clash.message.terminalSafe).\n", false)
+                    write("Error: \(TerminalText(clash.message).string).\n", false)
                     return ErrorReport.exitCode(clash.isLink ? .io : .dataFile)
                 }
             } catch {
@@ -203,7 +203,7 @@ enum CLI {
             }
             defer { session.close() }
             parsed.context = ParseContext(now: services.now(), timeZone: session.timeZone)
-            if let problem = timeZone.problem { session.output.write(problem.terminalSafe, as: .warning) }
+            if let problem = timeZone.problem { session.output.write(TerminalText(problem), as: .warning) }
             do {
                 let command = try type.init(parsed)
                 if !(command is SyncCommand) { session.syncBeforeCommand() }
@@ -217,14 +217,14 @@ enum CLI {
                 // Hooks run once the store is released: one that runs bookclub must not wait for us.
                 let runHooks = session.pendingHooks()
                 session.close()
-                for warning in runHooks() { session.output.write(warning.terminalSafe, as: .warning) }
+                for warning in runHooks() { session.output.write(TerminalText(warning), as: .warning) }
                 session.flushOutput()
                 return 0
             } catch {
                 let report = ErrorReport(error, path: path, timeZone: session.timeZone)
                 switch report.message {
                 case .usage(let text): write(text, false)
-                case .error(let text): session.output.write(text.terminalSafe, as: .error)
+                case .error(let text): session.output.write(text, as: .error)
                 case .none: session.flushOutput()  // the command has said what went wrong
                 }
                 return report.exitCode
@@ -268,7 +268,7 @@ enum CLI {
                     isTyped: false)
             }
             return FileClash(
-                message: "\(role) (\(path.terminalSafe)) holds \(kind.rawValue); give \(setBy) a path of its own",
+                message: "\(role) (\(path)) holds \(kind.rawValue); give \(setBy) a path of its own",
                 isTyped: true)
         }
         return nil
@@ -308,7 +308,7 @@ enum CLI {
         for (role, path, isTyped) in roles {
             let key = absolute(path)
             if let other = seen[key] {
-                let message = "\(other.role) and \(role) are the same file (\(key.terminalSafe))"
+                let message = "\(other.role) and \(role) are the same file (\(key))"
                 guard other.isTyped || isTyped else {
                     // Two of bookclub's own places are one file only through a link.
                     return FileClash(

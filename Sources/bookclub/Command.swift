@@ -79,29 +79,45 @@ extension Session {
         path.hasPrefix("/") ? path : services.workingDirectory + "/" + path
     }
 
-    /// A document (Markdown, CSV, JSON) to standard output, or written atomically to `path`
-    /// (readable by its owner only). Standard output gets it as is, but a terminal gets it with
-    /// control characters shown escaped.
-    func writeDocument(_ text: String, to path: String?) throws {
+    /// A document for people (Markdown) to standard output, or written atomically to `path`
+    /// (readable by its owner only): its values' control characters shown either way.
+    func writeDocument(_ text: TerminalText, to path: String?) throws {
+        if let path {
+            try writeFile(Data(text.string.utf8), to: path)
+        } else {
+            // `write` adds the last line break back.
+            output.write(
+                text.string.hasSuffix("\n") ? TerminalText(layout: String(text.string.dropLast())) : text, as: .data)
+        }
+    }
+
+    /// A document kept exact (CSV) to standard output, or written atomically to `path` (readable by
+    /// its owner only). Standard output gets it as is, but a terminal gets it with control
+    /// characters shown escaped.
+    func writeDocument(formatted text: String, to path: String?) throws {
         if let path {
             try writeFile(Data(text.utf8), to: path)
         } else {
             let body = text.hasSuffix("\n") ? String(text.dropLast()) : text
-            output.write(
-                services.terminal.standardOutputIsTerminal ? body.terminalSafeKeepingNewlines : body, as: .data)
+            if services.terminal.standardOutputIsTerminal {
+                output.write(TerminalText(keepingLineBreaks: body), as: .data)
+            } else {
+                output.write(formatted: body + "\n")
+            }
         }
     }
 
     /// Writes `data` atomically to `path` (readable by its owner only) and says so.
     func writeFile(_ data: Data, to path: String) throws {
         try services.fileSystem.writeAtomically(absolutePath(path), data)
-        output.write("Wrote \(path.terminalSafe).", as: .message)
+        output.write("Wrote \(path).", as: .message)
     }
 
     /// Writes text to standard output at once rather than after the save: for a command that
     /// changes nothing and whose output is too large to hold (`export`).
     func writeNow(_ text: String) {
-        services.write(services.terminal.standardOutputIsTerminal ? text.terminalSafeKeepingNewlines : text, true)
+        services.write(
+            services.terminal.standardOutputIsTerminal ? TerminalText(keepingLineBreaks: text).string : text, true)
     }
 
     /// The same for UTF-8 text as bytes, which go out as they are unless to a terminal.

@@ -12,8 +12,8 @@ struct ErrorReport {
     enum Message {
         /// A usage error, written as is with the command's usage.
         case usage(String)
-        /// `Error: <message>`, written through the output.
-        case error(String)
+        /// `Error: <message>`, written through the output; the message shows what it quotes.
+        case error(TerminalText)
         /// Nothing more: the command has said what went wrong (`ExitCode`).
         case none
     }
@@ -26,14 +26,14 @@ struct ErrorReport {
         case let error as ParseError:
             (message, exitCode) = (.usage(UsageGenerator.errorReport(error, path: path)), CLI.usageErrorCode)
         case let error as BookClubError:
-            (message, exitCode) = (.error(error.message(in: timeZone)), Self.exitCode(error.kind))
+            (message, exitCode) = (.error(TerminalText(error.message(in: timeZone))), Self.exitCode(error.kind))
         case let error as CommandFailure:
-            (message, exitCode) = (.error(error.message), Self.exitCode(.rejected))
+            (message, exitCode) = (.error(TerminalText(error.message)), Self.exitCode(.rejected))
         case let error as ExitCode:
             (message, exitCode) = (.none, error.code)
         default:
             let text = (error as? any LocalizedError)?.errorDescription ?? String(describing: error)
-            (message, exitCode) = (.error(text), 1)
+            (message, exitCode) = (.error(TerminalText(text)), 1)
         }
     }
 

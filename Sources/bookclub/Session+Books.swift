@@ -40,7 +40,7 @@ extension Session {
     }
 
     /// Asks before a deletion: on a terminal, a y/N question; elsewhere, only `--yes` goes ahead.
-    func confirm(_ question: String, given confirmed: Bool) throws {
+    func confirm(_ question: TerminalText, given confirmed: Bool) throws {
         guard !confirmed else { return }
         guard services.terminal.standardInputIsTerminal else {
             throw CommandFailure("Nothing removed: give --yes, as standard input is not a terminal to ask on.")
@@ -56,7 +56,7 @@ extension Session {
     /// holds up a cron job, and `find` is run again under the lock, where what it finds must be what
     /// the question was about.
     func confirmThenLock<Target: Equatable>(
-        given confirmed: Bool, find: (Library) throws -> Target, question: (Target) -> String
+        given confirmed: Bool, find: (Library) throws -> Target, question: (Target) -> TerminalText
     ) throws -> (store: Store<Library>, target: Target) {
         guard !confirmed else {
             let store = try library(forWriting: true)

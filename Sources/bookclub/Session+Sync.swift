@@ -40,7 +40,7 @@ extension Session {
             warn(try reconcile(folder, state, capture: fingerprint != state.captured))
             syncedFingerprint = try storage.fingerprint()
         } catch {
-            output.write("could not sync: \(describe(error))".terminalSafe, as: .warning)
+            output.write("could not sync: \(describe(error))", as: .warning)
         }
     }
 
@@ -65,8 +65,8 @@ extension Session {
             }
         } catch {
             output.write(
-                "the change is saved here, but not yet in the sync folder (the next command tries again): \(describe(error))"
-                    .terminalSafe, as: .warning)
+                "the change is saved here, but not yet in the sync folder (the next command tries again): \(describe(error))",
+                as: .warning)
         }
     }
 
@@ -110,10 +110,11 @@ extension Session {
     }
 
     /// An error as one line, for a warning.
-    private func describe(_ error: any Error) -> String {
+    private func describe(_ error: any Error) -> TerminalText {
         switch ErrorReport(error, path: [], timeZone: timeZone).message {
-        case .error(let text), .usage(let text): text
-        case .none: "\(error)"
+        case .error(let text): text
+        case .usage(let text): TerminalText(text)
+        case .none: TerminalText(String(describing: error))
         }
     }
 

@@ -122,7 +122,7 @@ final class Session {
         guard !missingStoreNoted, (try? services.fileSystem.size(storage.path) == nil) == true else { return }
         missingStoreNoted = true
         output.write(
-            "There is no store at \(storage.path.terminalSafe) yet; the first command that changes something makes it.",
+            "There is no store at \(storage.path) yet; the first command that changes something makes it.",
             as: .message)
     }
 

@@ -126,7 +126,7 @@ import Testing
         #expect(report.notes.map(\.text) == ["the spice"])
         let first = MeetingNotes.report(club: club, meeting: club.meetings[0], library: library, now: now)
         #expect(first.notes.map(\.text) == ["the gom jabbar", "before the last meeting", "the spice"])
-        let markdown = MeetingNotes.markdown(report, timeZone: utc)
+        let markdown = MeetingNotes.markdown(report, timeZone: utc).string
         #expect(markdown.hasPrefix("# Sci-Fi Club: Thu 19 Nov 2026 19:00\n\n**Dune**, to p. 250 (chapters 1-12)\n"))
         #expect(markdown.contains("## Notes since Thu 5 Nov 2026\n\n- p. 200, Tue 17 Nov 2026: the spice\n"))
     }

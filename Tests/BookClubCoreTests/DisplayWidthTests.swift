@@ -35,7 +35,7 @@ import Testing
     }
 
     @Test func tableColumnsLineUpWithWideTitles() {
-        let rows = [
+        let rows: [[TerminalText]] = [
             ["1", "ノルウェイの森", "村上春樹", "30%"], ["2", "Dune", "Frank Herbert", "5%"], ["3", "👩‍👩‍👧 Family", "Zoë", "100%"],
             ["4", "مئة عام من العزلة", "غابرييل غارسيا ماركيز", "0%"],
             ["5", "Cafe\u{301} Society", "e\u{301}mile", "0%"],

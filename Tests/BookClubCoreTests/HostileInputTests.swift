@@ -420,3 +420,126 @@ import Testing
         #expect(try bookclub.run("list").exitCode == 0, "the store itself is read as ever")
     }
 }
+
+/// Text that came from outside (an e-reader's file, another machine's log, the command line) is shown
+/// with its control characters escaped in everything bookclub prints for people, whatever the command
+/// and wherever the output goes; formats kept exact (JSON, CSV) escape it their own way.
+@Suite(.serialized) struct HostileTextTests {
+    /// The commands that print a book, a club or the year, each on the hostile home.
+    static let reports: [[String]] = [
+        ["notes", "dune"], ["notes", "ulysses"], ["notes", "left hand"], ["notes", "emma"], ["notes", "kindred"],
+        ["notes", "--club", "scifi"], ["agenda"], ["agenda", "--days", "3650"], ["show", "dune"],
+        ["show", "ulysses"], ["show", "left hand"], ["show", "kindred"], ["show", "emma"], ["list", "--all"],
+        ["list", "--all", "--stars"], ["history"], ["stats"], ["stats", "--year", "2020"], ["stats", "--html"],
+        ["stats", "--year", "2024"], ["stats", "--year", "2025", "--html"], ["club", "show", "scifi"],
+        ["club", "list"], ["club", "meetings"],
+        ["sync", "status"], ["sync"], ["doctor"], ["export", "--format", "markdown"], ["select", "dune"],
+        ["show", "nothing like it"], ["progress", "dune", "+1", "--note", HostileHome.evil("more")],
+        ["undo"], ["remove", "emma", "--yes"], ["club", "remove", "scifi", "--yes"],
+    ]
+
+    @Test func everyReportShowsTheControlCharactersOfImportsSyncedLogsAndArguments() throws {
+        let home = try HostileHome()
+        defer { home.cleanUp() }
+        let pristine = PowerCut.Disk.read(home.laptop.home)
+        var problems: [String] = []
+        for arguments in Self.reports {
+            try pristine.write(to: home.laptop.home)
+            for colour in [[], ["--color", "always"]] {
+                let result = try home.laptop.run(arguments + colour)
+                #expect([0, 1].contains(result.exitCode), "\(arguments): \(result)")
+                problems += HostileHome.problems(
+                    colour.isEmpty ? result : Self.withoutOurColours(result), arguments + colour)
+            }
+        }
+        #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+        // The text is there, shown.
+        try pristine.write(to: home.laptop.home)
+        let notes = try home.laptop.run("notes", "dune").stdout
+        #expect(notes.hasPrefix("# Dune\\u{1B}]0;pwned\\u{7}\\u{1B}[2J\\u{9B}31m\\u{7F}\\u{202E}\\t"), "\(notes)")
+        #expect(notes.contains("> Fear is the mind-killer.\\u{1B}]0;pwned"), "\(notes)")
+        let club = try home.laptop.run("notes", "--club", "scifi").stdout
+        #expect(club.contains("# scifi\\u{1B}]0;pwned") && club.contains("Where: the library\\u{1B}"), "\(club)")
+        #expect(club.contains("\\u{0}"), "NUL from the synced log is shown too: \(club)")
+    }
+
+    /// A note of several lines keeps its lines, in `show` as rows of their own and in `notes` as the
+    /// item's lines; what else the note holds is shown.
+    @Test func aNoteOfSeveralLinesKeepsItsLines() throws {
+        let bookclub = try BookClubRunner()
+        defer { bookclub.cleanUp() }
+        _ = try bookclub.add("Dune", "--pages", "412")
+        let note = "first\u{1B}[2J line\nsecond\tline\u{9B}"
+        #expect(try bookclub.run("progress", "dune", "100", "--note", note, "--date", "2026-11-20").exitCode == 0)
+        let notes = try bookclub.run("notes", "dune").stdout
+        #expect(
+            notes.hasSuffix("- p. 100, Fri 20 Nov 2026: first\\u{1B}[2J line\n  second\\tline\\u{9B}\n"), "\(notes)")
+        let show = try bookclub.run("show", "dune").stdout.split(separator: "\n")
+        #expect(show.contains { $0.hasSuffix("p. 100  24%  first\\u{1B}[2J line") }, "\(show)")
+        #expect(show.contains { $0.hasSuffix("  second\\tline\\u{9B}") }, "\(show)")
+    }
+
+    /// Every command of the tree, found as the help finds it, is run on the hostile home: its own
+    /// examples, bare, and with each reference, plain and coloured. A new command is checked without
+    /// a line here.
+    @Test func everyCommandOfTheTreeShowsThem() throws {
+        let home = try HostileHome()
+        defer { home.cleanUp() }
+        let pristine = PowerCut.Disk.read(home.laptop.home)
+        var problems: [String] = []
+        var runs: [String: Int] = [:]
+        for (path, type) in CLI.commands {
+            let words = path.split(separator: " ").map(String.init)
+            let variants =
+                type.configuration.examples.map(Self.words(ofExample:))
+                + [words, words + ["--json"]] + HostileHome.references.map { words + [$0] }
+            for arguments in variants where !arguments.contains("--edit") {
+                try pristine.write(to: home.laptop.home)
+                // JSON is never coloured.
+                for colour in arguments.contains("--json") ? [[]] : [[], ["--color", "always"]] {
+                    let result = try home.laptop.run(arguments + colour, timeLimit: 30)
+                    #expect(!result.signalled, "\(arguments): \(result)")
+                    problems += HostileHome.problems(
+                        colour.isEmpty ? result : Self.withoutOurColours(result), arguments + colour)
+                    runs[path, default: 0] += 1
+                }
+            }
+        }
+        #expect(Set(runs.keys) == Set(CLI.commands.map(\.path)), "every command ran")
+        #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+    }
+
+    /// An example's words as a shell splits them, up to a pipe or a redirection: `bookclub`, quotes
+    /// and `~` as the shell has them.
+    static func words(ofExample example: String) -> [String] {
+        var words: [String] = []
+        var word: String?
+        var quote: Character?
+        for character in example {
+            if let open = quote {
+                if character == open { quote = nil } else { word = (word ?? "") + String(character) }
+            } else if character == "\"" || character == "'" {
+                quote = character
+                word = word ?? ""
+            } else if character == " " {
+                if let finished = word { words.append(finished) }
+                word = nil
+            } else if word == nil && (character == "|" || character == ">" || character == "<") {
+                break
+            } else {
+                word = (word ?? "") + String(character)
+            }
+        }
+        if let word, quote == nil || !word.isEmpty { words.append(word) }
+        return Array(words.drop { $0 == "bookclub" })
+    }
+
+    /// The output without the colour sequences bookclub writes (SGR: `ESC [ digits ; m`), which are
+    /// its own layout; what is left must hold no control character of the data.
+    static func withoutOurColours(_ result: BookClubRunner.Result) -> BookClubRunner.Result {
+        var plain = result
+        plain.stdout = result.stdout.replacing(/\u{1B}\[[0-9;]*m/, with: "")
+        plain.stderr = result.stderr.replacing(/\u{1B}\[[0-9;]*m/, with: "")
+        return plain
+    }
+}

@@ -136,7 +136,7 @@ import Testing
     }
 
     @Test func journalGroupsByWhereEachBookStands() {
-        let journal = ReadingJournal.markdown(library, timeZone: Fixture.utc)
+        let journal = ReadingJournal.markdown(library, timeZone: Fixture.utc).string
         #expect(
             journal == """
                 # Reading journal

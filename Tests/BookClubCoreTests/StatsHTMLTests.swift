@@ -112,6 +112,16 @@ import Testing
         #expect(page.contains("<cite>&lt;script&gt;alert(1)&lt;/script&gt;</cite>"))
     }
 
+    /// A page printed to a terminal (`stats --html | less`) holds no raw control character: a tab and
+    /// the marks that reorder text are character references, which a browser shows the same.
+    @Test func aTabAndAReorderingMarkAreCharacterReferences() {
+        #expect(StatsHTML.escape("a\tb\u{202E}c\u{9B}\nd") == "a&#x9;b&#x202E;c&#xFFFD;\nd")
+        let page = StatsHTML.page(stats([book("Dune\t\u{202E}\u{2066}", "2025-01-05", "2025-01-20")], year: 2025)) {
+            _ in nil
+        }
+        #expect(page.contains("<cite>Dune&#x9;&#x202E;&#x2066;</cite>"), "\(page)")
+    }
+
     @Test func aYearWithNoReadingSaysSo() {
         let page = StatsHTML.page(stats([], year: 1999)) { _ in nil }
         #expect(page.contains("<p class=\"empty\">No reading in 1999 yet: no book finished, no page logged.</p>"))

@@ -83,16 +83,16 @@ public enum GoodreadsCSV {
 /// The library as a reading journal in Markdown: what is being read, what was finished by year,
 /// what was abandoned, what waits; with ratings, reviews and every note.
 public enum ReadingJournal {
-    public static func markdown(_ library: Library, timeZone: Zone) -> String {
-        var lines = ["# Reading journal"]
+    public static func markdown(_ library: Library, timeZone: Zone) -> TerminalText {
+        var lines: [TerminalText] = ["# Reading journal"]
         let books = library.books
-        func section(_ title: String, _ chosen: [Book], entry: (Book) -> [String]) {
+        func section(_ title: String, _ chosen: [Book], entry: (Book) -> [TerminalText]) {
             guard !chosen.isEmpty else { return }
             lines += ["", "## \(title)"]
             for book in chosen { lines += [""] + entry(book) }
         }
         section("Reading now", books.filter { $0.status == .reading }) { book in
-            heading(book) + [ProgressText.describe(book)] + details(book, timeZone)
+            heading(book) + ["\(ProgressText.describe(book))"] + details(book, timeZone)
         }
         let finished = books.filter { $0.status == .finished }
         let byYear = Dictionary(grouping: finished) { book in
@@ -106,23 +106,23 @@ public enum ReadingJournal {
                 let date =
                     book.currentReading?.ending?.date.map { "Finished \(DateText.day($0, timeZone: timeZone))" }
                     ?? "Finished"
-                return heading(book) + [date + stars(book)] + details(book, timeZone)
+                return heading(book) + ["\(date + stars(book))"] + details(book, timeZone)
             }
         }
         section("Abandoned", books.filter { $0.status == .abandoned }) { book in
-            heading(book) + [ProgressText.describe(book) + stars(book)] + details(book, timeZone)
+            heading(book) + ["\(ProgressText.describe(book) + stars(book))"] + details(book, timeZone)
         }
         let waiting = books.filter { $0.status == .unstarted }
         if !waiting.isEmpty {
             lines += ["", "## To read", ""]
-            lines += waiting.map { "- \($0.title)" + ($0.author.map { " — \($0)" } ?? "") }
+            lines += waiting.map { "- \($0.title)\($0.author.map { " — " + $0 } ?? "")" }
         }
         if books.isEmpty { lines += ["", "_No books yet. Add one with `bookclub add TITLE`._"] }
         return lines.joined(separator: "\n") + "\n"
     }
 
-    private static func heading(_ book: Book) -> [String] {
-        ["### \(book.title)" + (book.author.map { " — \($0)" } ?? "")]
+    private static func heading(_ book: Book) -> [TerminalText] {
+        ["### \(book.title)\(book.author.map { " — " + $0 } ?? "")"]
     }
 
     private static func stars(_ book: Book) -> String {
@@ -131,21 +131,21 @@ public enum ReadingJournal {
     }
 
     /// Tags, review, private notes and every note of every reading, oldest first, then the highlights.
-    private static func details(_ book: Book, _ timeZone: Zone) -> [String] {
-        var lines: [String] = []
-        if !book.tags.isEmpty { lines.append("Tags: " + book.tags.joined(separator: ", ")) }
+    private static func details(_ book: Book, _ timeZone: Zone) -> [TerminalText] {
+        var lines: [TerminalText] = []
+        if !book.tags.isEmpty { lines.append("Tags: \(book.tags.joined(separator: ", "))") }
         if let review = book.currentReview {
-            lines += [""] + review.split(separator: "\n", omittingEmptySubsequences: false).map { "> \($0)" }
+            lines += [""] + TerminalText(keepingLineBreaks: review).lines.map { "> " + $0 }
         }
-        if let notes = book.privateNotes { lines += ["", "Private notes: " + notes] }
+        if let notes = book.privateNotes { lines += ["", "Private notes: " + TerminalText(keepingLineBreaks: notes)] }
         let notes = book.readings.flatMap { reading in
-            reading.progress.entries.compactMap { entry in
+            reading.progress.entries.compactMap { entry -> TerminalText? in
                 entry.note.map {
-                    "- \(ProgressText.place(entry)), \(DateText.day(entry.time, timeZone: timeZone)): \($0.replacing("\n", with: "\n  "))"
+                    "- \(ProgressText.place(entry)), \(DateText.day(entry.time, timeZone: timeZone)): \(NotesReport.item($0))"
                 }
             }
                 + (reading.ending?.note.map {
-                    ["- \(reading.ending!.outcome.rawValue): \($0.replacing("\n", with: "\n  "))"]
+                    ["- \(reading.ending!.outcome.rawValue): \(NotesReport.item($0))"]
                 } ?? [])
         }
         if !notes.isEmpty { lines += [""] + notes }

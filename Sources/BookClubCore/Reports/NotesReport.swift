@@ -4,7 +4,8 @@
     import Foundation
 #endif
 
-/// The notes of a book's current reading as Markdown, for the next meeting.
+/// The notes of a book's current reading as Markdown, for the next meeting: text for people, each
+/// value's control characters shown; a note, a passage or a review keeps its line breaks.
 public enum NotesReport {
     /// ```markdown
     /// # Dune
@@ -12,24 +13,27 @@ public enum NotesReport {
     ///
     /// - p. 120, Fri 20 Nov 2026: the spice
     /// ```
-    public static func markdown(for book: Book, timeZone: Zone) -> String {
-        var lines = ["# \(book.title)"]
+    public static func markdown(for book: Book, timeZone: Zone) -> TerminalText {
+        var lines: [TerminalText] = ["# \(book.title)"]
         var facts: [String] = []
         if let author = book.author { facts.append(author) }
         facts.append(ProgressText.describe(book))
-        lines.append(facts.joined(separator: " · "))
+        lines.append("\(facts.joined(separator: " · "))")
         lines.append("")
         let notes = notes(of: book)
         if notes.isEmpty {
             lines.append("_No notes yet. Add one with `bookclub progress \"\(book.title)\" VALUE --note TEXT`._")
         }
         for note in notes {
-            lines.append(
-                "- \(note.place), \(DateText.day(note.time, timeZone: timeZone)): \(note.text.replacing("\n", with: "\n  "))"
-            )
+            lines.append("- \(note.place), \(DateText.day(note.time, timeZone: timeZone)): \(item(note.text))")
         }
         lines += quoted(book.currentReading?.highlights ?? [])
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A note as a list item's text: its lines after the first indented under it.
+    static func item(_ note: String) -> TerminalText {
+        TerminalText(keepingLineBreaks: note).lines.joined(separator: "\n  ")
     }
 
     /// A section `## Highlights` (or `heading`), each a block quote with its place under it, and the reader's
@@ -41,22 +45,21 @@ public enum NotesReport {
     ///
     /// The litany, for Tuesday.
     /// ```
-    static func quoted(_ highlights: [Highlight], heading: String = "## Highlights") -> [String] {
+    static func quoted(_ highlights: [Highlight], heading: TerminalText = "## Highlights") -> [TerminalText] {
         guard !highlights.isEmpty else { return [] }
         var lines = ["", heading]
         for highlight in highlights {
             lines.append("")
             // A note written on no passage is a note, not a quote.
             if highlight.text.isEmpty {
-                let note = (highlight.note ?? "").replacing("\n", with: "\n  ")
-                lines.append("- " + (highlight.place.map { $0 + ": " } ?? "") + note)
+                lines.append("- \(highlight.place.map { $0 + ": " } ?? "")\(item(highlight.note ?? ""))")
                 continue
             }
-            lines += highlight.text.split(separator: "\n", omittingEmptySubsequences: false).map { "> " + $0 }
-            if let place = highlight.place { lines.append("> — " + place) }
+            lines += TerminalText(keepingLineBreaks: highlight.text).lines.map { "> " + $0 }
+            if let place = highlight.place { lines.append("> — \(place)") }
             if let note = highlight.note {
                 lines.append("")
-                lines.append(note)
+                lines.append(TerminalText(keepingLineBreaks: note))
             }
         }
         return lines
@@ -132,11 +135,13 @@ public enum MeetingNotes {
         return Report(item: item, since: since, notes: ordered, highlights: highlights)
     }
 
-    public static func markdown(_ report: Report, timeZone: Zone) -> String {
+    public static func markdown(_ report: Report, timeZone: Zone) -> TerminalText {
         let item = report.item
-        var lines = ["# \(item.club.name): \(DateText.minute(item.meeting.date, timeZone: timeZone))", ""]
+        var lines: [TerminalText] = [
+            "# \(item.club.name): \(DateText.minute(item.meeting.date, timeZone: timeZone))", "",
+        ]
         if let book = item.book {
-            var line = "**\(book.title)**"
+            var line: TerminalText = "**\(book.title)**"
             if let author = book.author { line += " by \(author)" }
             if let target = item.meeting.target { line += ", to \(target.text)" }
             lines.append(line)
@@ -151,8 +156,7 @@ public enum MeetingNotes {
         if report.notes.isEmpty { lines.append("_No notes yet._") }
         for note in report.notes {
             lines.append(
-                "- \(note.place), \(DateText.day(note.time, timeZone: timeZone)): \(note.text.replacing("\n", with: "\n  "))"
-            )
+                "- \(note.place), \(DateText.day(note.time, timeZone: timeZone)): \(NotesReport.item(note.text))")
         }
         lines += NotesReport.quoted(report.highlights)
         return lines.joined(separator: "\n") + "\n"

@@ -72,11 +72,9 @@ struct AddCommand: Command {
         if json {
             try session.writeJSON(BookJSON(book))
         } else {
-            session.output.write(book.id, as: .data)
+            session.output.write(TerminalText(book.id), as: .data)
         }
-        session.output.write(
-            "Added '\(book.title.terminalSafe)'" + (book.author.map { " by \($0.terminalSafe)" } ?? "") + ".",
-            as: .message)
+        session.output.write("Added '\(book.title)'\(book.author.map { " by " + $0 } ?? "").", as: .message)
     }
 
     /// What Open Library knows fills what the command line left out, and the cover is fetched, before
@@ -99,7 +97,7 @@ struct AddCommand: Command {
                     guard title != nil else {
                         throw CommandFailure(message + "; give the title: bookclub add TITLE --isbn \(isbn)")
                     }
-                    return session.output.write(message + ".", as: .warning)
+                    return session.output.write("\(message).", as: .warning)
                 }
                 let filled = book.fill(from: data)
                 if !filled.isEmpty {

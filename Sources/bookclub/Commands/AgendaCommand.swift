@@ -64,10 +64,8 @@ struct AgendaCommand: Command {
         let style = session.style
         for item in items {
             let date = DateText.minute(item.meeting.date, timeZone: session.timeZone)
-            var line =
-                item.club.name.terminalSafe + "  "
-                + MeetingText.describe(item.meeting, library: store.state).terminalSafe
-            let standing = MeetingText.standing(item)
+            var line: TerminalText = "\(item.club.name)  \(MeetingText.describe(item.meeting, library: store.state))"
+            let standing = TerminalText(MeetingText.standing(item))
             if !standing.isEmpty {
                 line +=
                     ": "
@@ -77,7 +75,7 @@ struct AgendaCommand: Command {
             // On a terminal a long line wraps under its text, past the date.
             let indent = date.displayWidth + 2
             session.output.write(
-                style.bold(date) + "  "
+                style.bold("\(date)") + "  "
                     + TextWrapping.hanging(line, width: session.terminal.lineWidth, firstColumn: indent, indent: indent),
                 as: .data)
         }

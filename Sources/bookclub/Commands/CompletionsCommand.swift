@@ -61,7 +61,7 @@ struct CompletionsCommand: Command {
         if let listing {
             if json { return try session.writeJSON(Self.candidates(listing, in: session)) }
             for candidate in Self.candidates(listing, in: session) {
-                session.output.write(candidate, as: .data)
+                session.output.write(TerminalText(candidate), as: .data)
             }
             return
         }
@@ -70,7 +70,7 @@ struct CompletionsCommand: Command {
             throw ParseError.unsupportedShell(shell)
         }
         if json { return try session.writeJSON(DocumentJSON(name: shell, text: script)) }
-        session.output.write(String(script.dropLast()), as: .data)  // write adds the last newline back
+        session.output.write(formatted: String(script.dropLast()) + "\n")
     }
 
     /// The titles or club names, cleaned for a prompt, without repeats, sorted; none when the store

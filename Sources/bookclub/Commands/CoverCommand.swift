@@ -50,14 +50,14 @@ struct CoverCommand: Command {
         guard let name, let path = cache.coverPath(ofName: name) else {
             throw CommandFailure(
                 book.isbn.flatMap(ISBN.init) == nil
-                    ? "'\(book.title.terminalSafe)' has no ISBN to find its cover by; give one with `bookclub edit \(shown) --isbn ISBN`."
-                    : "Open Library has no cover for '\(book.title.terminalSafe)'.")
+                    ? "'\(book.title)' has no ISBN to find its cover by; give one with `bookclub edit \(shown) --isbn ISBN`."
+                    : "Open Library has no cover for '\(book.title)'.")
         }
         if json { return try session.writeJSON(CoverJSON(book: book.id, path: path)) }
         let way = printsPath || !session.terminal.standardOutputIsTerminal ? .path : CoverImage.way(session.variables)
         switch way {
         case .path:
-            session.output.write(path, as: .data)
+            session.output.write(TerminalText(path), as: .data)
         case .inline:
             guard let image = try session.fileSystem.read(path) else {
                 throw BookClubError.io(path: path, cause: "gone")
@@ -66,7 +66,7 @@ struct CoverCommand: Command {
         case .kitten(let program):
             session.flushOutput()
             guard CoverImage.run(program, ["icat", path], environment: session.variables) else {
-                return session.output.write(path, as: .data)
+                return session.output.write(TerminalText(path), as: .data)
             }
         }
     }

@@ -52,7 +52,7 @@ struct CoversCommand: Command {
         session.catchSignals(true)
         for (done, book) in batch.enumerated() {
             if showsProgress {
-                session.output.immediate(
+                session.output.show(
                     "\r\(ProgressBar.render(Double(done) / Double(batch.count), width: 30)) \(done)/\(batch.count) covers"
                 )
             }
@@ -68,7 +68,7 @@ struct CoversCommand: Command {
         }
         let signal = session.receivedSignal()
         session.catchSignals(false)
-        if showsProgress { session.output.immediate("\r\u{1B}[K") }
+        if showsProgress { session.output.show("\r\u{1B}[K") }
         if !linked.isEmpty {
             let store = try session.library(forWriting: true)
             try store.update { library in
@@ -87,6 +87,6 @@ struct CoversCommand: Command {
         if signal != 0 { throw BookClubError.interrupted(signal: signal, detail: summary) }
         if let failure { throw failure }
         if json { try session.writeJSON(CoversJSON(linked: linked.count, missing: none, left: left)) }
-        session.output.write(summary, as: .message)
+        session.output.write(TerminalText(summary), as: .message)
     }
 }

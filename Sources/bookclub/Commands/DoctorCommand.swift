@@ -42,16 +42,15 @@ struct DoctorCommand: Command {
                     case .problem: style.red("problem")
                     case .fixed: style.green("fixed  ")
                     }
-                session.output.write(mark + "  " + finding.message.terminalSafe, as: .data)
+                session.output.write(mark + "  \(finding.message)", as: .data)
             }
         }
         let problems = findings.count { $0.kind == .problem }
         if problems > 0 {
             // Never a silent failure: one line on standard error, after the findings.
             let advice = fix ? "see above" : "see above, and `bookclub doctor --fix`"
-            session.output.sink(
-                session.output.messageStyle.red("Error: ")
-                    + "doctor found \(problems) problem\(problems == 1 ? "" : "s"); \(advice).\n", false)
+            session.output.write(
+                "doctor found \(problems) problem\(problems == 1 ? "" : "s"); \(advice).", as: .heldError)
             throw ExitCode(code: 1)
         }
     }

@@ -97,7 +97,7 @@ struct EditCommand: Command {
         }
         let edited = store.state[id: id]!
         session.output.write(
-            store.hasUnsavedChanges ? "Updated '\(edited.title.terminalSafe)'." : "Nothing changed.", as: .message)
+            store.hasUnsavedChanges ? "Updated '\(edited.title)'." : "Nothing changed.", as: .message)
         if json { try session.writeJSON(BookJSON(edited)) }
     }
 
@@ -110,7 +110,7 @@ struct EditCommand: Command {
         .book
         let text: String? = edit.isbn ?? book.isbn
         guard let isbn = text.flatMap(ISBN.init) else {
-            throw CommandFailure("'\(book.title.terminalSafe)' has no ISBN to look up; give one with --isbn.")
+            throw CommandFailure("'\(book.title)' has no ISBN to look up; give one with --isbn.")
         }
         guard let data = try session.lookUp(isbn, refresh: true) else {
             throw CommandFailure("Open Library does not know ISBN \(isbn).")

@@ -57,7 +57,8 @@ struct ExportCommand: Command {
         case (.json, let path?):
             try session.writeFile(try LibraryExport(library()).encoded(), to: path)
         case (.csv, _):
-            try session.writeDocument(GoodreadsCSV.render(library(), timeZone: session.timeZone), to: outputPath)
+            try session.writeDocument(
+                formatted: GoodreadsCSV.render(library(), timeZone: session.timeZone), to: outputPath)
         case (.markdown, _):
             try session.writeDocument(ReadingJournal.markdown(library(), timeZone: session.timeZone), to: outputPath)
         }

@@ -57,7 +57,7 @@ struct EndingRequest {
                 outcome, date: date, note: note, rating: rating ?? nil, review: review, bookID: book.id,
                 reference: reference, ids: session.ids)
         }
-        let title = book.title.terminalSafe
+        let title = TerminalText(book.title)
         switch (changed, outcome) {
         case (true, .finished): session.output.write("Finished '\(title)'.", as: .message)
         case (true, .abandoned):

@@ -56,7 +56,7 @@ struct HighlightCommand: Command {
         }
         let count = store.state[id: book.id]!.currentReading?.highlights?.count ?? 0
         session.output.write(
-            "'\(book.title.terminalSafe)': highlight \(count) kept"
+            "'\(book.title)': highlight \(count) kept"
                 + (highlight.place.map { " (\($0))" } ?? "") + ".", as: .message)
         if json { try session.writeJSON(highlight) }
     }

@@ -30,8 +30,8 @@ struct HistoryCommand: Command {
             session.output.write("No changes recorded yet.", as: .message)
             return
         }
-        let rows = changes.map {
-            [DateText.minute($0.time, timeZone: session.timeZone), $0.command.terminalSafe, $0.summary.terminalSafe]
+        let rows = changes.map { change -> [TerminalText] in
+            ["\(DateText.minute(change.time, timeZone: session.timeZone))", "\(change.command)", "\(change.summary)"]
         }
         for line in Table(rows: rows, flexibleColumn: 1, wrapsLastColumn: true).render(
             width: session.terminal.lineWidth,

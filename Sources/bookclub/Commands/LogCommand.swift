@@ -65,7 +65,7 @@ struct LogCommand: Command {
             try $0.apply(lines, now: now, timeZone: session.timeZone, skipInvalid: skipInvalid, ids: session.ids)
         }
         for skipped in outcome.skipped {
-            session.output.write("Skipped line \(skipped.line): \(skipped.reason.terminalSafe)", as: .warning)
+            session.output.write("Skipped line \(skipped.line): \(skipped.reason)", as: .warning)
         }
         session.output.write(BatchText.summary(outcome, library: store.state), as: .message)
         if json { try session.writeJSON(BatchJSON(outcome, library: store.state)) }

@@ -25,7 +25,7 @@ struct ManualCommand: Command {
     func run(in session: Session) throws {
         let page = ManualPage.render(root: CLI.root, date: CLI.versionDate, sections: Self.sections)
         if json { return try session.writeJSON(DocumentJSON(name: "bookclub.1", text: page)) }
-        session.output.write(String(page.dropLast()), as: .data)  // write adds the last newline back
+        session.output.write(formatted: String(page.dropLast()) + "\n")
     }
 
     /// DATES, ENVIRONMENT, FILES and EXIT STATUS; the paths and codes come from the code that uses them.

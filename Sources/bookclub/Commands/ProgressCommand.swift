@@ -101,14 +101,14 @@ struct ProgressCommand: Command {
         switch outcome {
         case .unchanged:
             session.output.write(
-                "'\(book.title.terminalSafe)' is already at \(ProgressText.describe(updated)); nothing logged.",
+                "'\(book.title)' is already at \(ProgressText.describe(updated)); nothing logged.",
                 as: .message)
         case .logged(let entry) where entry != updated.currentReading?.progress.latest:
             session.output.write(
-                "'\(book.title.terminalSafe)': logged \(ProgressText.place(entry)) on \(DateText.minute(entry.time, timeZone: session.timeZone)), before the latest entry; you are at \(ProgressText.describe(updated)).",
+                "'\(book.title)': logged \(ProgressText.place(entry)) on \(DateText.minute(entry.time, timeZone: session.timeZone)), before the latest entry; you are at \(ProgressText.describe(updated)).",
                 as: .message)
         case .logged:
-            session.output.write("'\(book.title.terminalSafe)': \(ProgressText.describe(updated)).", as: .message)
+            session.output.write("'\(book.title)': \(ProgressText.describe(updated)).", as: .message)
             if updated.currentProgress >= 1 {
                 session.output.write(
                     "That is the end of the book: run `bookclub finish \(shellReference)` to mark it done.",

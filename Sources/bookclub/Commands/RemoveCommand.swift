@@ -35,9 +35,9 @@ struct RemoveCommand: Command {
         let (store, book) = try session.confirmThenLock(given: confirmed) {
             try $0.resolve(reference, exactly: true)
         } question: {
-            "Remove '\($0.title.terminalSafe)' and its reading history?"
+            "Remove '\($0.title)' and its reading history?"
         }
-        let title = book.title.terminalSafe
+        let title = TerminalText(book.title)
         store.update { $0.removeBook(id: book.id) }
         let scene = try session.scene()
         if scene.state.selection == book.id { scene.update { $0.selection = nil } }

@@ -17,7 +17,7 @@ struct RereadCommand: BookCommand {
             try $0.reread(at: session.now().wholeSeconds, bookID: book.id, reference: shellReference, ids: session.ids)
         }
         let count = store.state[id: book.id]!.readings.count
-        session.output.write("Started reading \(count) of '\(book.title.terminalSafe)'.", as: .message)
+        session.output.write("Started reading \(count) of '\(book.title)'.", as: .message)
         if target.json { try session.writeJSON(BookJSON(store.state[id: book.id]!)) }
     }
 }

@@ -41,20 +41,20 @@ struct SelectCommand: Command {
     func run(in session: Session) throws {
         let scene = try session.scene()
         let library = try session.library().state
-        let sceneName = session.paths.sceneName.terminalSafe
+        let sceneName = TerminalText(session.paths.sceneName)
         if let club {
             let club = try library.resolveClub(club)
             scene.update { $0 = SceneState(club: club.id) }
-            session.output.write("Selected the club '\(club.name.terminalSafe)' in scene '\(sceneName)'.", as: .message)
+            session.output.write("Selected the club '\(club.name)' in scene '\(sceneName)'.", as: .message)
         } else if clear {
             scene.update { $0 = SceneState() }
             session.output.write(
-                "Cleared the selection of scene '\(session.paths.sceneName.terminalSafe)'.", as: .message)
+                "Cleared the selection of scene '\(session.paths.sceneName)'.", as: .message)
         } else if let reference {
             let book = try library.resolve(reference)
             scene.update { $0 = SceneState(selection: book.id) }
             session.output.write(
-                "Selected '\(book.title.terminalSafe)' in scene '\(session.paths.sceneName.terminalSafe)'.",
+                "Selected '\(book.title)' in scene '\(session.paths.sceneName)'.",
                 as: .message)
         }
         let selected = scene.state.selection.flatMap { library[id: $0] }
@@ -62,12 +62,12 @@ struct SelectCommand: Command {
             try session.writeJSON(selected.map { BookJSON($0) })
         } else if reference == nil && !clear && club == nil {
             if let selected {
-                session.output.write("\(selected.id.prefix(8))  \(selected.title.terminalSafe)", as: .data)
+                session.output.write("\(selected.id.prefix(8))  \(selected.title)", as: .data)
             } else if let clubID = scene.state.club, let club = library.clubs.first(where: { $0.id == clubID }) {
-                session.output.write("\(club.id.prefix(8))  \(club.name.terminalSafe) (club)", as: .data)
+                session.output.write("\(club.id.prefix(8))  \(club.name) (club)", as: .data)
             } else {
                 session.output.write(
-                    "Nothing is selected in scene '\(session.paths.sceneName.terminalSafe)'.", as: .message)
+                    "Nothing is selected in scene '\(session.paths.sceneName)'.", as: .message)
             }
         }
     }

@@ -103,7 +103,8 @@ struct StatsCommand: Command {
         }
         let path = outputPath ?? (opens ? session.paths.cache + "/stats-\(stats.year).html" : nil)
         guard let path else {
-            session.output.write(page.hasSuffix("\n") ? String(page.dropLast()) : page, as: .data)
+            // HTML: the page escapes its text as HTML does, control characters included.
+            session.output.write(formatted: page.hasSuffix("\n") ? page : page + "\n")
             return
         }
         try session.writeFile(Data(page.utf8), to: path)

@@ -94,9 +94,9 @@ struct SyncCommand: Command {
         if json {
             try session.writeJSON(SyncJSON(report, device: device, folder: path))
         } else {
-            session.output.write(device, as: .data)
+            session.output.write(TerminalText(device), as: .data)
             session.output.write(
-                "This machine joined \(path.terminalSafe) as \(device)\(name.map { " (\($0.terminalSafe))" } ?? ""): it wrote \(NumberText.count(report.sent, "change")).",
+                "This machine joined \(path) as \(device)\(name.map { " (\($0))" } ?? ""): it wrote \(NumberText.count(report.sent, "change")).",
                 as: .message)
             write(report, session)
         }

@@ -22,6 +22,6 @@ struct UndoCommand: Command {
             throw CommandFailure("Nothing to undo.")
         }
         if json { try session.writeJSON(ChangeJSON(change)) }
-        session.output.write("Undid `\(change.command.terminalSafe)`: \(change.summary.terminalSafe).", as: .message)
+        session.output.write("Undid `\(change.command)`: \(change.summary).", as: .message)
     }
 }

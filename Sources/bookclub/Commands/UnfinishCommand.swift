@@ -16,7 +16,7 @@ struct UnfinishCommand: BookCommand {
         let outcome = try store.update {
             try $0.resume(bookID: book.id, at: session.now().wholeSeconds, reference: shellReference)
         }
-        session.output.write("'\(book.title.terminalSafe)' is no longer \(outcome.rawValue).", as: .message)
+        session.output.write("'\(book.title)' is no longer \(outcome.rawValue).", as: .message)
         if target.json { try session.writeJSON(BookJSON(store.state[id: book.id]!)) }
     }
 }

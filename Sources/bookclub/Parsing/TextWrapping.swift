@@ -59,4 +59,14 @@ enum TextWrapping {
         let wrapped = wrap(placeholder + text, width: width, indent: indent)
         return String(wrapped.dropFirst(indent + placeholder.count))
     }
+
+    /// `wrap` for text for people: the words move, nothing else changes.
+    static func wrap(_ text: TerminalText, width: Int, indent: Int = 0) -> TerminalText {
+        TerminalText(layout: wrap(text.string, width: width, indent: indent))
+    }
+
+    /// `hanging` for text for people: the words move, nothing else changes.
+    static func hanging(_ text: TerminalText, width: Int?, firstColumn: Int, indent: Int) -> TerminalText {
+        TerminalText(layout: hanging(text.string, width: width, firstColumn: firstColumn, indent: indent))
+    }
 }

@@ -1,3 +1,5 @@
+import BookClubCore
+
 /// Builds the one-line synopsis and the error report, as ASP prints them.
 enum UsageGenerator {
     /// ASP abbreviates usage when a command has more than this many arguments.
@@ -31,15 +33,15 @@ enum UsageGenerator {
     }
 
     /// The full stderr text for a usage error, ending with a newline:
-    /// `Error:`, optional `Help:`, `Usage:` and the `See '... --help'` hint.
+    /// `Error:`, optional `Help:`, `Usage:` and the `See '... --help'` hint; text for people (the
+    /// message quotes what was typed), written as it is before any output is set up.
     static func errorReport(_ error: ParseError, path: [CommandConfiguration]) -> String {
-        // The message quotes what was typed: control characters in it are shown, never sent raw.
-        var lines = ["Error: \(error.message.terminalSafe)"]
+        var lines: [TerminalText] = ["Error: \(error.message)"]
         if let helpLine = error.helpLine {
-            lines.append(helpLine)
+            lines.append("\(helpLine)")
         }
         lines.append("Usage: \(usage(path: path))")
         lines.append("  See '\(path.commandLine) --help' for more information.")
-        return lines.joined(separator: "\n") + "\n"
+        return (lines.joined(separator: "\n") + "\n").string
     }
 }

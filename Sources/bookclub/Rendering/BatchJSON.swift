@@ -26,11 +26,11 @@ struct BatchJSON: Encodable {
 
 /// The one-line summary of a batch: "Logged 3 entries on 2 books; finished 'Dune'."
 enum BatchText {
-    static func summary(_ outcome: BatchOutcome, library: Library) -> String {
-        func titles(_ ids: [Book.ID]) -> String {
-            ids.map { "'\(library[id: $0]?.title.terminalSafe ?? $0)'" }.joined(separator: ", ")
+    static func summary(_ outcome: BatchOutcome, library: Library) -> TerminalText {
+        func titles(_ ids: [Book.ID]) -> TerminalText {
+            ids.map { "'\(library[id: $0]?.title ?? $0)'" as TerminalText }.joined(separator: ", ")
         }
-        var parts = [
+        var parts: [TerminalText] = [
             "Logged \(NumberText.count(outcome.logged, "entry", plural: "entries")) on \(NumberText.count(outcome.touched.count, "book"))"
         ]
         if outcome.unchanged > 0 { parts.append("\(outcome.unchanged) unchanged") }

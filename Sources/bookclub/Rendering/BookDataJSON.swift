@@ -24,14 +24,14 @@ struct BookDataJSON: Encodable {
 /// What Open Library knows of an ISBN, as `lookup` prints it: the title, then a line each for who
 /// wrote it, its pages and its edition.
 enum BookDataText {
-    static func lines(isbn: ISBN, _ book: BookData, style: Style) -> [String] {
-        var lines = [style.bold(book.title.terminalSafe)]
-        if !book.authors.isEmpty { lines.append("by " + book.authors.map(\.terminalSafe).joined(separator: ", ")) }
+    static func lines(isbn: ISBN, _ book: BookData, style: Style) -> [TerminalText] {
+        var lines = [style.bold("\(book.title)")]
+        if !book.authors.isEmpty { lines.append("by \(book.authors.joined(separator: ", "))") }
         let edition = [
-            book.pages.map { NumberText.count($0, "page") }, book.published?.terminalSafe,
-            book.publishers.isEmpty ? nil : book.publishers.map(\.terminalSafe).joined(separator: ", "),
+            book.pages.map { NumberText.count($0, "page") }, book.published,
+            book.publishers.isEmpty ? nil : book.publishers.joined(separator: ", "),
         ].compactMap { $0 }
-        if !edition.isEmpty { lines.append(edition.joined(separator: " · ")) }
+        if !edition.isEmpty { lines.append("\(edition.joined(separator: " · "))") }
         lines.append(style.dim("ISBN \(isbn)" + (book.coverID == nil ? " · no cover" : " · has a cover")))
         return lines
     }

@@ -109,6 +109,6 @@ extension Session {
     /// Writes a value as the command's one JSON document.
     func writeJSON(_ value: some Encodable) throws {
         printedJSON = true
-        output.write(try JSONOutput.render(value), as: .data)
+        output.write(formatted: try JSONOutput.render(value) + "\n")
     }
 }

@@ -28,10 +28,12 @@ enum BookTable {
 
     /// One line a book: id, title, author, progress bar, percent and where it stands; the author
     /// column goes when no book has one.
-    static func render(_ books: [Book], width: Int?, style: Style, timeZone: Zone, stars: Bool = false) -> [String] {
+    static func render(_ books: [Book], width: Int?, style: Style, timeZone: Zone, stars: Bool = false)
+        -> [TerminalText]
+    {
         let idWidth = 8
         let barWidth = min(24, max(8, (width ?? 100) / 5))
-        let rows = books.map { book -> [String] in
+        let rows = books.map { book -> [TerminalText] in
             let detail: String
             switch book.status {
             case .unstarted: detail = "not started"
@@ -46,12 +48,12 @@ enum BookTable {
                     book.status.rawValue
                     + (book.currentReading?.ending?.date.map { " " + DateText.day($0, timeZone: timeZone) } ?? "")
             }
-            let row = [
-                String(book.id.prefix(idWidth)), book.title.terminalSafe, (book.author ?? "").terminalSafe,
-                ProgressBar.render(book.currentProgress, width: barWidth), ProgressText.percent(book.currentProgress),
-                detail,
+            let row: [TerminalText] = [
+                "\(book.id.prefix(idWidth))", "\(book.title)", "\(book.author ?? "")",
+                "\(ProgressBar.render(book.currentProgress, width: barWidth))",
+                "\(ProgressText.percent(book.currentProgress))", "\(detail)",
             ]
-            return stars ? row + [book.currentRating.map(Rating.stars) ?? ""] : row
+            return stars ? row + ["\(book.currentRating.map(Rating.stars) ?? "")"] : row
         }
         // Without any author, the column goes, rather than leave a gap.
         let hasAuthors = books.contains { $0.author != nil }

@@ -1,3 +1,5 @@
+import BookClubCore
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -38,9 +40,12 @@ enum CoverImage {
     }
 
     /// iTerm2's sequence for an image: `ESC ] 1337 ; File=…:BASE64 BEL`.
-    static func inline(_ image: Data, name: String) -> String {
-        "\u{1B}]1337;File=name=\(Data(name.utf8).base64EncodedString());size=\(image.count);inline=1;preserveAspectRatio=1:"
-            + image.base64EncodedString() + "\u{07}"
+    static func inline(_ image: Data, name: String) -> TerminalText {
+        // The escape is the image's; what comes from outside, its name and bytes, is in base64.
+        TerminalText(
+            layout:
+                "\u{1B}]1337;File=name=\(Data(name.utf8).base64EncodedString());size=\(image.count);inline=1;preserveAspectRatio=1:"
+                + image.base64EncodedString() + "\u{07}")
     }
 
     /// Runs `program` on the terminal bookclub was given; `false` when it could not or it failed.

@@ -10,7 +10,7 @@ import BookClubCore
 enum ImportText {
 
     /// "Imported 358 books: 3 reading, 16 finished, 339 not started; 0 already in the store."
-    static func summary(_ result: ImportResult, dryRun: Bool) -> String {
+    static func summary(_ result: ImportResult, dryRun: Bool) -> TerminalText {
         let books = result.added.map(\.book)
         var text = (dryRun ? "Would import " : "Imported ") + NumberText.count(books.count, "book")
         let statuses = statusLabels.compactMap { status, label -> String? in
@@ -39,7 +39,7 @@ enum ImportText {
                 " " + (dryRun ? "Would import " : "Imported ") + NumberText.count(result.addedClubs.count, "club")
                 + "; \(result.skippedClubs.count) already in the store."
         }
-        return text
+        return TerminalText(text)
     }
 
     static let statusLabels: [(Book.Status, String)] = [
@@ -47,16 +47,16 @@ enum ImportText {
     ]
 
     /// What a dry run would do, a line a book: `add   'Dune' by Frank Herbert (line 2): finished`.
-    static func plan(_ result: ImportResult) -> [String] {
+    static func plan(_ result: ImportResult) -> [TerminalText] {
         let status = Dictionary(uniqueKeysWithValues: statusLabels)
-        return result.added.map { "add   " + name($0.book, line: $0.line) + ": " + status[$0.book.status]! }
+        return result.added.map { "add   \(name($0.book, line: $0.line)): \(status[$0.book.status]!)" }
             + result.merged.map { ($0.changedTheBook ? "merge " : "skip  ") + describe($0) }
-            + result.addedClubs.map { "add   the club '\($0.name.terminalSafe)'" }
-            + result.skippedClubs.map { "skip  the club '\($0.name.terminalSafe)': already in the store" }
+            + result.addedClubs.map { "add   the club '\($0.name)'" }
+            + result.skippedClubs.map { "skip  the club '\($0.name)': already in the store" }
     }
 
     /// `'Dune' by Frank Herbert (line 9): the same ISBN as line 2: 1 new reading, filled rating`.
-    static func describe(_ skipped: ImportResult.Merged) -> String {
+    static func describe(_ skipped: ImportResult.Merged) -> TerminalText {
         let reason: String
         switch skipped.reason {
         case .id: reason = "the same id"
@@ -70,17 +70,16 @@ enum ImportText {
         if !skipped.keptAside.isEmpty {
             what.append("kept in details the differing " + skipped.keptAside.joined(separator: ", "))
         }
-        let match =
+        let match: TerminalText =
             skipped.matchIsInStore
-            ? "already in the store as '\(skipped.match.title.terminalSafe)' (\(skipped.match.id.prefix(8)))"
-            : skipped.matchLine.map { "line \($0)" } ?? "'\(skipped.match.title.terminalSafe)'"
+            ? "already in the store as '\(skipped.match.title)' (\(skipped.match.id.prefix(8)))"
+            : skipped.matchLine.map { "line \($0)" } ?? "'\(skipped.match.title)'"
         return name(skipped.item.book, line: skipped.item.line) + ": "
             + (skipped.matchIsInStore ? "\(match), \(reason)" : "\(reason) as \(match)")
-            + (what.isEmpty ? "; nothing new" : "; " + what.joined(separator: "; "))
+            + (what.isEmpty ? "; nothing new" : "; \(what.joined(separator: "; "))")
     }
 
-    static func name(_ book: Book, line: Int?) -> String {
-        "'\(book.title.terminalSafe)'" + (book.author.map { " by \($0.terminalSafe)" } ?? "")
-            + (line.map { " (line \($0))" } ?? "")
+    static func name(_ book: Book, line: Int?) -> TerminalText {
+        "'\(book.title)'\(book.author.map { " by " + $0 } ?? "")\(line.map { " (line \($0))" } ?? "")"
     }
 }

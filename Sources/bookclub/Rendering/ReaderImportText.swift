@@ -3,7 +3,7 @@ import BookClubCore
 /// An import from an e-reader as `import kindle` and `import koreader` say it.
 enum ReaderImportText {
     /// "Imported 458 highlights of 20 books (20 added); 11 notes put with their highlights, 5 bookmarks skipped."
-    static func summary(_ result: ReaderImportResult, file: ReaderImport, dryRun: Bool) -> String {
+    static func summary(_ result: ReaderImportResult, file: ReaderImport, dryRun: Bool) -> TerminalText {
         let added = result.entries.reduce(0) { $0 + $1.highlights.added }
         let replaced = result.entries.reduce(0) { $0 + $1.highlights.replaced }
         let unchanged = result.entries.reduce(0) { $0 + $1.highlights.unchanged }
@@ -30,28 +30,27 @@ enum ReaderImportText {
             more.append(NumberText.count(file.problems.count, "entry", plural: "entries") + " unreadable")
         }
         if !more.isEmpty { text += "; " + more.joined(separator: ", ") }
-        return text + "."
+        return TerminalText(text + ".")
     }
 
     /// What a dry run would do, a line a book: `add   'Dune' by Frank Herbert (line 2): 23 highlights`.
-    static func plan(_ result: ReaderImportResult) -> [String] {
+    static func plan(_ result: ReaderImportResult) -> [TerminalText] {
         result.entries.map { entry in
-            let name =
-                "'\(entry.book.title.terminalSafe)'" + (entry.book.author.map { " by " + $0.terminalSafe } ?? "")
-                + " (\(entry.book.origin.terminalSafe))"
+            let name: TerminalText =
+                "'\(entry.book.title)'\(entry.book.author.map { " by " + $0 } ?? "") (\(entry.book.origin))"
             var what = [NumberText.count(entry.highlights.added, "new highlight")]
             if entry.highlights.replaced > 0 { what.append("\(entry.highlights.replaced) extended") }
             if entry.highlights.unchanged > 0 { what.append("\(entry.highlights.unchanged) already there") }
             if entry.logged > 0 { what.append("progress") }
             if entry.finished { what.append("finished") }
-            let verb = entry.match == nil ? "add   " : "merge "
-            return verb + name + ": " + what.joined(separator: ", ")
+            let verb: TerminalText = entry.match == nil ? "add   " : "merge "
+            return verb + name + ": \(what.joined(separator: ", "))"
         }
     }
 
     /// Each entry of the file that could not be read: `Warning: line 12: a header bookclub cannot read: …`.
-    static func problems(_ file: ReaderImport) -> [String] {
-        file.problems.map { "Skipped \($0.place.terminalSafe): \($0.reason.terminalSafe)." }
+    static func problems(_ file: ReaderImport) -> [TerminalText] {
+        file.problems.map { "Skipped \($0.place): \($0.reason)." }
     }
 }
 

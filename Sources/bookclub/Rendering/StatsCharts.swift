@@ -19,12 +19,13 @@ enum StatsCharts {
     static let labelWidth = 6
 
     /// The chart lines, each at most `width` columns; none when no day of the year has begun.
-    static func render(_ stats: ReadingStats, width: Int, style: Style) -> [String] {
+    static func render(_ stats: ReadingStats, width: Int, style: Style) -> [TerminalText] {
         let weeks = Array(stats.weeks.suffix(max(1, width - labelWidth)))
         guard !weeks.isEmpty else { return [] }
-        var lines = [label("") + monthLabels(weeks, stats: stats).trimmingTrailingSpaces]
+        var lines = [label("") + TerminalText(monthLabels(weeks, stats: stats).trimmingTrailingSpaces)]
         let mostInAWeek = weeks.map(\.pages).max() ?? 0
-        lines.append(label("pages") + style.green(String(weeks.map { spark($0.pages, most: mostInAWeek) })))
+        lines.append(
+            label("pages") + style.green(TerminalText(String(weeks.map { spark($0.pages, most: mostInAWeek) }))))
         let pagesByDay = Dictionary(uniqueKeysWithValues: stats.days.map { ($0.day, $0.pages) })
         let mostInADay = stats.days.map(\.pages).max() ?? 0
         for weekday in 1...7 {
@@ -42,8 +43,8 @@ enum StatsCharts {
         return lines
     }
 
-    private static func label(_ text: String) -> String {
-        text + String(repeating: " ", count: max(1, labelWidth - text.count))
+    private static func label(_ text: String) -> TerminalText {
+        TerminalText(text) + .spaces(max(1, labelWidth - text.count))
     }
 
     /// `Jan` over the week that holds the 1st of January, and so on, where there is room.
@@ -73,23 +74,23 @@ enum StatsCharts {
     }
 
     /// The shades of a row of levels (`nil`: a day outside the year, blank), styled a run at a time.
-    private static func shades(_ levels: [Int?], style: Style) -> String {
-        var text = ""
+    private static func shades(_ levels: [Int?], style: Style) -> TerminalText {
+        var text: TerminalText = ""
         var start = levels.startIndex
         while start < levels.endIndex {
             let end = levels[start...].firstIndex { $0 != levels[start] } ?? levels.endIndex
             if let level = levels[start] {
                 text += shade(level, count: end - start, style: style)
             } else {
-                text += String(repeating: " ", count: end - start)
+                text += .spaces(end - start)
             }
             start = end
         }
         return text
     }
 
-    private static func shade(_ level: Int, count: Int = 1, style: Style) -> String {
-        let text = String(repeating: shades[level], count: count)
+    private static func shade(_ level: Int, count: Int = 1, style: Style) -> TerminalText {
+        let text = TerminalText(String(repeating: shades[level], count: count))
         return level == 0 ? style.dim(text) : style.color256(greens[level - 1], text)
     }
 }

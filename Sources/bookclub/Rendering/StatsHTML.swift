@@ -224,7 +224,9 @@ enum StatsHTML {
         ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"][(month - 1) % 12]
     }
 
-    /// Text for HTML, in an element or an attribute.
+    /// Text for HTML, in an element or an attribute. Control characters are shown as U+FFFD; a tab and
+    /// the marks that reorder text are written as character references, which a browser shows the
+    /// same but a terminal the page is printed to never receives raw. Line breaks stay.
     static func escape(_ text: some StringProtocol) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)
@@ -241,6 +243,8 @@ enum StatsHTML {
                     || (0x7F..<0xA0).contains(character.value)
                 {
                     out += "&#xFFFD;"
+                } else if character.isTerminalUnsafe && character != "\n" {
+                    out += "&#x" + String(character.value, radix: 16, uppercase: true) + ";"
                 } else {
                     out.unicodeScalars.append(character)
                 }

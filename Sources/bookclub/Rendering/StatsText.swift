@@ -9,14 +9,14 @@ import BookClubCore
 /// The year in reading as `stats` prints it: the headline numbers, the months, the time to finish.
 enum StatsText {
     /// The headline numbers, one line each.
-    static func summary(_ stats: ReadingStats, style: Style) -> [String] {
-        var span = "Reading in \(stats.year)"
+    static func summary(_ stats: ReadingStats, style: Style) -> [TerminalText] {
+        var span: TerminalText = "Reading in \(stats.year)"
         if stats.throughDay < stats.firstDay {
             span += ": the year has not begun"
         } else if stats.throughDay < stats.lastDay {
             span += ", to \(text(stats.throughDay))"
         }
-        var rows = [
+        var rows: [[TerminalText]] = [
             [
                 "Pages",
                 "\(stats.pages) on \(NumberText.count(stats.readingDays, "reading day")), \(NumberText.short(stats.pagesPerDay)) a day",
@@ -27,7 +27,7 @@ enum StatsText {
                     + (stats.finishedWithoutDate > 0
                         ? " (\(stats.finishedWithoutDate) more on dates unknown, in any year)" : ""),
             ],
-            ["Streaks", streaks(stats)],
+            ["Streaks", "\(streaks(stats))"],
         ]
         if stats.minutes > 0 {
             let (hours, minutes) = stats.minutes.quotientAndRemainder(dividingBy: 60)
@@ -45,7 +45,7 @@ enum StatsText {
                     "\(NumberText.count(stats.ratings.count, "book")) rated, \(Rating.stars(average)) (\(NumberText.short(average))) on average",
                 ], at: 2)
         }
-        if let goal = stats.goal { rows.append(["Goal", describe(goal, in: stats)]) }
+        if let goal = stats.goal { rows.append(["Goal", "\(describe(goal, in: stats))"]) }
         return [style.bold(span)]
             + Table(rows: rows).render(width: nil) { column, text in column == 0 ? style.dim(text) : text }
     }
@@ -74,12 +74,12 @@ enum StatsText {
     }
 
     /// A row a month, through the last month counted.
-    static func months(_ stats: ReadingStats, style: Style) -> [String] {
+    static func months(_ stats: ReadingStats, style: Style) -> [TerminalText] {
         guard stats.throughDay >= stats.firstDay else { return [] }
         let months = stats.months.prefix(stats.throughDay.month)
-        let rows =
+        let rows: [[TerminalText]] =
             [["Month", "Books", "Pages", "Days"]]
-            + months.map { [StatsCharts.months[$0.month - 1], "\($0.books)", "\($0.pages)", "\($0.readingDays)"] }
+            + months.map { ["\(StatsCharts.months[$0.month - 1])", "\($0.books)", "\($0.pages)", "\($0.readingDays)"] }
         return [""]
             + Table(rows: rows, rightAligned: [1, 2, 3]).render(width: nil) { column, text in
                 text == "Month" || text == "Books" || text == "Pages" || text == "Days" ? style.bold(text) : text
@@ -87,18 +87,18 @@ enum StatsText {
     }
 
     /// Each book being read, with the pages left and when it will be done at the pace.
-    static func timeToFinish(_ stats: ReadingStats, width: Int?, style: Style) -> [String] {
+    static func timeToFinish(_ stats: ReadingStats, width: Int?, style: Style) -> [TerminalText] {
         guard !stats.timeToFinish.isEmpty else { return [] }
-        let heading =
+        let heading: TerminalText =
             stats.pagesPerDay == 0
             ? "Time to finish: no pace yet, as nothing was read in \(stats.year)"
             : stats.year == stats.today.year
                 ? "Time to finish at \(NumberText.short(stats.pagesPerDay)) pages a day"
                 : "Time to finish at \(NumberText.short(stats.pagesPerDay)) pages a day, your pace in \(stats.year)"
-        let rows = stats.timeToFinish.map { finish in
+        let rows = stats.timeToFinish.map { finish -> [TerminalText] in
             [
-                finish.title.terminalSafe, NumberText.count(finish.pagesLeft, "page") + " left",
-                finish.days.map { NumberText.count($0, "day") } ?? "-", finish.date.map(text) ?? "",
+                "\(finish.title)", "\(NumberText.count(finish.pagesLeft, "page")) left",
+                "\(finish.days.map { NumberText.count($0, "day") } ?? "-")", "\(finish.date.map(text) ?? "")",
             ]
         }
         return ["", style.bold(heading)]

@@ -10,18 +10,18 @@ import BookClubCore
 enum SyncText {
     /// "3 entries, 1 book from laptop", a line a device; "Sent 2 changes." for what this machine wrote;
     /// "Nothing new." when nothing came or went.
-    static func report(_ report: SyncReport) -> [String] {
+    static func report(_ report: SyncReport) -> [TerminalText] {
         let lines = report.received.map { received in
             let counts = SyncReport.Kind.allCases.compactMap { kind -> String? in
                 guard let count = received.counts[kind], count > 0 else { return nil }
                 return NumberText.count(count, noun(kind), plural: kind.rawValue)
             }
-            return "\(counts.joined(separator: ", ")) from \(name(received.name, received.device))"
+            return "\(counts.joined(separator: ", ")) from \(name(received.name, received.device))" as TerminalText
         }
-        let newer =
+        let newer: [TerminalText] =
             report.newer > 0
             ? ["\(NumberText.count(report.newer, "change")) of a newer bookclub kept for it, not applied"] : []
-        let sent = report.sent > 0 ? ["Sent \(NumberText.count(report.sent, "change"))."] : []
+        let sent: [TerminalText] = report.sent > 0 ? ["Sent \(NumberText.count(report.sent, "change"))."] : []
         return (lines.isEmpty && sent.isEmpty ? ["Nothing new."] : lines + sent) + newer
     }
 
@@ -39,29 +39,29 @@ enum SyncText {
     }
 
     /// A device's name as written, control characters shown; its id's first 8 digits when it has none.
-    static func name(_ name: String?, _ device: String) -> String {
-        name.map(\.terminalSafe) ?? String(device.prefix(8))
+    static func name(_ name: String?, _ device: String) -> TerminalText {
+        TerminalText(name ?? String(device.prefix(8)))
     }
 
-    static func clone(_ clone: SyncReport.Clone) -> String {
+    static func clone(_ clone: SyncReport.Clone) -> TerminalText {
         clone.logCut
             ? "this machine's log \(clone.old).jsonl is shorter than it wrote (an older copy put back?); this machine goes on as \(clone.new) and writes again what it held"
             : "this machine's id \(clone.old) was in use on another machine too (a restored backup or a copied disk); this machine goes on as \(clone.new)"
     }
 
-    static func problem(_ problem: SyncReport.Problem) -> String {
-        "\(problem.file.terminalSafe):\(problem.line): \(problem.detail.terminalSafe); that device's later changes wait until the line is mended"
+    static func problem(_ problem: SyncReport.Problem) -> TerminalText {
+        "\(problem.file):\(problem.line): \(problem.detail); that device's later changes wait until the line is mended"
     }
 
     /// A line a device: its name, id, changes and latest change; this one marked.
     static func status(
         _ devices: [Sync.Device], this: String, unpushed: Bool, usesGit: Bool, timeZone: Zone, style: Style
-    ) -> [String] {
-        var rows = [["", "DEVICE", "ID", "CHANGES", "LATEST"]]
+    ) -> [TerminalText] {
+        var rows: [[TerminalText]] = [["", "DEVICE", "ID", "CHANGES", "LATEST"]]
         for device in devices {
             rows.append([
-                device.id == this ? "*" : "", name(device.name, device.id), String(device.id.prefix(8)),
-                String(device.operations), device.latest.map { DateText.minute($0, timeZone: timeZone) } ?? "",
+                device.id == this ? "*" : "", name(device.name, device.id), "\(device.id.prefix(8))",
+                "\(device.operations)", "\(device.latest.map { DateText.minute($0, timeZone: timeZone) } ?? "")",
             ])
         }
         var lines = Table(rows: rows, flexibleColumn: 1, rightAligned: [3]).render(width: nil) { row, text in

@@ -2,9 +2,10 @@ import BookClubCore
 
 /// Text columns aligned for a terminal: each column as wide as its widest cell in terminal columns
 /// (`displayWidth`: a CJK character or an emoji takes two), and, when a width is given, the flexible
-/// columns cut (with `…`) so that a row fits it.
+/// columns cut (with `…`) so that a row fits it. Cells are text for people, a value's control
+/// characters shown (and measured) as `\u{1B}`.
 struct Table {
-    var rows: [[String]]
+    var rows: [[TerminalText]]
     /// The columns that give way when rows are too wide, the widest first; empty: nothing is ever cut.
     var flexibleColumns: [Int] = []
     /// Columns aligned right (numbers).
@@ -13,13 +14,17 @@ struct Table {
     /// width is given, rather than being cut.
     var wrapsLastColumn = false
 
-    init(rows: [[String]], flexibleColumn: Int? = nil, rightAligned: Set<Int> = [], wrapsLastColumn: Bool = false) {
+    init(
+        rows: [[TerminalText]], flexibleColumn: Int? = nil, rightAligned: Set<Int> = [], wrapsLastColumn: Bool = false
+    ) {
         self.init(
             rows: rows, flexibleColumns: flexibleColumn.map { [$0] } ?? [], rightAligned: rightAligned,
             wrapsLastColumn: wrapsLastColumn)
     }
 
-    init(rows: [[String]], flexibleColumns: [Int], rightAligned: Set<Int> = [], wrapsLastColumn: Bool = false) {
+    init(
+        rows: [[TerminalText]], flexibleColumns: [Int], rightAligned: Set<Int> = [], wrapsLastColumn: Bool = false
+    ) {
         (self.rows, self.flexibleColumns, self.rightAligned, self.wrapsLastColumn) = (
             rows, flexibleColumns, rightAligned, wrapsLastColumn
         )
@@ -34,7 +39,7 @@ struct Table {
     /// - Parameters:
     ///   - width: the width to fit, or `nil` for no limit (output to a pipe).
     ///   - style: applied to each cell's text before it is padded.
-    func render(width: Int?, style: (_ column: Int, _ text: String) -> String = { $1 }) -> [String] {
+    func render(width: Int?, style: (_ column: Int, _ text: TerminalText) -> TerminalText = { $1 }) -> [TerminalText] {
         guard let columns = rows.map(\.count).max(), columns > 0 else { return [] }
         let cells = rows.map { row in (0..<columns).map { row.indices.contains($0) ? row[$0] : "" } }
         let cellWidths = cells.map { $0.map(\.displayWidth) }
@@ -58,16 +63,14 @@ struct Table {
         let lastStart = widths.dropLast().reduce(0, +) + 2 * (columns - 1)
         if wraps, let width { widths[columns - 1] = max(Self.minimumWrapWidth, width - lastStart) }
         return cells.indices.flatMap { index in
-            var continuation: [String] = []
+            var continuation: [TerminalText] = []
             let line = (0..<columns).map { column in
                 var cell = cells[index][column]
                 var cellWidth = cellWidths[index][column]
                 if wraps && column == columns - 1 {
-                    var lines = TextWrapping.wrap(cell, width: widths[column]).split(
-                        separator: "\n", omittingEmptySubsequences: false
-                    ).map(String.init)
+                    var lines = TextWrapping.wrap(cell, width: widths[column]).lines
                     cell = lines.removeFirst()
-                    continuation = lines.map { String(repeating: " ", count: lastStart) + style(column, $0) }
+                    continuation = lines.map { .spaces(lastStart) + style(column, $0) }
                     return style(column, cell)
                 }
                 if cellWidth > widths[column] {
@@ -78,7 +81,7 @@ struct Table {
                 // The last column is not padded: a long note on one row costs the other rows nothing.
                 let isLast = column == columns - 1
                 if isLast && !rightAligned.contains(column) { return styled }
-                let padding = String(repeating: " ", count: widths[column] - cellWidth)
+                let padding = TerminalText.spaces(widths[column] - cellWidth)
                 return rightAligned.contains(column) ? padding + styled : styled + padding
             }.joined(separator: "  ").trimmingTrailingSpaces
             return [line] + continuation.map(\.trimmingTrailingSpaces)
@@ -91,5 +94,11 @@ extension String {
         var text = self
         while text.last == " " { text.removeLast() }
         return text
+    }
+}
+
+extension TerminalText {
+    var trimmingTrailingSpaces: TerminalText {
+        TerminalText(layout: string.trimmingTrailingSpaces)
     }
 }

@@ -33,10 +33,10 @@ struct ClubAddCommand: Command {
         if json {
             try session.writeJSON(ClubJSON(club, library: store.state, now: session.now()))
         } else {
-            session.output.write(club.id, as: .data)
+            session.output.write(TerminalText(club.id), as: .data)
         }
         session.output.write(
-            "Added the club '\(name.terminalSafe)'. Plan a meeting: bookclub club meeting \(Session.shellWord(name)) --date WHEN --book BOOK",
+            "Added the club '\(name)'. Plan a meeting: bookclub club meeting \(Session.shellWord(name)) --date WHEN --book BOOK",
             as: .message)
     }
 }

@@ -33,7 +33,7 @@ struct ClubCancelCommand: Command {
             try session.writeJSON(ClubJSON(changed, library: store.state, now: session.now()))
         }
         session.output.write(
-            "Cancelled \(club.name.terminalSafe) on \(DateText.minute(meeting.date, timeZone: session.timeZone)).",
+            "Cancelled \(club.name) on \(DateText.minute(meeting.date, timeZone: session.timeZone)).",
             as: .message)
     }
 }

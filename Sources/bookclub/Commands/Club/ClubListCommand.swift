@@ -24,13 +24,13 @@ struct ClubListCommand: Command {
             session.output.write("No clubs yet. Add one: bookclub club add \"Sci-Fi Club\"", as: .message)
             return
         }
-        let rows = library.clubs.map { club -> [String] in
+        let rows = library.clubs.map { club -> [TerminalText] in
             let next =
                 club.nextMeeting(after: now).map {
                     "next: " + DateText.minute($0.date, timeZone: session.timeZone) + "  "
                         + MeetingText.describe($0, library: library)
                 } ?? "no meeting planned"
-            return [String(club.id.prefix(8)), club.name.terminalSafe, next.terminalSafe]
+            return ["\(club.id.prefix(8))", "\(club.name)", "\(next)"]
         }
         for line in Table(rows: rows, flexibleColumn: 2).render(
             width: session.terminal.lineWidth,

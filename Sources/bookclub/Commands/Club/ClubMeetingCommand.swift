@@ -78,10 +78,10 @@ struct ClubMeetingCommand: Command {
         if json {
             try session.writeJSON(MeetingJSON(meeting, club: club, library: store.state))
         } else {
-            session.output.write(meeting.id, as: .data)
+            session.output.write(TerminalText(meeting.id), as: .data)
         }
         session.output.write(
-            "Planned \(club.name.terminalSafe) on \(DateText.minute(date, timeZone: session.timeZone)): \(MeetingText.describe(meeting, library: store.state).terminalSafe).",
+            "Planned \(club.name) on \(DateText.minute(date, timeZone: session.timeZone)): \(MeetingText.describe(meeting, library: store.state)).",
             as: .message)
         if date < session.now() {
             session.output.write(

@@ -38,7 +38,7 @@ struct ClubMeetingsCommand: Command {
         let now = session.now()
         if ics {
             let club = try session.resolveClub(reference, in: library)
-            session.output.sink(ICalendar.render(club: club, books: library, now: now.wholeSeconds), true)
+            session.output.write(formatted: ICalendar.render(club: club, books: library, now: now.wholeSeconds))
             return
         }
         let clubs = try reference.map { [try library.resolveClub($0)] } ?? library.clubs
@@ -60,15 +60,14 @@ struct ClubMeetingsCommand: Command {
     }
 
     /// One line a meeting: id, date, (club,) book and target, place. Past meetings are dimmed.
-    static func render(_ meetings: [(Club, Meeting)], library: Library, session: Session, showClub: Bool) -> [String] {
+    static func render(_ meetings: [(Club, Meeting)], library: Library, session: Session, showClub: Bool)
+        -> [TerminalText]
+    {
         let now = session.now()
-        let rows = meetings.map { club, meeting in
-            [String(meeting.id.prefix(8)), DateText.minute(meeting.date, timeZone: session.timeZone)]
-                + (showClub ? [club.name.terminalSafe] : [])
-                + [
-                    MeetingText.describe(meeting, library: library).terminalSafe,
-                    meeting.place.map { "@ " + $0.terminalSafe } ?? "",
-                ]
+        let rows = meetings.map { club, meeting -> [TerminalText] in
+            ["\(meeting.id.prefix(8))", "\(DateText.minute(meeting.date, timeZone: session.timeZone))"]
+                + (showClub ? ["\(club.name)"] : [])
+                + ["\(MeetingText.describe(meeting, library: library))", meeting.place.map { "@ \($0)" } ?? ""]
         }
         let isPast = meetings.map { $0.1.date < now }
         var index = 0

@@ -29,12 +29,12 @@ struct ClubRemoveCommand: Command {
         let (store, club) = try session.confirmThenLock(given: confirmed) {
             try $0.resolveClub(reference, exactly: true)
         } question: {
-            "Remove the club '\($0.name.terminalSafe)' and its \(NumberText.count($0.meetings.count, "meeting"))?"
+            "Remove the club '\($0.name)' and its \(NumberText.count($0.meetings.count, "meeting"))?"
         }
         if json { try session.writeJSON(ClubJSON(club, library: store.state, now: session.now())) }
         store.update { $0.removeClub(club.id) }
         let scene = try session.scene()
         if scene.state.club == club.id { scene.update { $0.club = nil } }
-        session.output.write("Removed the club '\(club.name.terminalSafe)'.", as: .message)
+        session.output.write("Removed the club '\(club.name)'.", as: .message)
     }
 }

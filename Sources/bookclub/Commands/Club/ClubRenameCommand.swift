@@ -35,7 +35,7 @@ struct ClubRenameCommand: Command {
         }
         session.output.write(
             store.hasUnsavedChanges
-                ? "Renamed '\(club.name.terminalSafe)' to '\(name.terminalSafe)'."
-                : "The club is already called '\(name.terminalSafe)'; nothing changed.", as: .message)
+                ? "Renamed '\(club.name)' to '\(name)'."
+                : "The club is already called '\(name)'; nothing changed.", as: .message)
     }
 }

@@ -24,13 +24,13 @@ struct ClubShowCommand: Command {
             try session.writeJSON(ClubJSON(club, library: library, now: now))
             return
         }
-        session.output.write(session.style.bold(club.name.terminalSafe), as: .data)
-        if let description = club.description { session.output.write(description.terminalSafe, as: .data) }
+        session.output.write(session.style.bold("\(club.name)"), as: .data)
+        if let description = club.description { session.output.write("\(description)", as: .data) }
         session.output.write(session.style.dim("id \(club.id)"), as: .data)
         let current = club.currentBookID(at: now).flatMap { library[id: $0] }
         session.output.write(
             "Reading: "
-                + (current.map { "\($0.title.terminalSafe) (\(ProgressText.describe($0)))" } ?? "nothing planned"),
+                + (current.map { "\($0.title) (\(ProgressText.describe($0)))" } ?? "nothing planned"),
             as: .data)
         session.output.write("", as: .data)
         for line in ClubMeetingsCommand.render(

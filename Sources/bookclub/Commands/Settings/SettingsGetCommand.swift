@@ -23,7 +23,7 @@ struct SettingsGetCommand: Command {
         if json {
             try session.writeJSON(SettingJSON(key, in: settings))
         } else {
-            session.output.write(key.value(settings), as: .data)
+            session.output.write(TerminalText(key.value(settings)), as: .data)
         }
     }
 }

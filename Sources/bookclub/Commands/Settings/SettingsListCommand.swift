@@ -20,9 +20,9 @@ struct SettingsListCommand: Command {
             try session.writeJSON(keys.map { SettingJSON($0, in: settings) })
             return
         }
-        let rows =
+        let rows: [[TerminalText]] =
             [["KEY", "VALUE", "DEFAULT", "DESCRIPTION"]]
-            + keys.map { [$0.name, $0.value(settings), $0.defaultValue, $0.summary] }
+            + keys.map { ["\($0.name)", "\($0.value(settings))", "\($0.defaultValue)", "\($0.summary)"] }
         let lines = Table(rows: rows, wrapsLastColumn: true).render(width: session.terminal.lineWidth) { column, text in
             column == 0 ? session.style.bold(text) : text
         }
