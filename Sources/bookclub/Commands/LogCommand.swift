@@ -57,10 +57,8 @@ struct LogCommand: Command {
             return
         }
         // A dated event may fall among earlier entries: its books come with their histories.
-        let dated = lines.compactMap { try? $0.event.get() }.filter { $0.time != nil }.map(\.book)
         let store = try session.library(
-            forWriting: true,
-            scope: .everything.withHistory { library in Set(dated.compactMap { try? library.resolve($0).id }) })
+            forWriting: true, scope: .everything.withHistory { $0.booksDated(in: lines) })
         let outcome = try store.update {
             try $0.apply(lines, now: now, timeZone: session.timeZone, skipInvalid: skipInvalid, ids: session.ids)
         }
