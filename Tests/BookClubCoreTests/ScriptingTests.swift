@@ -169,8 +169,12 @@ import Testing
             (title: "the left hand of darkness", pages: 304),
         ]
         for book in books { _ = try bookclub.add(book.title.capitalized, "--pages", String(book.pages)) }
-        // A reading under way, whose start lines before it move back.
+        // A reading under way, whose start lines before it move back; another whose lines all come
+        // after its latest entry but one, which repeats the page of the entry before it.
         try bookclub.run("progress", "left hand", "150", "--date", "2025-03-01T12:00:00Z")
+        for (page, day) in [(1, "01"), (3, "15"), (5, "31")] {
+            try bookclub.run("progress", "ノルウェイの森", String(page), "--date", "2024-12-\(day)T20:00:00Z")
+        }
         // Both stores start the same: the same books, with the same ids.
         let folder = (bookclub.storePath as NSString).deletingLastPathComponent
         let copy = (oneByOne.storePath as NSString).deletingLastPathComponent
@@ -219,6 +223,7 @@ import Testing
             lines += steps.map { line(book, $0, form: $0 + book) }
         }
         for index in lines.indices where index % 7 == 0 { lines[index].note = "p. \(lines[index].page): まだ読んでいる" }
+        lines.append(Line(book: books[0].title, page: 3, time: Date(timeIntervalSince1970: 1_734_688_800), form: 0))
 
         func stamp(_ line: Line) -> String {
             let formatter = ISO8601DateFormatter()

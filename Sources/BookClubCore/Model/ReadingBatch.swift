@@ -202,19 +202,22 @@ extension Library {
         return outcome
     }
 
-    /// The books that the dated lines of a batch name: a dated event may fall among earlier entries,
-    /// so these come with their histories. A reference that names no book, or several, adds none (its
-    /// line fails when applied).
-    public func booksDated(in lines: [NumberedEvent]) -> Set<Book.ID> {
+    /// The books a batch has a line for dated before their latest entry, as the library has them
+    /// without their histories: such a line falls among earlier entries, so these books come with
+    /// their histories, as `progress --date` loads a book's for a date before its latest entry. A line
+    /// dated at or after it follows the latest entry or one the batch logged. A reference that names
+    /// no book, or several, adds none (its line fails when applied).
+    public func booksBackdated(in lines: [NumberedEvent]) -> Set<Book.ID> {
         var finder = BookFinder(self)
-        var dated = Set<Book.ID>()
+        var backdated = Set<Book.ID>()
         for line in lines {
-            guard case .success(let event) = line.event, event.time != nil,
-                let index = try? finder.index(of: event.book, in: self)
+            guard case .success(let event) = line.event, let time = event.time,
+                let index = try? finder.index(of: event.book, in: self),
+                let latest = books[index].currentReading?.progress.latest, time < latest.time
             else { continue }
-            dated.insert(books[index].id)
+            backdated.insert(books[index].id)
         }
-        return dated
+        return backdated
     }
 }
 
