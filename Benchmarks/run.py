@@ -5,12 +5,16 @@ each command over repeated runs: median, spread (min to max) and peak memory (ma
 Beside them, in the same interleaved rounds (the commands that take seconds at 1,000,000 entries in
 rounds of their own): `sqlite3 DB "INSERT ..."` into a WAL database of as many
 rows (installed with apt-get when missing), and, where Taskwarrior is installed, `task add` and
-`task next` on as many tasks. Then a batch: `log --stdin` of 100,000 lines over 300 books, and the 30
-writes after it, and after an import of 1,000 books. Prints the table and every target, met or missed.
+`task next` on as many tasks. The stores above 1,000 entries are built as a reader's would be: the
+generator writes the books and the big book's entries, and `log --stdin` logs the others, in batches
+of at most 100,000 lines as a cron job or an e-reader export writes them (by title, each with a time,
+some backdated, one in seven with a note). Then the batches timed: `log --stdin` of 100,000 lines over
+300 books, by id without times and as such a job writes them, and the 30 writes after the first, and
+after an import of 1,000 books. Prints the table and every target, met or missed.
 
 Usage: python3 Benchmarks/run.py [--quick] [--sizes 1000,10000,100000,1000000] [--runs N] [--books N]
 """
-import argparse, csv, json, os, shutil, sqlite3, statistics, subprocess, sys, tempfile, time, uuid
+import argparse, csv, json, os, random, shutil, sqlite3, statistics, subprocess, sys, tempfile, time, uuid
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -27,13 +31,27 @@ def iso(seconds):
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(seconds))
 
 
-def generate_store(folder, entries, books=None):
+CJK_TITLES = ["ノルウェイの森", "海辺のカフカ", "三体", "活着", "百年の孤独", "토지", "雪国", "红楼梦"]
+
+
+def title(b):
+    """Book b's title: one in ten in Japanese, Chinese or Korean, one in ten with an emoji, the others
+    `Book 00042` (`progress (by title)` names book 2 so)."""
+    if b % 10 == 3:
+        return f"{CJK_TITLES[b // 10 % len(CJK_TITLES)]} {b:05d}"
+    if b % 10 == 7:
+        return f"Book {b:05d} 📚"
+    return f"Book {b:05d}"
+
+
+def generate_store(folder, entries, books=None, logged=False):
     """A store as bookclub writes it: the snapshot with the latest entry of each reading, an empty
-    journal of its generation, and the history."""
+    journal of its generation, and the history. With `logged`, only the big book's entries: the
+    others are left to `log --stdin` (see `build_store`)."""
     books = generate_books(entries, books)
     big = min(1000, entries)
     counts = [big] + [0] * (books - 1)
-    rest = entries - big
+    rest = 0 if logged else entries - big
     for i in range(rest):
         counts[1 + i % (books - 1)] += 1
     start = 1_600_000_000
@@ -61,17 +79,90 @@ def generate_store(folder, entries, books=None):
                 latest = entry
             readings = [{"id": reading, "started": iso(start), **({"latest": latest} if latest else {})}]
             state_books.append({"added": iso(start), "id": book_id, "pages": pages, "readings": readings,
-                                "tags": [], "title": f"Book {b:05d}", "author": "An Author",
+                                "tags": [], "title": title(b), "author": "An Author",
                                 **({"historyTail": previous} if latest else {})})
     generation = uuid.uuid4().hex
     document = {"books": state_books, "clubs": [], "generation": generation, "historyLength": length, "schemaVersion": 3,
                 "state": uuid.uuid4().hex}
-    with open(os.path.join(folder, "store.json"), "w") as out:
-        out.write(json.dumps(document, indent=2, sort_keys=True, separators=(",", " : ")) + "\n")
+    with open(os.path.join(folder, "store.json"), "w", encoding="utf-8") as out:
+        out.write(json.dumps(document, indent=2, sort_keys=True, separators=(",", " : "), ensure_ascii=False) + "\n")
     with open(os.path.join(folder, "store.json.journal"), "w") as out:
         out.write(json.dumps({"generation": generation}, **compact) + "\n")
     os.sync()  # or the first write's fsync pays for writing out the generated history
     return books
+
+
+# The times of the batches that build stores and of the batch timed: 2020 to 2025.
+BATCH_START, BATCH_END = 1_577_836_800, 1_767_225_600
+OFFSETS = [("Z", 0), ("+05:30", 330), ("-08:00", -480), ("+09:00", 540), ("+01:00", 60), ("-03:00", -180)]
+
+
+def realistic_lines(books, count, start, end, first_book=0, pages=None, seed=0):
+    """`count` lines of `log --stdin` over books `first_book` to `books - 1`, as a cron job or an
+    e-reader export writes them: by title, each with a time from `start` to `end` (one in three with
+    `Z`, the others with an offset such as `+05:30`), one in seven with a note (in Japanese one time in
+    two), half of them with their text escaped (`\\u30ce`) as Python writes JSON, half as it is, as jq
+    does. Each book's pages go up with time from `pages[b]` (0 when absent), ten a line. Most books'
+    lines come interleaved in time order, but for one in twenty sent a day to a month late; every
+    fifth book's come at the end, all at once and book by book, as an e-reader export lists them.
+    Returns the lines and each book's last page."""
+    rng = random.Random(seed)
+    pages = dict(pages or {})
+    span = end - start
+    listed = list(range(first_book, books))
+    per_book = {b: count // len(listed) + (1 if i < count % len(listed) else 0) for i, b in enumerate(listed)}
+    events = []
+    for b, n in per_book.items():
+        times = sorted(rng.sample(range(start, end), n)) if n <= span else [start + i * span // n for i in range(n)]
+        for j, t in enumerate(times):
+            page = pages.get(b, 0) + (j + 1) * 10
+            if b % 5 == 4:
+                key = (end + b, j)
+            else:
+                key = (t + (rng.randrange(86_400, 30 * 86_400) if rng.random() < 0.05 else 0), 0)
+            events.append((key, b, page, t))
+        pages[b] = pages.get(b, 0) + n * 10
+    events.sort()
+    text = []
+    for i, (_, b, page, t) in enumerate(events):
+        offset = OFFSETS[0] if i % 3 == 0 else OFFSETS[rng.randrange(1, len(OFFSETS))]
+        line = {"book": title(b), "page": page, "time": stamp(t, offset)}
+        if i % 7 == 0:
+            line["note"] = f"p. {page}: " + ("まだ読んでいる、面白い" if b % 2 else "still going, and liking it")
+        text.append(json.dumps(line, ensure_ascii=bool(i % 2)) + "\n")
+    return "".join(text), pages
+
+
+def stamp(seconds, offset):
+    """`2026-11-20T22:10:00+05:30`: the moment `seconds` written with `offset` (its text and minutes)."""
+    text, minutes = offset
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(seconds + minutes * 60)) + text
+
+
+def build_store(binary, env, folder, entries, books=None):
+    """A store built as a reader's would be: the generator writes the books and the big book's
+    entries; `log --stdin` logs the others (as `generate_store` spreads them) in batches of at most
+    100,000 realistic lines, each batch on the next stretch of 2020 to 2025. Returns the seconds the
+    batches took and how many there were."""
+    books = generate_store(folder, entries, books, logged=True)
+    rest = entries - min(1000, entries)
+    if rest == 0 or books < 2:
+        return 0.0, 0
+    batches = -(-rest // 100_000)
+    pages, spent = {}, 0.0
+    for k in range(batches):
+        count = rest // batches + (1 if k < rest % batches else 0)
+        window = (BATCH_START + k * (BATCH_END - BATCH_START) // batches,
+                  BATCH_START + (k + 1) * (BATCH_END - BATCH_START) // batches)
+        lines, pages = realistic_lines(books, count, *window, first_book=1, pages=pages, seed=k)
+        started = time.perf_counter()
+        result = subprocess.run([binary, "--store", os.path.join(folder, "store.json"), "log", "--stdin"], input=lines,
+                                text=True, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        spent += time.perf_counter() - started
+        if result.returncode or not result.stderr.startswith(f"Logged {count} entries"):
+            sys.exit(f"building a store of {entries:,} entries, batch {k + 1}: {result.stderr.strip()}")
+    os.sync()
+    return spent, batches
 
 
 def ensure_sqlite3():
@@ -153,11 +244,12 @@ def main():
     env = dict(os.environ, HOME=work, NO_COLOR="1", TZ="UTC")
     rows = []
     results = {}
+    built = {}
     for size in sizes:
         slow_runs = args.runs if size <= 10_000 else max(3, args.runs // 3)
         folder = os.path.join(work, str(size))
         os.makedirs(folder)
-        generate_store(folder, size, args.books)
+        built[size] = build_store(binary, env, folder, size, args.books)
         store = os.path.join(folder, "store.json")
         base = [binary, "--store", store]
         big = uuid.UUID(int=1).hex
@@ -210,11 +302,22 @@ def main():
     for size, name, (median, low, high, peak) in rows:
         label = f"{size:,}" if isinstance(size, int) else size
         print(f"| {label} | {name} | {median:.1f} | {low:.1f}–{high:.1f} | {peak:.1f} |")
-    print(f"\nBatch: log --stdin of {batch_lines:,} lines over 300 books: {batch['log'] / 1000:.2f} s "
-          f"({batch['log'] * 1000 / batch_lines:.1f} µs a line)")
+    print(f"\nBatches: log --stdin of {batch_lines:,} lines over 300 books, each on a store of 1,000 entries, "
+          f"{len(batch['by id'])} runs (median, min–max):")
+    for name, label in BATCHES.items():
+        times = batch[name]
+        print(f"- {label}: {statistics.median(times) / 1000:.2f} s ({min(times) / 1000:.2f}–{max(times) / 1000:.2f}), "
+              f"{statistics.median(times) * 1000 / batch_lines:.1f} µs a line")
     for label in ["steady", "after the batch", "after an import of 1,000 books"]:
         times = batch[label]
         print(f"- progress {label}: median {statistics.median(times):.1f} ms, max {max(times):.1f} ms over {len(times)} writes")
+    if any(batches for _, batches in built.values()):
+        print("Stores built with batches of such lines by title, as many as needed of at most 100,000 lines:")
+    for size, (seconds, batches) in built.items():
+        if batches:
+            lines = size - min(1000, size)
+            print(f"- {size:,} entries: {lines:,} lines in {batches} batch{'es' if batches > 1 else ''}, "
+                  f"{seconds:.2f} s ({seconds * 1e6 / lines:.1f} µs a line)")
 
     report_sync(synced, sync_ops, args.runs, targets=False)
 
@@ -229,7 +332,9 @@ def main():
             check(f"progress / sqlite3 INSERT at {size:,}", median(size, "progress") / median(size, "sqlite3 INSERT"), 1.0)
     if len(sizes) > 1:
         check(f"progress at {sizes[-1]:,} / at {sizes[0]:,}", median(sizes[-1], "progress") / median(sizes[0], "progress"), 1.3)
-    check(f"log --stdin of {batch_lines:,} lines, seconds", batch["log"] / 1000, 2 * batch_lines / 100_000)
+    for name in BATCHES:
+        check(f"log --stdin of {batch_lines:,} lines {name}, seconds", statistics.median(batch[name]) / 1000,
+              2 * batch_lines / 100_000)
     steady = statistics.median(batch["steady"])
     for label in ["after the batch", "after an import of 1,000 books"]:
         check(f"slowest of the writes {label} / the steady median", max(batch[label]) / steady, 1.5)
@@ -335,32 +440,58 @@ def generate_books(entries, books=None):
     return books or max(3, entries * 300 // 100_000)
 
 
+BATCHES = {
+    "by id": "by id, without times (pages going up book by book)",
+    "by title": "by title, each with a time (Z or an offset, some backdated, books of an export listed whole), "
+                "one in seven with a note",
+}
+
+
 def measure_batch(binary, env, folder, lines, runs):
-    """`log --stdin` of `lines` lines over 300 books, timed once; the `progress` writes of a steady
-    store before it, the 30 after it, and the 30 after an import of 1,000 books, each timed alone."""
-    os.makedirs(folder)
-    generate_store(folder, 1000, 300)
-    store = os.path.join(folder, "store.json")
-    base = [binary, "--store", store]
+    """`log --stdin` of `lines` lines over 300 books, by id without times and by title as a cron job
+    or an e-reader export writes them (see `realistic_lines`), each three times, on a new copy of a
+    store of 1,000 entries; the `progress` writes of a steady store before the first, the 30 after it,
+    and the 30 after an import of 1,000 books, each timed alone."""
+    base = os.path.join(folder, "base")
+    os.makedirs(base)
+    generate_store(base, 1000, 300)
+    first = os.path.join(folder, "first")
+    shutil.copytree(base, first)
+    store = os.path.join(first, "store.json")
+    base_command = [binary, "--store", store]
 
     def write_times(count):
         times = []
         for i in range(count):
             started = time.perf_counter()
-            subprocess.run(base + ["progress", uuid.UUID(int=2).hex, "+1"], env=env, check=True,
+            subprocess.run(base_command + ["progress", uuid.UUID(int=2).hex, "+1"], env=env, check=True,
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             times.append((time.perf_counter() - started) * 1000)
         return times
 
+    def log(path, events):
+        started = time.perf_counter()
+        subprocess.run([binary, "--store", os.path.join(path, "store.json"), "log", "--stdin"], input=events,
+                       text=True, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        return (time.perf_counter() - started) * 1000
+
     result = {"steady": write_times(max(15, runs))}
     # Pages go up book by book, as a reading log would.
-    events = "".join(json.dumps({"book": uuid.UUID(int=1 + i % 300).hex, "page": 20_000 + i // 300 + 1}) + "\n"
-                     for i in range(lines))
-    started = time.perf_counter()
-    subprocess.run(base + ["log", "--stdin"], input=events, text=True, env=env, check=True,
-                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    result["log"] = (time.perf_counter() - started) * 1000
+    by_id = "".join(json.dumps({"book": uuid.UUID(int=1 + i % 300).hex, "page": 20_000 + i // 300 + 1}) + "\n"
+                    for i in range(lines))
+    by_title, _ = realistic_lines(300, lines, BATCH_START, BATCH_END, pages={b: 20_000 for b in range(300)})
+    result["by id"] = [log(first, by_id)]
     result["after the batch"] = write_times(30)
+    for run in range(1, 3):
+        copy = os.path.join(folder, f"by-id-{run}")
+        shutil.copytree(base, copy)
+        result["by id"].append(log(copy, by_id))
+    result["by title"] = []
+    for run in range(3):
+        copy = os.path.join(folder, f"by-title-{run}")
+        shutil.copytree(base, copy)
+        os.sync()
+        result["by title"].append(log(copy, by_title))
     export = os.path.join(folder, "goodreads.csv")
     with open(export, "w", newline="") as out:
         writer = csv.writer(out)
@@ -369,7 +500,7 @@ def measure_batch(binary, env, folder, lines, runs):
         for i in range(1000):
             writer.writerow([str(90_000 + i), f"Imported {i}", "Someone", "", "4", "300", "2024/05/01",
                              "2024/01/01", "read", "1"])
-    subprocess.run(base + ["import", "goodreads", export], env=env, check=True, stdout=subprocess.DEVNULL,
+    subprocess.run(base_command + ["import", "goodreads", export], env=env, check=True, stdout=subprocess.DEVNULL,
                    stderr=subprocess.DEVNULL)
     result["after an import of 1,000 books"] = write_times(30)
     return result

@@ -30,7 +30,14 @@ struct Services {
     }
     /// Makes the ids of readings, entries and saved states.
     var ids = Services.randomIDs
-    static let randomIDs = IDSource(ordered: TimeOrderedIDs.shared.next, random: { UUID() })
+    /// Entries and readings get time-ordered ids (`TimeOrderedIDs`), the rest random ones from the
+    /// system's generator: Foundation's `UUID()` opens, reads and closes /dev/urandom for each one.
+    static let randomIDs = IDSource(
+        ordered: TimeOrderedIDs.shared.next,
+        random: {
+            var generator = SystemRandomNumberGenerator()
+            return UUID(random: &generator)
+        })
     /// Makes the id of a new book, club or meeting.
     var makeID: () -> String = { UUID().uuidString.replacing("-", with: "").lowercased() }
     var runEditor: (String, String) throws -> Void = Editor.run
@@ -94,5 +101,19 @@ struct GlobalOptions {
         color = parsed[CLI.noColor] ? .never : try parsed[CLI.color]
         hooksEnabled = !parsed[CLI.noHooks]
         pagerEnabled = !parsed[CLI.noPager]
+    }
+}
+
+extension UUID {
+    /// A random (version 4) UUID, as `UUID()` makes one, from `generator`'s bits.
+    init(random generator: inout some RandomNumberGenerator) {
+        var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &uuid) { bytes in
+            bytes.storeBytes(of: generator.next() as UInt64, toByteOffset: 0, as: UInt64.self)
+            bytes.storeBytes(of: generator.next() as UInt64, toByteOffset: 8, as: UInt64.self)
+            bytes[6] = bytes[6] & 0x0F | 0x40  // version 4: random
+            bytes[8] = bytes[8] & 0x3F | 0x80  // the variant of RFC 9562
+        }
+        self.init(uuid: uuid)
     }
 }

@@ -1,3 +1,4 @@
+import BookClubCore
 import Foundation
 import Testing
 
@@ -14,6 +15,16 @@ import Testing
 
     init() throws {
         bookclub = try BookClubRunner()
+    }
+
+    @Test func theIDsOfEntriesAreRandomVersionFourUUIDs() {
+        let ids = (0..<1000).map { _ in Services.randomIDs.uuid() }
+        #expect(Set(ids).count == ids.count)
+        for id in ids {
+            #expect(id.uuid.6 >> 4 == 4)  // version 4: random
+            #expect(id.uuid.8 >> 6 == 0b10)  // the variant of RFC 9562
+            #expect(UUID(uuidString: id.uuidString) == id)
+        }
     }
 
     @Test func aReadersFirstSession() throws {

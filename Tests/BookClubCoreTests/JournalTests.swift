@@ -185,6 +185,39 @@ import Testing
         #expect(try storage.history(of: ["b0001"]).values.flatMap { $0 }.map(\.page) == Array(1...10))
     }
 
+    /// Where each book's history ends is found for many books in one pass over the snapshot, as a
+    /// search finds it for one: books of the snapshot and of the journal, a removed book, ids of no
+    /// book, and a snapshot not laid out as bookclub writes it.
+    @Test func manyBooksHistoryTailsAreFoundAsOneBooksIs() throws {
+        let files = FileSystem.inMemory()
+        let storage = try shelf(40, files: files)
+        let store = try Store(persistence: storage.persistence(lockTimeout: 1))
+        try store.update { library in
+            for index in stride(from: 0, to: 40, by: 2) {
+                let id = String(format: "b%04d", index)
+                _ = try library.logProgress(.page(10), note: nil, at: Fixture.now, bookID: id, reference: id)
+            }
+        }
+        try store.save()
+        for index in [1, 4, 7] { try logProgress(storage, book: String(format: "b%04d", index), page: 20) }
+        let removal = try Store(persistence: storage.persistence(lockTimeout: 1))
+        removal.update { _ = $0.removeBook(id: "b0006") }
+        try removal.save()
+
+        func compare() throws {
+            let read = try LibraryFiles(reading: storage)
+            let ids = (0..<42).map { String(format: "b%04d", $0) } + ["", "b00", "x\"y", "b\\0001"]
+            #expect(ids.compactMap(read.historyTail(of:)).count == 21)
+            let tails = LibraryFiles.HistoryTails(read)
+            for id in ids + ids { #expect(tails.tail(of: id) == read.historyTail(of: id), "\(id)") }
+        }
+        try compare()
+        let snapshot = try #require(try files.read(storage.path))
+        let compact = try JSONSerialization.data(withJSONObject: try JSONSerialization.jsonObject(with: snapshot))
+        try files.writeAtomically(storage.path, compact)
+        try compare()
+    }
+
     /// The undo log is set aside whole once it holds `undoDepth` records, never rewritten by a save:
     /// the two logs keep between `undoDepth` and twice as many changes, and `undo` reaches across them.
     @Test func theUndoLogIsSetAsideNotRewritten() throws {

@@ -41,6 +41,34 @@ import Testing
         #expect(library[id: "aaaa1111"]?.status == .finished)
     }
 
+    @Test func aBatchFindsEachBookAsResolveDoes() {
+        // Ids, id prefixes and whole titles come from the finder's tables; any other reference, and
+        // one that names several books, from `resolve`, with its error.
+        let library = Library(books: [
+            Fixture.book("Dune", id: "dune0001"), Fixture.book("Dune Messiah", id: "bbbb2222"),
+            Fixture.book("ノルウェイの森", id: "bbbb3333"), Fixture.book("Emma", id: "cccc4444", author: "Austen"),
+            Fixture.book("EMMA", id: "cccc5555", author: "Someone"),
+            Fixture.book("The Left Hand of Darkness", id: "dddd6666"),
+            Fixture.book("bbbb", id: "eeee7777"), Fixture.book("Sci-Fi 📚", id: "ffff8888"),
+        ])
+        let references = [
+            "dune0001", "DUNE0001", "dune", " Dune ", "dune messiah", "dune0", "dune000", "bbbb", "bbbb2", "BBBB2222",
+            "ノルウェイの森", "ノルウェイ", "emma", "left hand", "darkness", "", "  ", "nothing", "cccc", "dddd",
+            "eeee7777", "scifi", "sci-fi 📚", "📚",
+        ]
+        var finder = BookFinder(library)
+        for reference in references + references.reversed() {
+            let expected = Result { try library.books.firstIndex { $0.id == (try library.resolve(reference).id) }! }
+            let found = Result { try finder.index(of: reference, in: library) }
+            switch (expected, found) {
+            case (.success(let expected), .success(let found)): #expect(found == expected, "\(reference)")
+            case (.failure(let expected as BookClubError), .failure(let found as BookClubError)):
+                #expect(found == expected, "\(reference)")
+            default: Issue.record("\(reference): \(found), not \(expected)")
+            }
+        }
+    }
+
     @Test func aChangeOfAnySizeIsSummedUpInAShortLine() throws {
         let titles = ["ノルウェイの森", "Dune", "🐉 Dragons", "الخيميائي", "Kindred", "Beloved", "Emma", "Ubik"]
         let old = Library(books: titles.enumerated().map { Fixture.book($1, id: "book\($0)", pages: 100_000) })

@@ -155,6 +155,121 @@ import Testing
         #expect(list.map { $0["status"] as? String } == ["unstarted", "unstarted"])
     }
 
+    /// A batch as a cron job or an e-reader export writes one (by title, each line with a time in `Z`,
+    /// offset or local form, backdated lines among them, one in seven with a note) leaves the library
+    /// exactly as the same lines given one by one to `progress --date --note` do.
+    @Test func aBatchWithTimesLogsWhatProgressLogsOneLineAtATime() throws {
+        let oneByOne = try BookClubRunner()
+        defer {
+            bookclub.cleanUp()
+            oneByOne.cleanUp()
+        }
+        let books = [
+            (title: "ノルウェイの森", pages: 300), (title: "dune", pages: 412), (title: "Le Petit Prince 📚", pages: 96),
+            (title: "the left hand of darkness", pages: 304),
+        ]
+        for book in books { _ = try bookclub.add(book.title.capitalized, "--pages", String(book.pages)) }
+        // A reading under way, whose start lines before it move back; another whose lines all come
+        // after its latest entry but one, which repeats the page of the entry before it.
+        try bookclub.run("progress", "left hand", "150", "--date", "2025-03-01T12:00:00Z")
+        for (page, day) in [(1, "01"), (3, "15"), (5, "31")] {
+            try bookclub.run("progress", "ノルウェイの森", String(page), "--date", "2024-12-\(day)T20:00:00Z")
+        }
+        // Both stores start the same: the same books, with the same ids.
+        let folder = (bookclub.storePath as NSString).deletingLastPathComponent
+        let copy = (oneByOne.storePath as NSString).deletingLastPathComponent
+        try FileManager.default.createDirectory(atPath: copy, withIntermediateDirectories: true)
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder) where !name.hasSuffix(".lock") {
+            try FileManager.default.copyItem(atPath: folder + "/" + name, toPath: copy + "/" + name)
+        }
+
+        struct Line {
+            var book: String
+            var page: Int
+            var percent: Double?
+            var time: Date
+            var form: Int
+            var note: String?
+        }
+        // Each book's 52 places, some 17 hours apart from 1 January 2025.
+        func line(_ book: Int, _ step: Int, form: Int) -> Line {
+            let page = (step + 1) * books[book].pages / 53
+            return Line(
+                book: books[book].title, page: page,
+                percent: book == 2 && step % 4 == 0 ? (Double(page) / 96 * 1000).rounded() / 10 : nil,
+                time: Date(timeIntervalSince1970: 1_735_689_600 + Double(step * 61_200 + book * 1_260)), form: form)
+        }
+        // A cron job's lines, the later half of each book, in time order but for one in ten, sent late;
+        // one in thirteen sent twice, a minute apart, which logs nothing the second time.
+        var late: [Line] = []
+        var lines: [Line] = []
+        for (index, (step, book)) in (26..<52).flatMap({ step in (0..<4).map { (step, $0) } }).enumerated() {
+            var next = line(book, step, form: index)
+            if index % 10 == 3 {
+                late.append(next)
+                continue
+            }
+            lines.append(next)
+            if index % 13 == 5 {
+                next.time += 60
+                lines.append(next)
+            }
+            if index % 10 == 6 { lines += late.popLast().map { [$0] } ?? [] }
+        }
+        lines += late
+        // Then an e-reader's export of the earlier half, book by book, one of them newest first.
+        for book in 0..<4 {
+            let steps = book == 3 ? Array((0..<26).reversed()) : Array(0..<26)
+            lines += steps.map { line(book, $0, form: $0 + book) }
+        }
+        for index in lines.indices where index % 7 == 0 { lines[index].note = "p. \(lines[index].page): まだ読んでいる" }
+        lines.append(Line(book: books[0].title, page: 3, time: Date(timeIntervalSince1970: 1_734_688_800), form: 0))
+
+        func stamp(_ line: Line) -> String {
+            let formatter = ISO8601DateFormatter()
+            switch line.form % 4 {
+            case 0: return formatter.string(from: line.time)
+            case 1, 2:
+                formatter.timeZone = TimeZone(secondsFromGMT: line.form % 4 == 1 ? 19_800 : -28_800)
+                return formatter.string(from: line.time)  // 2025-01-01T05:30:00+05:30
+            default: return String(formatter.string(from: line.time).dropLast(4))  // 2025-01-01T00:00, local
+            }
+        }
+        let batch = lines.map { line in
+            let value = line.percent.map { #""percent": \#($0)"# } ?? #""page": \#(line.page)"#
+            let note = line.note.map { #", "note": "\#($0)""# } ?? ""
+            return #"{"book": "\#(line.book)", \#(value), "time": "\#(stamp(line))"\#(note)}"#
+        }
+        // The batch ends with a book finished.
+        let finished = "2025-04-01T09:00:00-04:00"
+        let logged = try bookclub.run(
+            "log", "--stdin",
+            input: (batch + [#"{"book": "dune", "page": 412, "time": "\#(finished)", "action": "finish"}"#])
+                .joined(separator: "\n") + "\n")
+        #expect(logged.exitCode == 0, "\(logged.stderr)")
+        #expect(lines.count > 200)
+
+        for line in lines {
+            let value = line.percent.map { "\($0)%" } ?? String(line.page)
+            let note = line.note.map { ["--note", $0] } ?? []
+            let result = try oneByOne.run(["progress", line.book, value, "--date", stamp(line)] + note)
+            #expect(result.exitCode == 0, "\(result.stderr)")
+        }
+        try oneByOne.run("progress", "dune", "412", "--date", finished)
+        try oneByOne.run("finish", "dune", "--date", finished)
+
+        // The same library, but for the ids of readings and entries, which are random.
+        func export(_ runner: BookClubRunner) throws -> String {
+            try runner.run("export", "--format", "json").stdout.replacing(
+                /"id" : "[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12}"/, with: #""id" : "…""#)
+        }
+        let exported = try export(bookclub)
+        #expect(exported == (try export(oneByOne)))
+        #expect(exported.components(separatedBy: "\"time\" : ").count > 200)
+        #expect(exported.contains(#""started" : "2025-01-01T"#))  // moved back to the earliest line
+        #expect(exported.contains(#""outcome" : "finished""#))
+    }
+
     @Test func aBadLineRejectsTheBatchAndChangesNothing() throws {
         defer { bookclub.cleanUp() }
         _ = try bookclub.add("Dune", "--pages", "400")

@@ -196,6 +196,10 @@ import Testing
         ("2 days ago noon", "2026-11-16T17:00:00Z"), ("1st nov", "2026-11-01T17:00:00Z"),
         // Around the change back to EST on 1 November: noon is EST, the evening before EDT.
         ("2026-10-31 19:00", "2026-10-31T23:00:00Z"), ("2026-11-01 19:00", "2026-11-02T00:00:00Z"),
+        // An offset wins over the zone, with or without its colon; seconds are kept.
+        ("2026-11-20T22:10:00+05:30", "2026-11-20T16:40:00Z"), ("2026-11-20t22:10+0530", "2026-11-20T16:40:00Z"),
+        ("2026-11-20 19:00:30-08:00", "2026-11-21T03:00:30Z"), ("2026-11-20T19:00:00z", "2026-11-20T19:00:00Z"),
+        ("2026-1-5", "2026-01-05T17:00:00Z"), ("12am", "2026-11-18T05:00:00Z"), ("+1w", "2026-11-25T17:00:00Z"),
     ])
     func happenedInNewYork(_ text: String, _ expected: String) {
         #expect(When.parse(text, now: now, timeZone: newYork) == moment(expected), "\(text)")
@@ -222,6 +226,11 @@ import Testing
     @Test(arguments: [
         "someday", "last", "next", "friday friday", "32 nov", "nov", "2 days", "in 2 lightyears", "29 feb 2026",
         "25:00", "-2x", "at", "12pm13",
+        // Each number of the ISO and clock forms has its digits, no fewer and no more.
+        "2026-11-20T19:00:0", "2026-11-20T19:00+5:30", "2026-11-20T19:00+05:3", "2026-11-20T19:00+19:00",
+        "2026-11-20T19:00Z+01:00", "2026-11-20T1:00", "2026-11-2T19:00", "20261-11-20T19:00", "2026-02-30T19:00",
+        "2026-11-20T24:00", "7:3", "123:00", "7:30:5", "13pm", "0am", "+12345d", "2026-111-20", "２０２６-11-20T19:00",
+        "2026-11-20T19:00\u{301}Z",
     ])
     func refused(_ text: String) {
         #expect(When.parse(text, now: now, timeZone: newYork) == nil, "\(text)")

@@ -106,3 +106,56 @@ enum Reference {
         }
     }
 }
+
+/// Finds the books that many references name in one library, each as `Library.resolve` does, and
+/// each distinct reference once: a batch names its few books on many lines. Ids, id prefixes and
+/// whole titles, the references scripts write, are looked up in tables built once; any other
+/// reference, or one that names several books, goes through `resolve`, which says what is wrong.
+///
+/// The library's books must stay as they were when it was made (a batch adds and renames none).
+public struct BookFinder {
+    /// The books' indices by id, by the first four characters of their id, and by lowercased title.
+    private var ids: [String: [Int]] = [:]
+    private var idPrefixes: [String: [Int]] = [:]
+    private var titles: [String: [Int]] = [:]
+    /// What each reference asked so far resolved to.
+    private var found: [String: Result<Int, any Error>] = [:]
+
+    public init(_ library: Library) {
+        for (index, book) in library.books.enumerated() {
+            ids[book.id, default: []].append(index)
+            idPrefixes[String(book.id.prefix(4)), default: []].append(index)
+            titles[book.title.lowercased(), default: []].append(index)
+        }
+    }
+
+    /// The index in `library.books` of the book `reference` names; the error `resolve` gives when it
+    /// names none or several.
+    public mutating func index(of reference: String, in library: Library) throws -> Int {
+        if let known = found[reference] { return try known.get() }
+        let result = Result { try lookUp(reference, in: library) }
+        found[reference] = result
+        return try result.get()
+    }
+
+    /// The first three rules of `Reference.matches` (an id, a unique id prefix of four characters or
+    /// more, a whole title) from the tables, where they find one book.
+    private func lookUp(_ reference: String, in library: Library) throws -> Int {
+        let needle = reference.lowercased().trimmed
+        if !needle.isEmpty, let one = oneMatch(needle, in: library) { return one }
+        let id = try library.resolve(reference).id
+        return library.books.firstIndex { $0.id == id }!
+    }
+
+    /// The one book the first rule that matches anything finds, when that rule is one of the three;
+    /// `nil` when it finds several, or none of the three matches anything.
+    private func oneMatch(_ needle: String, in library: Library) -> Int? {
+        if let matches = ids[needle] { return matches.count == 1 ? matches[0] : nil }
+        if needle.count >= 4 {
+            let matches = (idPrefixes[String(needle.prefix(4))] ?? []).filter { library.books[$0].id.hasPrefix(needle) }
+            if !matches.isEmpty { return matches.count == 1 ? matches[0] : nil }
+        }
+        if let matches = titles[needle] { return matches.count == 1 ? matches[0] : nil }
+        return nil
+    }
+}

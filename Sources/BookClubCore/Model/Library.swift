@@ -60,27 +60,35 @@ extension Library {
         _ value: ProgressValue, note: String?, at time: Date, bookID: Book.ID, reference: String, ids: IDSource
     ) throws -> ProgressOutcome {
         guard let index = index(of: bookID) else { throw BookClubError.bookNotFound(reference) }
-        var book = books[index]
-        switch book.status {
-        case .finished: throw BookClubError.finished(title: book.title, reference: reference)
-        case .abandoned: throw BookClubError.abandoned(title: book.title, reference: reference)
+        return try logProgress(value, note: note, at: time, bookAt: index, reference: reference, ids: ids)
+    }
+
+    /// The same, for the book at `index` in `books`. The book is changed in place, once nothing can
+    /// fail any more: a batch that logs many entries to a long history never copies it.
+    mutating func logProgress(
+        _ value: ProgressValue, note: String?, at time: Date, bookAt index: Int, reference: String, ids: IDSource
+    ) throws -> ProgressOutcome {
+        let status = books[index].status
+        switch status {
+        case .finished: throw BookClubError.finished(title: books[index].title, reference: reference)
+        case .abandoned: throw BookClubError.abandoned(title: books[index].title, reference: reference)
         case .unstarted, .reading: break
         }
-        if book.status == .unstarted {
-            book.readings.append(Reading(id: ids.uuid(), started: time))
-        }
-        let last = book.readings.count - 1
-        // A backdated entry before the start moves the start back.
-        if let started = book.readings[last].started, time < started { book.readings[last].started = time }
+        let newReading = status == .unstarted ? Reading(id: ids.uuid(), started: time) : nil
         // A backdated entry counts from, and is compared with, the entry just before it.
-        let previous = book.readings[last].progress.entries.last { $0.time <= time }
-        let (fraction, page) = try value.resolve(for: book, after: previous, reference: reference)
+        let previous = newReading == nil ? books[index].readings.last?.progress.entries.last { $0.time <= time } : nil
+        let (fraction, page) = try value.resolve(for: books[index], after: previous, reference: reference)
         if note == nil, let previous, previous.progress == fraction, previous.page == page {
             return .unchanged
         }
+        if let newReading { books[index].readings.append(newReading) }
+        let last = books[index].readings.count - 1
+        // A backdated entry before the start moves the start back.
+        if let started = books[index].readings[last].started, time < started {
+            books[index].readings[last].started = time
+        }
         let entry = ReadingProgress.Entry(id: ids.uuid(), progress: fraction, page: page, time: time, note: note)
-        book.readings[last].progress.add(entry)
-        books[index] = book
+        books[index].readings[last].progress.add(entry)
         return .logged(entry)
     }
 
@@ -93,7 +101,18 @@ extension Library {
         bookID: Book.ID, reference: String, ids: IDSource
     ) throws -> Bool {
         guard let index = index(of: bookID) else { throw BookClubError.bookNotFound(reference) }
+        return try end(
+            outcome, date: date, note: note, rating: rating, review: review, bookAt: index, reference: reference,
+            ids: ids)
+    }
+
+    /// The same, for the book at `index` in `books`.
+    mutating func end(
+        _ outcome: Ending.Outcome, date: Date?, note: String?, rating: Double? = nil, review: String? = nil,
+        bookAt index: Int, reference: String, ids: IDSource
+    ) throws -> Bool {
         let book = books[index]
+        let bookID = book.id
         switch (book.status, outcome) {
         case (.finished, .finished), (.abandoned, .abandoned):
             guard rating != nil || review != nil else { return false }

@@ -165,33 +165,59 @@ extension Library {
         try apply(event, to: index(of: resolve(event.book).id)!, now: now, ids: ids)
     }
 
+    /// The same, to the book at `index` in `books`. `logProgress` and `end` each change nothing when
+    /// they fail: only an event that does both keeps its book to put back (a copy held while an entry
+    /// is added would copy the book's whole history).
     private mutating func apply(_ event: ReadingEvent, to index: Int, now: Date, ids: IDSource) throws -> EventOutcome {
+        guard event.value != nil, event.action != nil else {
+            return try applyOnce(event, to: index, now: now, ids: ids)
+        }
         let book = books[index]
         do {
-            return try apply(event, to: book, now: now, ids: ids)
+            return try applyOnce(event, to: index, now: now, ids: ids)
         } catch {
             books[index] = book
             throw error
         }
     }
 
-    private mutating func apply(_ event: ReadingEvent, to book: Book, now: Date, ids: IDSource) throws -> EventOutcome {
-        let time = event.time ?? max(now, book.currentReading?.progress.latest?.time ?? .distantPast)
-        var outcome = EventOutcome(bookID: book.id)
+    private mutating func applyOnce(_ event: ReadingEvent, to index: Int, now: Date, ids: IDSource) throws
+        -> EventOutcome
+    {
+        let time = event.time ?? max(now, books[index].currentReading?.progress.latest?.time ?? .distantPast)
+        var outcome = EventOutcome(bookID: books[index].id)
         if let value = event.value,
             case .logged(let entry) = try logProgress(
-                value, note: event.note, at: time, bookID: book.id, reference: event.book, ids: ids)
+                value, note: event.note, at: time, bookAt: index, reference: event.book, ids: ids)
         {
             outcome.entry = entry
         }
         if let action = event.action,
             try end(
-                action, date: time, note: event.value == nil ? event.note : nil, bookID: book.id, reference: event.book,
+                action, date: time, note: event.value == nil ? event.note : nil, bookAt: index, reference: event.book,
                 ids: ids)
         {
             outcome.ending = action
         }
         return outcome
+    }
+
+    /// The books a batch has a line for dated before their latest entry, as the library has them
+    /// without their histories: such a line falls among earlier entries, so these books come with
+    /// their histories, as `progress --date` loads a book's for a date before its latest entry. A line
+    /// dated at or after it follows the latest entry or one the batch logged. A reference that names
+    /// no book, or several, adds none (its line fails when applied).
+    public func booksBackdated(in lines: [NumberedEvent]) -> Set<Book.ID> {
+        var finder = BookFinder(self)
+        var backdated = Set<Book.ID>()
+        for line in lines {
+            guard case .success(let event) = line.event, let time = event.time,
+                let index = try? finder.index(of: event.book, in: self),
+                let latest = books[index].currentReading?.progress.latest, time < latest.time
+            else { continue }
+            backdated.insert(books[index].id)
+        }
+        return backdated
     }
 }
 
@@ -228,15 +254,15 @@ extension Library {
         var outcome = BatchOutcome()
         let before = self
         // A batch adds and renames no book: each reference is resolved once.
-        var resolved: [String: Int] = [:]
+        var finder = BookFinder(self)
+        var touched = Set<Book.ID>()
         for (number, parsed) in lines {
             let reason: String
             do {
                 let event = try parsed.get()
-                let index = try resolved[event.book] ?? index(of: resolve(event.book).id)!
-                resolved[event.book] = index
+                let index = try finder.index(of: event.book, in: self)
                 let applied = try apply(event, to: index, now: now, ids: ids)
-                if !outcome.touched.contains(applied.bookID) { outcome.touched.append(applied.bookID) }
+                if touched.insert(applied.bookID).inserted { outcome.touched.append(applied.bookID) }
                 if applied.entry != nil {
                     outcome.logged += 1
                 } else if event.value != nil {

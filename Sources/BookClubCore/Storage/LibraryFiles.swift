@@ -484,43 +484,113 @@ struct LibraryFiles {
         return result
     }
 
-    /// The line of the book with this id, found without reading the other books' lines; `nil` also
-    /// when its id is not where bookclub writes it (see `lineReadingAll(of:)`).
     /// Where a book's last line in the history begins, as its line in the store says; `nil` when it
     /// does not say (a store of an earlier bookclub) or the book is not there.
     func historyTail(of id: Book.ID) -> Int? {
-        guard let line = line(of: id) else { return nil }
-        return line.withUnsafeBytes { bytes in
+        line(of: id).flatMap(Self.historyTail(in:))
+    }
+
+    private static func historyTail(in line: Data) -> Int? {
+        line.withUnsafeBytes { bytes in
             JSONLine.value(of: "historyTail", in: bytes).flatMap { Int(String(decoding: $0, as: UTF8.self)) }
         }
     }
 
+    /// The line of the book with this id, found without reading the other books' lines; `nil` also
+    /// when its id is not where bookclub writes it (see `lineReadingAll(of:)`).
     func line(of id: Book.ID) -> Data? {
         if let line = journalBooks[id] { return line }
         guard let snapshotRun else { return snapshotBooks.first { Self.id(of: $0) == id } }
         guard !id.isEmpty, !id.contains("\""), !id.contains("\\") else { return nil }
-        let needle = Array("\n      \"id\" : \"\(id)\"".utf8)
+        let needle = Self.idKey + Array("\(id)\"".utf8)
         return snapshotRun.withUnsafeBytes { bytes -> Data? in
             var offset = 0
             while let at = JSONLine.search(needle, in: bytes, from: offset) {
                 offset = at + 1
-                // The book around the hit: back to its `    {`, on to its `    }`.
-                var start = at
-                while start > 0,
-                    !(bytes[start] == 0x0A
-                        && bytes[start + 1..<min(start + 6, bytes.count)].elementsEqual(Self.objectStart.dropFirst()))
-                {
-                    start -= 1
-                }
-                guard let end = JSONLine.search(Self.objectEnd, in: bytes, from: at) else { return nil }
-                let book = snapshotRun[
-                    (snapshotRun.startIndex + start + 1)..<(snapshotRun.startIndex + end + Self.objectEnd.count)]
+                guard let book = Self.book(around: at, in: bytes, run: snapshotRun) else { return nil }
                 if Self.id(of: book) == id { return book }
             }
             return nil
         }
     }
 
+    /// A book's line key, as bookclub writes the snapshot: what `line(of:)` searches for, with the id.
+    private static let idKey = Array("\n      \"id\" : \"".utf8)
+
+    /// The book of the snapshot's run around the byte at `at`: back to its `    {`, on to its `    }`;
+    /// `nil` when no `    }` follows.
+    private static func book(around at: Int, in bytes: UnsafeRawBufferPointer, run: Data) -> Data? {
+        var start = at
+        while start > 0,
+            !(bytes[start] == 0x0A
+                && bytes[start + 1..<min(start + 6, bytes.count)].elementsEqual(objectStart.dropFirst()))
+        {
+            start -= 1
+        }
+        guard let end = JSONLine.search(objectEnd, in: bytes, from: at) else { return nil }
+        return run[(run.startIndex + start + 1)..<(run.startIndex + end + objectEnd.count)]
+    }
+
+    /// `historyTail(of:)` for the books one save asks about: a search of the snapshot for each of the
+    /// first few, then one pass over it for every book (a batch that logs to 3,000 books asked 6,000
+    /// times, each a search of some 2 MB).
+    final class HistoryTails {
+        private let files: LibraryFiles
+        private var asked = 0
+        /// Every book's line in the snapshot, once made: by its id's bytes when the snapshot is laid out
+        /// as bookclub writes it (as `line(of:)` finds it: the first book the id's key is found in whose
+        /// id it is; `nil` when no book's end follows the key), else by its id.
+        private var byKey: [[UInt8]: Data?]?
+        private var byID: [Book.ID: Data]?
+
+        init(_ files: LibraryFiles) {
+            self.files = files
+        }
+
+        func tail(of id: Book.ID) -> Int? {
+            asked += 1
+            guard asked > 16 else { return files.historyTail(of: id) }
+            return line(of: id).flatMap(LibraryFiles.historyTail(in:))
+        }
+
+        /// `files.line(of: id)`, from the lines found in one pass.
+        private func line(of id: Book.ID) -> Data? {
+            if let line = files.journalBooks[id] { return line }
+            guard let run = files.snapshotRun else {
+                if byID == nil {
+                    var lines: [Book.ID: Data] = [:]
+                    for line in files.snapshotBooks {
+                        if let id = LibraryFiles.id(of: line), lines[id] == nil { lines[id] = line }
+                    }
+                    byID = lines
+                }
+                return byID?[id]
+            }
+            guard !id.isEmpty, !id.contains("\""), !id.contains("\\") else { return nil }
+            if byKey == nil { byKey = Self.lines(in: run) }
+            return byKey?[Array(id.utf8)] ?? nil
+        }
+
+        private static func lines(in run: Data) -> [[UInt8]: Data?] {
+            run.withUnsafeBytes { bytes in
+                var lines: [[UInt8]: Data?] = [:]
+                var offset = 0
+                while let at = JSONLine.search(LibraryFiles.idKey, in: bytes, from: offset) {
+                    offset = at + 1
+                    let from = at + LibraryFiles.idKey.count
+                    guard let quote = bytes[from...].firstIndex(of: UInt8(ascii: "\"")) else { break }
+                    let key = Array(bytes[from..<quote])
+                    guard !key.isEmpty, !key.contains(UInt8(ascii: "\\")), lines[key] == nil else { continue }
+                    guard let book = LibraryFiles.book(around: at, in: bytes, run: run) else {
+                        lines[key] = .some(nil)
+                        continue
+                    }
+                    if LibraryFiles.id(of: book) == String(decoding: key, as: UTF8.self) { lines[key] = .some(book) }
+                }
+                return lines
+            }
+        }
+    }
     /// The line of the book with this id, reading every book's id when the search does not find it.
     func lineReadingAll(of id: Book.ID) throws -> Data? {
         if let line = line(of: id) { return line }

@@ -88,13 +88,14 @@ public struct LibraryStorage {
                 // Everything that can fail comes before the first byte is written: the kind of each
                 // file, the history's length, every byte to write (a new snapshot decodes every book).
                 try checkFiles(committed: current.commit)
+                let tails = LibraryFiles.HistoryTails(current)
                 let (lines, newTails) = try Self.historyLines(
-                    adding: new, to: old, at: current.commit.historyLength, tail: current.historyTail(of:))
+                    adding: new, to: old, at: current.commit.historyLength, tail: tails.tail(of:))
                 let commit = LibraryFiles.Commit(
                     historyLength: current.commit.historyLength + lines.count, state: ids.hex())
                 var (transaction, revert) = try Self.transaction(
                     from: old, to: new, commit: commit, before: current.commit,
-                    tail: { newTails[$0] ?? current.historyTail(of: $0) }, oldTail: current.historyTail(of:))
+                    tail: { newTails[$0] ?? tails.tail(of: $0) }, oldTail: tails.tail(of:))
                 let undo = try recording.map { recording in
                     let change = Change(
                         time: recording.time, command: recording.command,

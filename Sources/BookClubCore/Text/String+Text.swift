@@ -1,11 +1,25 @@
 extension String {
     /// The text without white space or line breaks at either end.
     public var trimmed: String {
+        // Most text has nothing to trim, which its first and last bytes tell when they are ASCII other
+        // than white space (a character's first scalar says whether it is white space; one that ends
+        // in an ASCII byte but begins before it begins with no white space): a batch trims every line.
+        if let first = utf8.first, let last = utf8.last, first < 0x80, last < 0x80,
+            !Self.isASCIIWhiteSpace(first), !Self.isASCIIWhiteSpace(last)
+        {
+            return self
+        }
         guard let first = firstIndex(where: { !$0.isWhitespace }), let last = lastIndex(where: { !$0.isWhitespace })
         else {
             return ""
         }
         return String(self[first...last])
+    }
+
+    /// Tab, line feed, vertical tab, form feed, carriage return and space: the ASCII bytes of
+    /// Unicode's White_Space, as `Character.isWhitespace` has it.
+    private static func isASCIIWhiteSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || (0x09...0x0D).contains(byte)
     }
 
     /// The text trimmed, or `nil` when nothing is left (an option given as "" or "  " means none).

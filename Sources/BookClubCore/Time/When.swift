@@ -69,23 +69,32 @@ extension When {
 
     /// `2026-11-20T19:00`, `2026-11-20 19:00:30Z`, `2026-11-20T19:00+05:30`: a date with a time, in
     /// `timeZone` unless it carries an offset; also a plain `2026-11-20` is left to `day`.
+    ///
+    /// That is `YYYY-MM-DD[Tt ]hh:mm[:ss][Z|z|±hh[:]mm]`, read byte by byte: a batch reads one a line.
     private static func isoDateTime(_ text: String, timeZone: Zone) -> Date? {
-        let pattern =
-            /([0-9]{4})-([0-9]{2})-([0-9]{2})[Tt ]([0-9]{2}):([0-9]{2})(?::([0-9]{2}))?([Zz]|[+-][0-9]{2}:?[0-9]{2})?/
-        guard let match = text.wholeMatch(of: pattern) else { return nil }
-        let (_, year, month, day, hour, minute, second, offset) = match.output
-        let local = LocalDateTime(
-            year: Int(year)!, month: Int(month)!, day: Int(day)!, hour: Int(hour)!, minute: Int(minute)!,
-            second: second.flatMap { Int($0) } ?? 0)
-        guard local.isValid, local.year >= 1 else { return nil }
-        guard let offset else { return timeZone.date(from: local) }
-        var seconds = 0
-        if offset != "Z" && offset != "z" {
-            let digits = Int(offset.dropFirst().filter(\.isNumber))!
-            guard digits / 100 <= 18, digits % 100 < 60 else { return nil }
-            seconds = (offset.hasPrefix("-") ? -1 : 1) * ((digits / 100) * 3_600 + (digits % 100) * 60)
+        guard var word = ASCIIWord(text), let year = word.digits(4), word.take("-"), let month = word.digits(2),
+            word.take("-"), let day = word.digits(2), word.take("T") || word.take("t") || word.take(" "),
+            let hour = word.digits(2), word.take(":"), let minute = word.digits(2)
+        else { return nil }
+        var second = 0
+        if word.take(":") {
+            guard let seconds = word.digits(2) else { return nil }
+            second = seconds
         }
-        return Date(timeIntervalSince1970: Double(local.secondsSinceEpoch - Int64(seconds)))
+        let local = LocalDateTime(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
+        var offset: Int?
+        if word.take("Z") || word.take("z") {
+            offset = 0
+        } else if let sign = word.take("+") ? 1 : word.take("-") ? -1 : nil {
+            guard let hours = word.digits(2) else { return nil }
+            _ = word.take(":")
+            guard let minutes = word.digits(2) else { return nil }
+            guard hours <= 18, minutes < 60 else { return nil }
+            offset = sign * (hours * 3_600 + minutes * 60)
+        }
+        guard word.atEnd, local.isValid, local.year >= 1 else { return nil }
+        guard let offset else { return timeZone.date(from: local) }
+        return Date(timeIntervalSince1970: Double(local.secondsSinceEpoch - Int64(offset)))
     }
 
     /// `19:00`, `7:05:30`, `7pm`, `7:30am`, `noon`, `midnight`.
@@ -95,16 +104,22 @@ extension When {
         case "midnight": return (0, 0, 0)
         default: break
         }
-        guard let match = word.wholeMatch(of: /([0-9]{1,2})(?::([0-9]{2}))?(?::([0-9]{2}))?(am|pm)?/) else {
-            return nil
+        // `h[h][:mm[:ss]][am|pm]`
+        guard var scanner = ASCIIWord(word), var hour = scanner.digits(1...2) else { return nil }
+        var (minute, second, hasMinutes) = (0, 0, false)
+        if scanner.take(":") {
+            guard let minutes = scanner.digits(2) else { return nil }
+            (minute, hasMinutes) = (minutes, true)
+            if scanner.take(":") {
+                guard let seconds = scanner.digits(2) else { return nil }
+                second = seconds
+            }
         }
-        let (_, hourText, minuteText, secondText, meridiem) = match.output
-        guard var hour = Int(hourText), minuteText != nil || meridiem != nil else { return nil }
-        let minute = minuteText.flatMap { Int($0) } ?? 0
-        let second = secondText.flatMap { Int($0) } ?? 0
+        let meridiem: Int? = scanner.take("am") ? 0 : scanner.take("pm") ? 12 : nil
+        guard scanner.atEnd, hasMinutes || meridiem != nil else { return nil }
         if let meridiem {
             guard (1...12).contains(hour) else { return nil }
-            hour = hour % 12 + (meridiem == "pm" ? 12 : 0)
+            hour = hour % 12 + meridiem
         }
         guard (0...23).contains(hour), (0...59).contains(minute), (0...59).contains(second) else { return nil }
         return (hour, minute, second)
@@ -127,9 +142,11 @@ extension When {
                     direction == .back ? -((current - weekday + 7) % 7) : (weekday - current + 6) % 7 + 1
                 return today.adding(days: offset)
             }
-            if let match = words[0].wholeMatch(of: /([+-])([0-9]{1,4})([dw])/) {
-                let count = Int(match.output.2)! * (match.output.3 == "w" ? 7 : 1)
-                return today.adding(days: match.output.1 == "-" ? -count : count)
+            // `[+-]n{1,4}[dw]`
+            if var word = ASCIIWord(words[0]), let sign = word.take("+") ? 1 : word.take("-") ? -1 : nil,
+                let number = word.digits(1...4), let unit = word.take("d") ? 1 : word.take("w") ? 7 : nil, word.atEnd
+            {
+                return today.adding(days: sign * number * unit)
             }
             return numericDate(words[0])
         case 2:
@@ -205,9 +222,53 @@ extension When {
 
     /// `2026-11-20` or `2026/11/20`.
     private static func numericDate(_ word: String) -> LocalDateTime? {
-        guard let match = word.wholeMatch(of: /([0-9]{4})[-\/]([0-9]{1,2})[-\/]([0-9]{1,2})/) else { return nil }
-        let day = LocalDateTime(year: Int(match.output.1)!, month: Int(match.output.2)!, day: Int(match.output.3)!)
+        guard var scanner = ASCIIWord(word), let year = scanner.digits(4), scanner.take("-") || scanner.take("/"),
+            let month = scanner.digits(1...2), scanner.take("-") || scanner.take("/"),
+            let dayOfMonth = scanner.digits(1...2),
+            scanner.atEnd
+        else { return nil }
+        let day = LocalDateTime(year: year, month: month, day: dayOfMonth)
         return day.isValid && day.year >= 1 ? day : nil
+    }
+}
+
+/// A word of the forms `When` reads with digits (`2026-11-20T19:00Z`, `7:30pm`, `-2d`), read a byte at
+/// a time: each form is ASCII through and through, so a word with any other byte is none of them.
+private struct ASCIIWord {
+    private let bytes: [UInt8]
+    private var index = 0
+
+    /// `nil` for a word with a byte outside ASCII.
+    init?(_ word: String) {
+        bytes = Array(word.utf8)
+        guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+    }
+
+    var atEnd: Bool { index == bytes.count }
+
+    /// Takes `text` if it comes next.
+    mutating func take(_ text: StaticString) -> Bool {
+        let count = text.utf8CodeUnitCount
+        guard bytes.count - index >= count else { return false }
+        for offset in 0..<count where bytes[index + offset] != text.utf8Start[offset] { return false }
+        index += count
+        return true
+    }
+
+    /// The number of exactly `count` digits that comes next.
+    mutating func digits(_ count: Int) -> Int? { digits(count...count) }
+
+    /// The number of as many digits as come next, when that is within `counts` (no form has a digit
+    /// after its numbers, so taking all is the regular expression's match).
+    mutating func digits(_ counts: ClosedRange<Int>) -> Int? {
+        var (value, end) = (0, index)
+        while end < bytes.count, end - index < counts.upperBound, (0x30...0x39).contains(bytes[end]) {
+            value = value * 10 + Int(bytes[end] - 0x30)
+            end += 1
+        }
+        guard counts.contains(end - index) else { return nil }
+        index = end
+        return value
     }
 }
 

@@ -56,11 +56,10 @@ struct LogCommand: Command {
             if json { try session.writeJSON(BatchJSON(BatchOutcome(), library: Library())) }
             return
         }
-        // A dated event may fall among earlier entries: its books come with their histories.
-        let dated = lines.compactMap { try? $0.event.get() }.filter { $0.time != nil }.map(\.book)
+        // An event dated before its book's latest entry falls among earlier entries: its book comes
+        // with its history.
         let store = try session.library(
-            forWriting: true,
-            scope: .everything.withHistory { library in Set(dated.compactMap { try? library.resolve($0).id }) })
+            forWriting: true, scope: .everything.withHistory { $0.booksBackdated(in: lines) })
         let outcome = try store.update {
             try $0.apply(lines, now: now, timeZone: session.timeZone, skipInvalid: skipInvalid, ids: session.ids)
         }
