@@ -17,14 +17,21 @@ import Testing
         bookclub = try BookClubRunner()
     }
 
-    @Test func theIDsOfEntriesAreRandomVersionFourUUIDs() {
+    /// Entries and readings get ids of version 7, each after the one before it; books, clubs and
+    /// states random ones of version 4, whose first digits tell them apart.
+    @Test func theIDsOfEntriesAreOrderedAndTheRestRandom() {
         let ids = (0..<1000).map { _ in Services.randomIDs.uuid() }
         #expect(Set(ids).count == ids.count)
         for id in ids {
-            #expect(id.uuid.6 >> 4 == 4)  // version 4: random
+            #expect(id.uuid.6 >> 4 == 7)  // version 7: the time, a counter, random bits
             #expect(id.uuid.8 >> 6 == 0b10)  // the variant of RFC 9562
             #expect(UUID(uuidString: id.uuidString) == id)
         }
+        #expect(zip(ids, ids.dropFirst()).allSatisfy { $0.uuidString < $1.uuidString }, "in the order made")
+        let hexes = (0..<1000).map { _ in Services.randomIDs.hex() }
+        #expect(Set(hexes).count == hexes.count)
+        #expect(hexes.allSatisfy { Array($0)[12] == "4" }, "version 4")
+        #expect(Set(hexes.map { $0.prefix(4) }).count > 900, "their first digits differ")
     }
 
     @Test func aReadersFirstSession() throws {
