@@ -15,10 +15,10 @@ import Testing
 /// and CSV exports keep the data as their format escapes it), and, when it fails, with every file
 /// byte for byte as it was.
 ///
-/// CI runs `BOOKCLUB_HOSTILE_COUNT` cases (1,500 unless set); `BOOKCLUB_HOSTILE_SEED` picks another
+/// CI runs `BOOKCLUB_HOSTILE_COUNT` cases (1,000 unless set); `BOOKCLUB_HOSTILE_SEED` picks another
 /// sequence.
 @Suite struct HostileFuzzTests {
-    static var count: Int { ProcessInfo.processInfo.environment["BOOKCLUB_HOSTILE_COUNT"].flatMap(Int.init) ?? 1_500 }
+    static var count: Int { ProcessInfo.processInfo.environment["BOOKCLUB_HOSTILE_COUNT"].flatMap(Int.init) ?? 1_000 }
     static var seed: UInt64 {
         ProcessInfo.processInfo.environment["BOOKCLUB_HOSTILE_SEED"].flatMap(UInt64.init) ?? 2026
     }

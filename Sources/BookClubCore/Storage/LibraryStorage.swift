@@ -252,6 +252,7 @@ public struct LibraryStorage {
         let snapshot = try persistence.load()
         var library = snapshot
         var unplaced: [Data] = []
+        var seen = Set<Data>()
         tail.withUnsafeBytes { tail in
             var start = 0
             while start < tail.count {
@@ -263,17 +264,20 @@ public struct LibraryStorage {
                     let book = library.books.firstIndex(where: { $0.id == record.book })
                 {
                     var readings = library.books[book].readings
-                    if !readings.contains(where: { $0.id == record.reading }) {
+                    let reading: Int
+                    if let found = readings.firstIndex(where: { $0.id == record.reading }) {
+                        reading = found
+                    } else {
                         readings.append(Reading(id: record.reading, started: entry.time))
+                        reading = readings.count - 1
                     }
-                    let reading = readings.firstIndex { $0.id == record.reading }!
                     if !readings[reading].progress.entries.contains(where: { $0.id == entry.id }) {
                         readings[reading].progress.add(entry)
                         readings[reading].started = min(readings[reading].started ?? entry.time, entry.time)
                         restart.recovered += 1
                     }
                     library.books[book].readings = readings
-                } else if line.contains(where: { $0 != 0x20 }), !unplaced.contains(Data(line)) {
+                } else if line.contains(where: { $0 != 0x20 }), seen.insert(Data(line)).inserted {
                     unplaced.append(Data(line))
                 }
             }
