@@ -472,7 +472,9 @@ struct KindleImportEndToEndTests {
         let imported = try bookclub.run(
             ["import", "kindle", "My Clippings.txt"], environment: ["TZ": "America/New_York"])
         #expect(imported.exitCode == 0, "\(imported.stderr)")
-        #expect(imported.stderr.hasPrefix("Imported 1 highlight of 1 book (1 new to bookclub); 1 note put with "))
+        #expect(
+            imported.stderr.hasPrefix(
+                "Imported 1 highlight of 1 book (1 new to bookclub); 1 note put with its highlight, "))
         #expect(imported.stderr.hasSuffix(", 1 bookmark skipped.\n"))
         let shown = try #require(try bookclub.json("show", "hexagonal", "--json") as? [String: Any])
         let highlights = (shown["readings"] as? [[String: Any]])?.first?["highlights"] as? [[String: Any]]

@@ -20,7 +20,9 @@ enum ReaderImportText {
         let finished = result.entries.count(where: \.finished)
         if finished > 0 { more.append(NumberText.count(finished, "book") + " finished") }
         if file.notesAttached > 0 {
-            more.append(NumberText.count(file.notesAttached, "note") + " put with their highlights")
+            more.append(
+                NumberText.count(file.notesAttached, "note")
+                    + (file.notesAttached == 1 ? " put with its highlight" : " put with their highlights"))
         }
         if file.bookmarks > 0 { more.append(NumberText.count(file.bookmarks, "bookmark") + " skipped") }
         if file.clippingLimits > 0 {
