@@ -248,11 +248,11 @@ public enum Sync {
                 // The library may hold operations its state does not count as held (a stop between a
                 // sync's save and its state's write): a value one of them wrote is another device's,
                 // not a change of this one's to send again under a newer clock.
-                var others: [Book.ID: [SyncOperation.Change]] = [:]
+                var others: [String: [SyncOperation.Change]] = [:]
                 for operation in everything where !knownKeys.contains(OperationKey(operation)) {
-                    others[operation.change.book ?? "", default: []].append(operation.change.withoutSeen)
+                    others[operation.change.subject, default: []].append(operation.change.withoutSeen)
                 }
-                own = own.filter { !(others[$0.book ?? ""]?.contains($0.withoutSeen) ?? false) }
+                own = own.filter { !(others[$0.subject]?.contains($0.withoutSeen) ?? false) }
             }
             changes += own
         }

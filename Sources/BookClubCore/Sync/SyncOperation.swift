@@ -105,6 +105,28 @@ public struct SyncOperation: Equatable, Sendable {
             return self
         }
 
+        /// What the change writes, whatever the value: two changes of one subject may write the same
+        /// value, two of different subjects never do.
+        var subject: String {
+            switch self {
+            case .addBook(let core): "book " + core.id
+            case .removeBook(let book, _): "book " + book
+            case .setField(let book, let field): "field \(book) \(field.name)"
+            case .tag(let book, let tag, _): "tag \(book) \(tag.lowercased())"
+            case .putReading(let book, let core): "reading \(book) \(core.id)"
+            case .removeReading(let book, let reading): "reading \(book) \(reading)"
+            case .putEntry(let book, _, let entry): "entry \(book) \(entry.id)"
+            case .removeEntry(let book, _, let entry): "entry \(book) \(entry)"
+            case .putHighlight(let book, _, let highlight): "highlight \(book) \(highlight.id)"
+            case .removeHighlight(let book, _, let highlight): "highlight \(book) \(highlight)"
+            case .putClub(let core): "club " + core.id
+            case .removeClub(let club): "club " + club
+            case .putMeeting(let club, let meeting): "meeting \(club) \(meeting.id)"
+            case .removeMeeting(let club, let meeting): "meeting \(club) \(meeting)"
+            case .nameDevice: "name"
+            }
+        }
+
         /// The book the change is about, if any.
         var book: Book.ID? {
             switch self {
