@@ -192,8 +192,7 @@ import Testing
     }
 
     /// `doctor --fix` of a store whose journal was lost, cut by a power cut anywhere: whatever the disk
-    /// holds after it, `doctor --fix` again ends with every entry the history held, put back or kept
-    /// aside, never cut.
+    /// holds after it, `doctor --fix` again ends with every entry the history held, never cut.
     @Test func doctorFixOfALostJournal() throws {
         let home = Self.newHome()
         defer { try? FileManager.default.removeItem(atPath: home) }
@@ -214,6 +213,9 @@ import Testing
         let after = try Self.observe(store).library
         let pages = after.books.first { $0.title == "Dune" }?.readings.first?.progress.entries.map(\.page)
         #expect(pages == [100, 150])
+        // The book added after the snapshot comes back from the undo log, with its entry.
+        let note = after.books.first { $0.title == "ノルウェイの森" }?.readings.first?.progress.entries.first?.note
+        #expect(note == "井戸 🌊")
         let space = PowerCut.Space(recorder)
         var checked = 0
         for (prefix, count) in space.counts().enumerated() {
@@ -223,15 +225,6 @@ import Testing
                 #expect(again.code == 0, "crash after \(prefix): \(again.stdout)\(again.stderr)")
                 let mended = try Self.observe(store).library
                 #expect(mended == after, "crash after \(prefix) operations: doctor --fix again lost or changed entries")
-                let aside = try FileManager.default.contentsOfDirectory(atPath: folder).filter {
-                    $0.hasPrefix("store.json.history.lost-journal-")
-                }
-                #expect(
-                    aside.contains { name in
-                        (FileManager.default.contents(atPath: folder + "/" + name)).map {
-                            String(decoding: $0, as: UTF8.self).contains("井戸 🌊")
-                        } ?? false
-                    }, "crash after \(prefix): the line of a book the snapshot does not hold was kept aside")
                 checked += 1
             }
         }

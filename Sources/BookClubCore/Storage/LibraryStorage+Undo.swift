@@ -145,6 +145,34 @@ extension LibraryStorage {
         return Array(found.values)
     }
 
+    /// The books of `ids` as the newest record of the undo logs that holds each had it (the book as it
+    /// was before a change), each with its history as far as that record counted; whether or not the
+    /// store holds the change: what a lost journal's books can be put back from.
+    func recordedContents(of ids: Set<Book.ID>) throws -> [Book] {
+        guard !ids.isEmpty else { return [] }
+        let log =
+            (try fileSystem.read(previousUndoPath) ?? Data()) + Data("\n".utf8)
+            + (try fileSystem.read(undoPath) ?? Data())
+        var found: [Book.ID: Book] = [:]
+        var order: [Book.ID] = []
+        for change in Self.records(in: log).reversed() {
+            guard let revert = change.before else { continue }
+            for stored in revert.books where ids.contains(stored.id) && found[stored.id] == nil {
+                var book = stored.book
+                let chain = stored.historyTail.map { [(book: stored.id, tail: $0)] } ?? []
+                if var history = try? chain.isEmpty
+                    ? history(of: [stored.id], length: revert.historyLength)
+                    : history(following: chain, length: revert.historyLength)
+                {
+                    book.loadHistory(&history)
+                }
+                found[stored.id] = book
+                order.append(stored.id)
+            }
+        }
+        return order.reversed().compactMap { found[$0] }
+    }
+
     /// Reverts the latest change that is still in the store: the books and clubs it changed go back to
     /// what they were, and entries it added drop out of the committed history. Returns `nil` when there
     /// is nothing to undo; refuses a change a sync brought in. Takes the store lock.

@@ -251,6 +251,12 @@ public struct LibraryStorage {
         let persistence = persistence(lockTimeout: nil, recording: nil, scope: .everything.withHistory) { files }
         let snapshot = try persistence.load()
         var library = snapshot
+        // Books added since the snapshot, as the undo log's records hold them, come back first.
+        var missing = Set<Book.ID>()
+        Self.forEachLine(of: tail) { line in
+            if let record = try? record(line), library.index(of: record.book) == nil { missing.insert(record.book) }
+        }
+        library.books += try recordedContents(of: missing)
         var unplaced: [Data] = []
         var seen = Set<Data>()
         tail.withUnsafeBytes { tail in
