@@ -236,6 +236,10 @@ import Testing
         _ = try prepare()
         _ = try bookclub.add("ノルウェイの森", "--pages", "296")
         #expect(try bookclub.run("progress", "ノルウェイ", "40", "--note", "井戸 🌊").exitCode == 0)
+        // A book added and removed since the snapshot stays removed; its entry is kept aside.
+        _ = try bookclub.add("Kindred", "--pages", "264")
+        #expect(try bookclub.run("progress", "kindred", "12", "--note", "Dana").exitCode == 0)
+        #expect(try bookclub.run("remove", "Kindred", "--yes").exitCode == 0)
         let history = try Data(contentsOf: URL(fileURLWithPath: bookclub.storePath + ".history"))
         let journal = bookclub.storePath + ".journal"
         if loss == "missing" {
@@ -264,8 +268,15 @@ import Testing
         let back = try #require(try bookclub.json("show", "ノルウェイ", "--json") as? [String: Any])
         let note = ((back["readings"] as? [[String: Any]])?.first?["entries"] as? [[String: Any]])?.first?["note"]
         #expect(note as? String == "井戸 🌊")
-        #expect(!fix.stdout.contains("kept 1 line of "), "\(fix)")
-        #expect(history.count <= (try files()["store.json.history"]?.count ?? 0), "no byte of it lost")
+        #expect(try bookclub.run("show", "kindred").exitCode == 1, "a removed book stays removed")
+        let folder = URL(fileURLWithPath: bookclub.storePath).deletingLastPathComponent().path
+        let aside = try FileManager.default.contentsOfDirectory(atPath: folder).filter {
+            $0.hasPrefix("store.json.history.lost-journal-")
+        }
+        #expect(aside.count == 1 && fix.stdout.contains("kept 1 line of "), "\(aside) \(fix)")
+        let kept = try #require(aside.first.flatMap { FileManager.default.contents(atPath: folder + "/" + $0) })
+        #expect(String(decoding: kept, as: UTF8.self).contains("Dana"))
+        #expect(history.count <= kept.count + (try files()["store.json.history"]?.count ?? 0), "no byte of it lost")
 
         let book = try #require(try bookclub.json("show", "dune", "--json") as? [String: Any])
         let entries = try #require((book["readings"] as? [[String: Any]])?.first?["entries"] as? [[String: Any]])

@@ -153,11 +153,16 @@ extension LibraryStorage {
         let log =
             (try fileSystem.read(previousUndoPath) ?? Data()) + Data("\n".utf8)
             + (try fileSystem.read(undoPath) ?? Data())
-        var found: [Book.ID: Book] = [:]
+        var found: [Book.ID: Book?] = [:]
         var order: [Book.ID] = []
         for change in Self.records(in: log).reversed() {
             guard let revert = change.before else { continue }
             for stored in revert.books where ids.contains(stored.id) && found[stored.id] == nil {
+                // A book the change removed stays removed.
+                guard !change.summary.contains("removed '\(stored.title)'") else {
+                    found[stored.id] = .some(nil)
+                    continue
+                }
                 var book = stored.book
                 let chain = stored.historyTail.map { [(book: stored.id, tail: $0)] } ?? []
                 if var history = try? chain.isEmpty
@@ -170,7 +175,7 @@ extension LibraryStorage {
                 order.append(stored.id)
             }
         }
-        return order.reversed().compactMap { found[$0] }
+        return order.reversed().compactMap { found[$0] ?? nil }
     }
 
     /// Reverts the latest change that is still in the store: the books and clubs it changed go back to
