@@ -130,15 +130,7 @@ extension LibraryStorage {
         for change in try changes().reversed() {
             guard let revert = change.before, change.command != Change.syncCommand else { continue }
             for stored in revert.books where ids.contains(stored.id) && found[stored.id] == nil {
-                var book = stored.book
-                let chain = stored.historyTail.map { [(book: stored.id, tail: $0)] } ?? []
-                if var history = try chain.isEmpty
-                    ? history(of: [stored.id], length: revert.historyLength)
-                    : history(following: chain, length: revert.historyLength)
-                {
-                    book.loadHistory(&history)
-                }
-                found[stored.id] = book
+                found[stored.id] = book(stored, historyLength: revert.historyLength)
             }
             if found.count == ids.count { break }
         }
@@ -163,19 +155,25 @@ extension LibraryStorage {
                     found[stored.id] = .some(nil)
                     continue
                 }
-                var book = stored.book
-                let chain = stored.historyTail.map { [(book: stored.id, tail: $0)] } ?? []
-                if var history = try? chain.isEmpty
-                    ? history(of: [stored.id], length: revert.historyLength)
-                    : history(following: chain, length: revert.historyLength)
-                {
-                    book.loadHistory(&history)
-                }
-                found[stored.id] = book
+                found[stored.id] = book(stored, historyLength: revert.historyLength)
                 order.append(stored.id)
             }
         }
         return order.reversed().compactMap { found[$0] ?? nil }
+    }
+
+    /// A book a record holds, with its history as far as the record counted (what of it can still be
+    /// read: the book without it otherwise).
+    private func book(_ stored: StoredBook, historyLength: Int) -> Book {
+        var book = stored.book
+        let chain = stored.historyTail.map { [(book: stored.id, tail: $0)] } ?? []
+        if var history = try? chain.isEmpty
+            ? history(of: [stored.id], length: historyLength)
+            : history(following: chain, length: historyLength)
+        {
+            book.loadHistory(&history)
+        }
+        return book
     }
 
     /// Reverts the latest change that is still in the store: the books and clubs it changed go back to
