@@ -310,46 +310,7 @@ enum ImportDate {
     }
 }
 
-// MARK: - ISBNs and shelves
-
-/// ISBNs as exports write them, and as imports compare them.
-extension ISBN {
-    /// The ISBN in an export's cell: `="9780140236668"` (Goodreads guards it from Excel so) unwrapped,
-    /// hyphens and spaces dropped. An ISBN-10 that lost its leading zeros to a spreadsheet
-    /// (`140143505`, as in StoryGraph exports) gets them back when its check digit then holds. `nil`
-    /// when the cell is empty or holds no ISBN-10 or ISBN-13 (an Amazon ASIN, say: StoryGraph's
-    /// `ISBN/UID` holds one for some e-books).
-    public static func cleaned(_ cell: String) -> String? {
-        var text = Substring(cell.trimmed)
-        if text.hasPrefix("=") { text = text.dropFirst() }
-        if text.hasPrefix("\"") && text.hasSuffix("\"") && text.count >= 2 { text = text.dropFirst().dropLast() }
-        let compact = text.filter { $0 != "-" && $0 != " " }.uppercased()
-        let digits = compact.allSatisfy { $0.isASCII && $0.isNumber }
-        if compact.count == 13 && digits { return compact }
-        guard (8...10).contains(compact.count), compact.dropLast().allSatisfy({ $0.isASCII && $0.isNumber }),
-            compact.last!.isNumber || compact.last == "X"
-        else { return nil }
-        let padded = compact.zeroPadded(to: 10)
-        return padded == compact || hasISBN10CheckDigit(padded) ? padded : nil
-    }
-
-    /// Whether ten characters weighted 10 down to 1 (X is 10) sum to a multiple of 11.
-    static func hasISBN10CheckDigit(_ isbn: String) -> Bool {
-        let sum = isbn.enumerated().reduce(0) { sum, character in
-            sum + (10 - character.offset) * (character.element == "X" ? 10 : character.element.wholeNumberValue ?? 0)
-        }
-        return sum % 11 == 0
-    }
-
-    /// What two ISBNs are compared by: the digits (and X) only, an ISBN-10 as its ISBN-13, so that
-    /// `0-14-023666-6` matches `9780140236668`. `nil` when there is nothing to compare.
-    public static func matchKey(_ isbn: String) -> String? {
-        let key = isbn.uppercased().filter { ($0.isASCII && $0.isNumber) || $0 == "X" }
-        guard !key.isEmpty else { return nil }
-        guard key.count == 10, key.dropLast().allSatisfy(\.isNumber) else { return key }
-        return thirteen(fromTwelve: "978" + key.dropLast())
-    }
-}
+// MARK: - Shelves
 
 enum ImportMapping {
     /// Whether a shelf's name says the book was not finished: `did-not-finish`, `dnf`, `DNF 2020`,

@@ -4,42 +4,6 @@
     import Foundation
 #endif
 
-/// An ISBN with a right check digit: ISBN-10 (its last digit may be `X`) or ISBN-13, hyphens and
-/// spaces allowed in what is typed. Only such a one goes into a URL.
-public struct ISBN: Hashable, Sendable, CustomStringConvertible {
-    /// The digits, without hyphens or spaces (and a last `X` of an ISBN-10, in upper case).
-    public let digits: String
-
-    public init?(_ text: String) {
-        let characters = text.filter { $0 != "-" && $0 != " " }.uppercased()
-        guard characters.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "X") }) else { return nil }
-        switch characters.count {
-        case 10:
-            guard !characters.dropLast().contains("X"), Self.hasISBN10CheckDigit(characters) else { return nil }
-        case 13:
-            // The ISBN-13 made of its first twelve digits has the same check digit.
-            guard !characters.contains("X"), Self.thirteen(fromTwelve: characters.prefix(12)) == characters else {
-                return nil
-            }
-        default: return nil
-        }
-        digits = characters
-    }
-
-    public var description: String { digits }
-
-    /// The ISBN-13 of the same book: one name for its cached answer and cover, whichever form was typed.
-    public var thirteen: String { Self.matchKey(digits) ?? digits }
-
-    /// Twelve digits and the check digit of an ISBN-13.
-    static func thirteen(fromTwelve twelve: Substring) -> String {
-        let sum = twelve.enumerated().reduce(0) { sum, digit in
-            sum + (digit.element.wholeNumberValue ?? 0) * (digit.offset % 2 == 0 ? 1 : 3)
-        }
-        return twelve + String((10 - sum % 10) % 10)
-    }
-}
-
 /// What Open Library knows of an edition, from its answers about the edition, its work and authors.
 public struct BookData: Codable, Equatable, Sendable {
     public var title: String

@@ -57,6 +57,12 @@ public struct FileSystem {
     /// Syncs the folder that holds `path`, so that a file created in it survives a power cut: a file's
     /// own fsync makes its bytes durable, not its name.
     public var syncFolder: (_ path: String) throws -> Void
+    /// The absolute path with symbolic links and `..` resolved (`realpath(3)`), or `nil` when the
+    /// file is not there.
+    public var realPath: (_ path: String) -> String?
+    /// Creates a folder and those missing above it, readable by their owner only, each synced in its
+    /// parent; nothing when it is there.
+    public var makeFolder: (_ path: String) throws -> Void
 
     public init(
         read: @escaping (String) throws -> Data?,
@@ -74,8 +80,12 @@ public struct FileSystem {
         map: ((String) throws -> Data?)? = nil,
         syncFolder: @escaping (String) throws -> Void = { _ in },
         kind: @escaping (String) -> OtherFileKind? = { _ in nil },
-        replace: ((String, Data) throws -> Void)? = nil
+        replace: ((String, Data) throws -> Void)? = nil,
+        realPath: @escaping (String) -> String? = { _ in nil },
+        makeFolder: @escaping (String) throws -> Void = { _ in }
     ) {
+        self.realPath = realPath
+        self.makeFolder = makeFolder
         self.replace = replace ?? writeAtomically
         self.read = read
         self.map = map ?? read
@@ -142,7 +152,13 @@ extension FileSystem {
             },
             syncFolder: { try POSIXFile.syncDirectory(of: $0, sys: sys) },
             kind: POSIXFile.kind,
-            replace: { try POSIXFile.writeAtomically($0, $1, sys: sys, syncingFolder: false) })
+            replace: { try POSIXFile.writeAtomically($0, $1, sys: sys, syncingFolder: false) },
+            realPath: { path in
+                guard let real = realpath(path, nil) else { return nil }
+                defer { free(real) }
+                return String(cString: real)
+            },
+            makeFolder: { try POSIXFile.makeParent(of: $0 + "/.", sys: sys) })
     }
 
     /// Files kept in memory, for tests; locks always succeed.

@@ -63,32 +63,16 @@ struct SyncCommand: Command {
 
     private func join(_ session: Session) throws {
         let path = session.absolutePath(folder ?? "")
-        let folder = SyncFolder(path: path, fileSystem: session.fileSystem)
-        if let type = try? FileManager.default.attributesOfItem(atPath: path)[.type] as? FileAttributeType,
-            type != .typeDirectory, type != .typeSymbolicLink
-        {
-            throw BookClubError.io(path: path, cause: "a file, not a folder: give the folder to sync through")
-        }
-        do {
-            try FileManager.default.createDirectory(atPath: folder.devicesPath, withIntermediateDirectories: true)
-        } catch {
-            throw BookClubError.io(path: folder.devicesPath, cause: "cannot create the folder")
-        }
-        let statePath = session.storage.syncStatePath
-        let existing = try SyncState.load(path: statePath, fileSystem: session.fileSystem)
-        // A store that joined another folder keeps its id (and its clock): back in a folder it wrote to
-        // before, it goes on with its log there rather than leave it behind as another machine's.
-        let state =
-            existing.map { $0.folder == path ? $0 : SyncState(device: $0.device, folder: path, clock: $0.clock) }
-            ?? SyncState(device: session.makeID(), folder: path)
-        try state.save(path: statePath, fileSystem: session.fileSystem, durably: true)
         let settings = try session.settings()
+        let sync = try StoreSync.join(
+            session.storage, folderPath: path, newDevice: session.makeID, lockTimeout: settings.state.lockTimeout)
         settings.update { $0.syncFolder = path }
         try settings.save()
+        let (folder, state) = (sync.folder, sync.state)
         // In a git clone, what the other machines pushed comes first, and this machine's log goes out.
         let git = Git(folder: path, environment: session.variables)
         try git?.pull()
-        let report = try session.reconcile(folder, state, capture: true, name: name)
+        let report = try sync.reconcile(capture: true, name: name, now: session.now(), newDevice: session.makeID)
         let device = report.clone?.new ?? state.device
         try git?.commitAndPush(log: folder.logPath(of: device), device: name ?? device)
         if json {
@@ -104,12 +88,11 @@ struct SyncCommand: Command {
     }
 
     private func sync(_ session: Session) throws {
-        guard let (folder, state) = try session.syncing() else {
-            throw CommandFailure("This store syncs with no folder yet: run `bookclub sync init FOLDER`.")
-        }
+        let sync = try joined(session)
+        let (folder, state) = (sync.folder, sync.state)
         let git = Git(folder: folder.path, environment: session.variables)
         try git?.pull()
-        let report = try session.reconcile(folder, state, capture: false)
+        let report = try sync.reconcile(capture: false, now: session.now(), newDevice: session.makeID)
         let device = report.clone?.new ?? state.device
         try git?.commitAndPush(log: folder.logPath(of: device), device: state.names[state.device] ?? device)
         if json {
@@ -121,9 +104,8 @@ struct SyncCommand: Command {
     }
 
     private func status(_ session: Session) throws {
-        guard let (folder, state) = try session.syncing() else {
-            throw CommandFailure("This store syncs with no folder yet: run `bookclub sync init FOLDER`.")
-        }
+        let sync = try joined(session)
+        let (folder, state) = (sync.folder, sync.state)
         let (devices, problems) = try Sync.devices(in: folder)
         let git = Git(folder: folder.path, environment: session.variables)
         let log = folder.logPath(of: state.device)
@@ -143,6 +125,13 @@ struct SyncCommand: Command {
         }
         for problem in problems { session.output.write(SyncText.problem(problem), as: .warning) }
         if !problems.isEmpty { throw ExitCode(code: 65) }
+    }
+
+    private func joined(_ session: Session) throws -> StoreSync {
+        guard let sync = try session.syncing() else {
+            throw CommandFailure("This store syncs with no folder yet: run `bookclub sync init FOLDER`.")
+        }
+        return sync
     }
 
     private func write(_ report: SyncReport, _ session: Session) {

@@ -1,0 +1,149 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// Writing a change: planned whole before anything is written, then appended to the journal as
+/// one transaction, or folded into a new snapshot.
+extension LibraryFiles {
+    /// How a transaction will be committed, worked out (every book decoded, every byte encoded) before
+    /// anything is written, so that a store that cannot take it fails the command with no file changed.
+    enum Plan {
+        /// Append these lines to the journal of this committed length.
+        case append(Data, at: Int)
+        /// Write this snapshot of a new generation, and start its journal.
+        case fold(snapshot: Data, generation: String)
+    }
+
+    /// Appends the transaction to the journal, or writes a new snapshot (and an empty journal) when the
+    /// journal has grown past a quarter of the snapshot (and 64 KiB), the snapshot is of an earlier
+    /// schema or layout, or there is no journal of its generation.
+    func plan(_ transaction: Transaction, folding: Bool = false) throws -> Plan {
+        let records = Self.journalLines(transaction)
+        if !folding, let length = journalLength, version == LibraryStorage.schemaVersion, snapshotRun != nil,
+            length + records.count <= max(64 * 1024, snapshotSize / 4)
+        {
+            return .append(records, at: length)
+        }
+        var next = self
+        next.apply(transaction)
+        let generation = storage.ids.hex()
+        let document = Document(
+            books: try next.allLines().map { try StoredBook.decode($0.line, path: path) },
+            clubs: try next.decodedClubs(), generation: generation, previousGeneration: self.generation ?? "",
+            historyLength: next.commit.historyLength,
+            schemaVersion: LibraryStorage.schemaVersion, state: next.commit.state)
+        return .fold(snapshot: try Self.snapshot(document), generation: generation)
+    }
+
+    /// The snapshot's bytes, as JSONEncoder writes `document` (pretty, sorted keys) and a line break;
+    /// the books written by hand (JSONEncoder spends about 10 µs an entry).
+    static func snapshot(_ document: Document) throws -> Data {
+        var writer = JSONWriter(depth: 0)
+        writer.spreadsEmptyArrays = true
+        // Clubs are few: JSONEncoder writes them, indented to their place.
+        let clubs = try document.clubs.map { clubs in
+            clubs.isEmpty
+                ? "[\n\n  ]"
+                : String(decoding: try JSONCoding.encoder().encode(clubs), as: UTF8.self).replacing("\n", with: "\n  ")
+        }
+        writer.object { w in
+            w.field("books")
+            w.array(document.books) { w, book in w.storedBook(book) }
+            if let clubs {
+                w.field("clubs")
+                w.text(clubs)
+            }
+            w.field("generation", document.generation)
+            w.field("historyLength", document.historyLength)
+            w.field("previousGeneration", document.previousGeneration)
+            w.field("schemaVersion", document.schemaVersion)
+            w.field("state", document.state)
+        }
+        writer.text("\n")
+        return writer.take()
+    }
+
+    /// Commits a transaction as planned: the append or the snapshot's rename is the commit.
+    mutating func commit(_ transaction: Transaction) throws {
+        try commit(transaction, as: plan(transaction))
+    }
+
+    mutating func commit(_ transaction: Transaction, as plan: Plan) throws {
+        switch plan {
+        case .append(let records, let length):
+            do {
+                try fileSystem.append(storage.journalPath, records, length)
+            } catch {
+                // Written but not synced (say): the commit line must not stay to be read as committed.
+                try? fileSystem.append(storage.journalPath, Data(), length)
+                throw error
+            }
+            apply(transaction)
+            journalLength = length + records.count
+        case .fold(let snapshot, let generation):
+            let journal = try JSONCoding.encoder(pretty: false).encode(["generation": generation]) + Data("\n".utf8)
+            // A snapshot of a generation never stands without a journal: the first one is written after
+            // its journal (which no snapshot reads until then); a later one replaces a journal that
+            // stays until the new one is renamed over it.
+            if self.generation == nil {
+                let previous = try fileSystem.read(storage.journalPath)
+                func putBack() {
+                    if let previous {
+                        try? fileSystem.writeAtomically(storage.journalPath, previous)
+                    } else {
+                        _ = fileSystem.remove(storage.journalPath)
+                    }
+                }
+                do {
+                    try fileSystem.writeAtomically(storage.journalPath, journal)
+                } catch BookClubError.io(let folder, let cause) {
+                    // Renamed, perhaps, but not committed: nothing reads that journal yet.
+                    putBack()
+                    throw BookClubError.io(
+                        path: folder,
+                        cause: cause.firstRange(of: " after replacing").map { String(cause[..<$0.lowerBound]) } ?? cause
+                    )
+                }
+                do {
+                    try fileSystem.writeAtomically(path, snapshot)
+                } catch {
+                    // Not committed, unless only the folder's sync after the rename failed.
+                    if try fileSystem.read(path) != snapshot { putBack() }
+                    throw error
+                }
+            } else {
+                try fileSystem.writeAtomically(path, snapshot)
+            }
+            // Committed. A journal that cannot be replaced is of the old generation: passed over, and
+            // replaced by the next save.
+            let replaced =
+                self.generation == nil || (try? fileSystem.writeAtomically(storage.journalPath, journal)) != nil
+            self = try LibraryFiles(storage: storage, snapshot: snapshot)
+            if replaced { _ = try lay(journal) }
+        }
+    }
+
+    private static func journalLines(_ transaction: Transaction) -> Data {
+        var data = Data()
+        for book in transaction.books { data += Data(#"{"book":"#.utf8) + book.line + Data("}\n".utf8) }
+        var writer = JSONWriter(compact: true)
+        for id in transaction.removed {
+            writer.object { w in w.field("remove", id) }
+            data += writer.take() + Data("\n".utf8)
+        }
+        if let clubs = transaction.clubs { data += Data(#"{"clubs":"#.utf8) + clubs + Data("}\n".utf8) }
+        let commit = transaction.commit
+        writer.object { w in
+            w.field("commit")
+            w.object { w in
+                w.field("historyLength", commit.historyLength)
+                w.field("state", commit.state)
+                w.field("undoLength", commit.undoLength)
+            }
+            w.field("length", data.count)
+        }
+        return data + Seal.seal(writer.take(), covering: data) + Data("\n".utf8)
+    }
+}

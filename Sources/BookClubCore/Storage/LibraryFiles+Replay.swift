@@ -1,0 +1,276 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// Reading the committed state: the snapshot, then the journal's whole transactions laid over it.
+extension LibraryFiles {
+    /// Reads the committed state. Without the lock a writer may fold the journal meanwhile, replacing
+    /// both files: a journal of another generation than the snapshot just read is then read again with
+    /// its snapshot.
+    init(reading storage: LibraryStorage) throws {
+        var attempts = 0
+        while true {
+            // The snapshot is only ever replaced by a rename, so it may be mapped.
+            let snapshot = try storage.fileSystem.map(storage.path)
+            self = try LibraryFiles(storage: storage, snapshot: snapshot)
+            let journal = try storage.fileSystem.read(storage.journalPath)
+            guard let journal, !journal.isEmpty else {
+                // A snapshot of a generation always has a journal beside it, which starts with a line
+                // of its generation: its own, or (when a fold was cut short) the one it replaced. One
+                // missing or empty (cut by a sync or disk tool) held changes that are gone with it.
+                if expectsJournal { throw journal == nil ? missingJournal : emptyJournal }
+                return
+            }
+            if try lay(journal) { return }
+            attempts += 1
+            // Still the same snapshot: the journal is the one it replaced, left by a fold cut short
+            // (passed over, and replaced by the next save), or one of another store.
+            if try attempts == 3 || storage.fileSystem.map(storage.path) == snapshot {
+                let found = journal.prefix { $0 != 0x0A }.withUnsafeBytes { JSONLine.string("generation", in: $0) }
+                if let previousGeneration, generation != nil, found != previousGeneration { throw foreignJournal }
+                return
+            }
+        }
+    }
+
+    /// Whether the snapshot always has a journal beside it (its own, or the one it replaced): one
+    /// written by bookclub 0.4 or later, which writes a first snapshot after its journal.
+    private var expectsJournal: Bool { generation != nil && previousGeneration != nil }
+
+    private var missingJournal: BookClubError {
+        .corruptFile(
+            path: storage.journalPath,
+            detail: """
+                is missing: \(path.lastPathComponent) keeps its latest changes in it. Put it back beside \(path.lastPathComponent) \
+                (from a backup, or the machine the store came from); or, to go on from \(path.lastPathComponent) and the \
+                progress entries of \(path.lastPathComponent).history, run `bookclub doctor --fix`
+                """)
+    }
+
+    private var emptyJournal: BookClubError {
+        .corruptFile(
+            path: storage.journalPath,
+            detail: """
+                is empty: \(path.lastPathComponent) keeps its latest changes in it, and something cut it. Put the whole \
+                file back (from a backup, or the machine the store came from); or, to go on from \(path.lastPathComponent) \
+                and the progress entries of \(path.lastPathComponent).history, run `bookclub doctor --fix`
+                """)
+    }
+
+    private var foreignJournal: BookClubError {
+        .corruptFile(
+            path: storage.journalPath,
+            detail: """
+                belongs to another store: it is not the journal \(path.lastPathComponent) was written with. Put back the one \
+                that came with \(path.lastPathComponent), or move this one away and run `bookclub doctor --fix`
+                """)
+    }
+
+    /// The snapshot alone, when its journal is lost (missing or empty): its next commit is a fold, a
+    /// new snapshot with a journal of its own. `nil` when the journal is neither missing nor empty.
+    static func snapshotOfLostJournal(_ storage: LibraryStorage) throws -> LibraryFiles? {
+        let files = try LibraryFiles(storage: storage, snapshot: storage.fileSystem.read(storage.path))
+        guard files.expectsJournal, try (storage.fileSystem.size(storage.journalPath) ?? 0) == 0 else { return nil }
+        return files
+    }
+
+    init(storage: LibraryStorage, snapshot: Data?) throws {
+        self.storage = storage
+        guard let data = snapshot else { return }
+        snapshotSize = data.count
+        if try !readLayout(of: data) { try readDocument(data) }
+        guard commit.historyLength >= 0 else {
+            throw BookClubError.corruptFile(path: path, detail: "at `historyLength`: expected a size of 0 or more")
+        }
+    }
+
+    /// Reads a snapshot laid out as bookclub writes it; `false` when it is laid out otherwise.
+    private mutating func readLayout(of data: Data) throws -> Bool {
+        let opening = Data("{\n  \"books\" : [\n".utf8)
+        guard data.starts(with: opening) else { return false }
+        // Near the end, after the books: only the clubs and the header follow.
+        let booksEnd = data.withUnsafeBytes { JSONLine.searchBackward(Array("\n  ],\n  \"clubs\" : ".utf8), in: $0) }
+        guard let booksEnd, booksEnd >= opening.count - 1 else { return false }
+        // The rest, from `"clubs"`, is an object once it is opened again.
+        let rest = Data("{".utf8) + data[(data.startIndex + booksEnd + 5)...]
+        guard let header = Header.scan(rest) ?? JSONCoding.decodeLine(Header.self, from: rest),
+            let clubs = rest.withUnsafeBytes({ JSONLine.value(of: "clubs", in: $0).map { Data($0) } })
+        else { return false }
+        try LibraryStorage.check(header.schemaVersion, path: path)
+        version = header.schemaVersion
+        generation = header.generation
+        previousGeneration = header.previousGeneration
+        commit = Commit(historyLength: header.historyLength, state: header.state ?? "")
+        self.clubs = clubs
+        let run = data[(data.startIndex + opening.count - 1)..<(data.startIndex + booksEnd)]
+        guard let books = Self.split(run) else { return false }
+        snapshotRun = run
+        snapshotBooks = books
+        return true
+    }
+
+    /// Reads a snapshot as one document: one of an earlier schema, or one edited by hand.
+    private mutating func readDocument(_ data: Data) throws {
+        let document: Document
+        do {
+            document = try JSONCoding.decode(Document.self, from: data, path: path)
+        } catch {
+            // The header alone explains a failure that a newer schema may well cause.
+            let header = try JSONCoding.decode(SchemaHeader.self, from: data, path: path)
+            if let version = header.schemaVersion { try LibraryStorage.check(version, path: path) }
+            throw error
+        }
+        try LibraryStorage.check(document.schemaVersion, path: path)
+        version = document.schemaVersion
+        generation = document.generation
+        previousGeneration = document.previousGeneration
+        commit = Commit(historyLength: document.historyLength, state: document.state ?? "")
+        clubs = try Self.line(for: document.clubs ?? [])
+        snapshotBooks = document.books.map { Self.line(for: $0) }
+    }
+
+    /// Lays the journal's committed transactions over the snapshot; `false` when the journal is of
+    /// another generation (left by a fold that was cut short, or written since the snapshot was read).
+    mutating func lay(_ journal: Data) throws -> Bool {
+        let journalPath = storage.journalPath
+        var pending = Transaction(commit: commit)
+        var committed: (length: Int, line: Data)?
+        var unreadable: Int?
+        /// The first line of a transaction whose checksum failed: from there on, nothing committed.
+        var torn: Int?
+        var transactionStart = journal.startIndex
+        var firstLine = 2
+        var lineNumber = 0
+        // Where each line ends, found with `firstByte` (a journal may run to hundreds of kilobytes).
+        let ends = journal.withUnsafeBytes { bytes -> [Int] in
+            var ends: [Int] = []
+            var offset = 0
+            while offset < bytes.count,
+                let hit = firstByte(0x0A, at: bytes.baseAddress! + offset, count: bytes.count - offset)
+            {
+                offset = bytes.baseAddress!.distance(to: UnsafeRawPointer(hit)) + 1
+                ends.append(offset)
+            }
+            return ends
+        }
+        var start = journal.startIndex
+        for end in ends {
+            let newline = journal.startIndex + end - 1
+            defer { start = newline + 1 }
+            lineNumber += 1
+            let line = journal[start..<newline]
+            if lineNumber == 1 {
+                let found = line.withUnsafeBytes { JSONLine.string("generation", in: $0) }
+                guard let found else {
+                    throw BookClubError.corruptFile(
+                        path: journalPath, detail: "line 1: expected the journal's generation")
+                }
+                guard found == generation else { return false }
+                journalLength = newline + 1 - journal.startIndex
+                transactionStart = newline + 1
+                continue
+            }
+            switch Self.record(line) {
+            case .book(let id, let book): pending.books.append((id, book))
+            case .remove(let id): pending.removed.append(id)
+            case .clubs(let raw): pending.clubs = raw
+            case .commit:
+                let transaction = journal[transactionStart..<start]
+                defer {
+                    pending = Transaction(commit: commit)
+                    unreadable = nil
+                    transactionStart = newline + 1
+                    firstLine = lineNumber + 1
+                }
+                guard Self.isWhole(line, transaction) else {
+                    torn = torn ?? firstLine
+                    continue
+                }
+                if let torn {
+                    throw BookClubError.corruptFile(
+                        path: journalPath,
+                        detail:
+                            "line \(torn): a change fails its checksum, yet a later one is whole: the file was damaged; restore it from a backup"
+                    )
+                }
+                if let unreadable {
+                    throw BookClubError.corruptFile(
+                        path: journalPath, detail: "line \(unreadable): expected a book, a removal, clubs or a commit")
+                }
+                apply(pending)
+                committed = (newline + 1 - journal.startIndex, line)
+            case nil:
+                unreadable = unreadable ?? lineNumber
+            }
+        }
+        guard lineNumber > 0 else { return generation == nil }
+        if let committed {
+            guard let value = CommitLine.read(committed.line),
+                value.commit.historyLength >= 0
+            else {
+                throw BookClubError.corruptFile(path: journalPath, detail: "the last commit cannot be read")
+            }
+            commit = value.commit
+            journalLength = committed.length
+        }
+        return true
+    }
+
+    /// Whether a commit line and the transaction before it were written whole: sealed with a checksum
+    /// that holds and the transaction's length, or (from a bookclub before 0.4) unsealed and readable.
+    private static func isWhole(_ line: Data, _ transaction: Data) -> Bool {
+        switch Seal.check(line, covering: transaction) {
+        case true?:
+            let length = line.withUnsafeBytes {
+                JSONLine.value(of: "length", in: $0, first: true).map { String(decoding: $0, as: UTF8.self) }
+            }
+            return length == String(transaction.count)
+        case false?: return false
+        case nil: return CommitLine.read(line).map { $0.length == nil } ?? false
+        }
+    }
+
+    private enum Record {
+        case book(Book.ID, Data)
+        case remove(Book.ID)
+        case clubs(Data)
+        case commit
+    }
+
+    private static func record(_ line: Data) -> Record? {
+        /// What `{"<key>":…}` wraps.
+        func wrapped(_ prefix: StaticString) -> Data? {
+            let count = prefix.utf8CodeUnitCount
+            let matches = line.withUnsafeBytes { bytes in
+                bytes.count > count + 1 && sameBytes(bytes.baseAddress!, prefix.utf8Start, count: count)
+                    && bytes[bytes.count - 1] == UInt8(ascii: "}")
+            }
+            return matches ? line[(line.startIndex + count)..<(line.endIndex - 1)] : nil
+        }
+        if let book = wrapped(#"{"book":"#) {
+            return book.withUnsafeBytes { JSONLine.string("id", in: $0, first: true) }.map { .book($0, book) }
+        }
+        if wrapped(#"{"commit":"#) != nil { return .commit }
+        if let raw = wrapped(#"{"remove":"#) {
+            return JSONCoding.decodeLine(String.self, from: Data(raw)).map { .remove($0) }
+        }
+        if let raw = wrapped(#"{"clubs":"#) { return .clubs(raw) }
+        return nil
+    }
+
+    mutating func apply(_ transaction: Transaction) {
+        for (id, line) in transaction.books {
+            if journalBooks[id] == nil { journalOrder.append(id) }
+            journalBooks[id] = .some(line)
+        }
+        for id in transaction.removed {
+            if journalBooks[id] == nil { journalOrder.append(id) }
+            journalBooks[id] = .some(nil)
+        }
+        if let raw = transaction.clubs { clubs = raw }
+        commit = transaction.commit
+        journalHasChanges = true
+    }
+}

@@ -1,0 +1,49 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// What a command reads of the library: which books, and which of them with every progress entry.
+///
+/// The snapshot holds the latest entry of each reading; the rest is in the history, read only for the
+/// books a scope names, so that a command about one book reads one book however many the store holds.
+/// A book loaded without its history holds the latest entry of each reading and nothing else.
+///
+/// ```swift
+/// storage.persistence(lockTimeout: nil, scope: .book(named: "dune").withHistory)
+/// storage.persistence(lockTimeout: nil, scope: .everything.withHistory { Set($0.clubs.compactMap(\.bookID)) })
+/// ```
+public struct LibraryScope {
+    public enum Books: Equatable, Sendable {
+        case everything
+        /// The book a reference names, by the rules of `Library.resolve`; a reference that names no book,
+        /// or several, fails the load with the error `resolve` gives.
+        case book(named: String)
+        /// These books, those of them that are in the store.
+        case books(Set<Book.ID>)
+    }
+
+    public var books: Books
+    /// The loaded books that come with every entry, chosen from the books as the snapshot has them.
+    var history: (Library) -> Set<Book.ID>
+
+    public static var everything: LibraryScope { LibraryScope(books: .everything, history: { _ in [] }) }
+    public static func book(named reference: String) -> LibraryScope {
+        LibraryScope(books: .book(named: reference), history: { _ in [] })
+    }
+    public static func books(_ ids: Set<Book.ID>) -> LibraryScope {
+        LibraryScope(books: .books(ids), history: { _ in [] })
+    }
+
+    /// The same books, each with its full history.
+    public var withHistory: LibraryScope {
+        LibraryScope(books: books, history: { Set($0.books.map(\.id)) })
+    }
+
+    /// The same books, those that `choose` names with their full history; `choose` sees them with
+    /// the latest entries only.
+    public func withHistory(of choose: @escaping (Library) -> Set<Book.ID>) -> LibraryScope {
+        LibraryScope(books: books, history: choose)
+    }
+}

@@ -1,0 +1,47 @@
+import BookClubCore
+
+/// Before the parse: the part of the command tree a command line needs, from its first word.
+extension CLI {
+    /// The tree the parser needs for `arguments`: when the first word names a command, that command
+    /// alone (making every command's configuration costs a tenth of a `progress`); else all of them,
+    /// for the help and for the suggestions of a mistyped name.
+    static func root(for arguments: [String]) -> CommandConfiguration {
+        guard let word = firstWord(of: arguments) else { return root }
+        for command in topLevel {
+            let configuration = command.configuration
+            if configuration.name == word { return root(with: [configuration]) }
+        }
+        for group in groups where group.configuration.name == word {
+            return root(with: [configuration(of: group)])
+        }
+        return root
+    }
+
+    /// The first word of `arguments` that is not an option or an option's value; `nil` past `--` or
+    /// an option that is not a global one.
+    private static func firstWord(of arguments: [String]) -> String? {
+        var valued: Set<String> = []
+        var flags: Set<String> = []
+        var shortFlags: Set<Character> = []
+        for option in globalOptions.map(\.spec) {
+            guard case .flag = option.kind else {
+                valued.insert(option.long)
+                continue
+            }
+            flags.insert(option.long)
+            if let short = option.short { shortFlags.insert(short) }
+        }
+        var tokens = ArgumentSplitter.split(arguments)[...]
+        while let token = tokens.popFirst() {
+            switch token {
+            case .positional(let word): return word
+            case .long(let name, let value) where valued.contains(name):
+                if value == nil { _ = tokens.popFirst() }
+            case .long(let name, nil) where flags.contains(name): continue
+            case .short(let names) where names.allSatisfy(shortFlags.contains): continue
+            default: return nil
+            }
+        }
+        return nil
+    }
+}
