@@ -23,7 +23,7 @@ public enum BookClubError: Error, Equatable, Sendable {
     case notEnded(title: String, reference: String)
     case notFinished(title: String, reference: String)
     /// A finish or abandon dated before the reading started.
-    case endsBeforeStart(title: String, outcome: Ending.Outcome, date: Date, started: Date)
+    case endsBeforeStart(title: String, outcome: String, date: Date, started: Date)
     case needsPageCount(title: String, reference: String)
     case pageOutOfRange(page: Int, title: String, pages: Int)
     case pagesBelowEntry(title: String, page: Int, pages: Int)
@@ -145,7 +145,7 @@ extension BookClubError: LocalizedError {
         case .notFinished(let title, _):
             "'\(title)' is neither finished nor abandoned."
         case .endsBeforeStart(let title, let outcome, let date, let started):
-            "'\(title)' cannot be \(outcome.rawValue) on \(DateText.minute(date, timeZone: timeZone)): this reading started on "
+            "'\(title)' cannot be \(outcome) on \(DateText.minute(date, timeZone: timeZone)): this reading started on "
                 + "\(DateText.minute(started, timeZone: timeZone)). Give a --date after the start."
         case .needsPageCount(let title, let reference):
             "'\(title)' has no page count; log a percent (45%) or set it with `bookclub edit \(reference) --pages N`."

@@ -67,7 +67,7 @@ enum CLI {
             if let problem = timeZone.problem { session.output.write(TerminalText(problem), as: .warning) }
             do {
                 let command = try type.init(parsed)
-                if !(command is SyncCommand) { session.syncBeforeCommand() }
+                if type.syncsAround { session.syncBeforeCommand() }
                 try command.run(in: session)
                 // From here on a Ctrl-C or SIGTERM is only recorded: the save gives up at its next
                 // commit step, and once it has committed the command is done and exits as such.

@@ -14,8 +14,15 @@ import BookClubCore
 /// them by shape, and that sameness is the form, not code written twice.
 protocol Command: SendableMetatype {
     static var configuration: CommandConfiguration { get }
+    /// Whether the other devices' changes are applied before the command and its own recorded after
+    /// it (when the store syncs); `sync` does both itself.
+    static var syncsAround: Bool { get }
     init(_ arguments: ParsedArguments) throws
     func run(in session: Session) throws
+}
+
+extension Command {
+    static var syncsAround: Bool { true }
 }
 
 /// A command that only holds others (`bookclub club …`): its configuration, and its subcommands in

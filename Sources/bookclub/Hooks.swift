@@ -30,6 +30,36 @@ struct Hooks {
         var payload: Data
     }
 
+    /// The runs of the hooks present that a saved change calls for: `on-add`, `on-progress` and
+    /// `on-finish` for each of its events, then `on-change` with its summary.
+    func jobs(for change: LibraryDiff, command: String) -> [Job] {
+        let present = present
+        let encoder = JSONCoding.encoder(pretty: false)
+        var jobs: [Job] = []
+        func add(_ name: String, _ payload: HookPayload) {
+            guard present.contains(name), let data = try? encoder.encode(payload) else { return }
+            jobs.append(Job(name: name, payload: data + Data("\n".utf8)))
+        }
+        let books = Dictionary(
+            change.books.compactMap { $0.after.map { ($0.id, $0) } }, uniquingKeysWith: { a, _ in a })
+        func book(_ id: Book.ID) -> BookJSON? { books[id].map { BookJSON($0) } }
+        if !present.isDisjoint(with: ["on-add", "on-progress", "on-finish"]) {
+            for event in change.events {
+                switch event {
+                case .added(let id): add("on-add", HookPayload(event: "add", command: command, book: book(id)))
+                case .progress(let id, let entry):
+                    add("on-progress", HookPayload(event: "progress", command: command, book: book(id), entry: entry))
+                case .finished(let id, let ending):
+                    add("on-finish", HookPayload(event: "finish", command: command, book: book(id), ending: ending))
+                }
+            }
+        }
+        if present.contains("on-change") {
+            add("on-change", HookPayload(event: "change", command: command, summary: ChangeSummary.describe(change)))
+        }
+        return jobs
+    }
+
     /// Runs each job in turn and returns a warning for each that failed; a hook that is not
     /// executable is reported once.
     func run(_ jobs: [Job], environment: [String: String], timeout: Double) -> [String] {

@@ -77,11 +77,7 @@ struct Services {
         return String(cString: folder)
     }
 
-    /// Foundation's lookup (the password database, then `HOME`) rather than a `getpwuid` of our own:
-    /// a static executable that calls it warns at link time, as Foundation's own lookup already does.
-    static func systemUserHome() -> String {
-        FileManager.default.homeDirectoryForCurrentUser.path
-    }
+    static func systemUserHome() -> String { FileSystem.userHome() }
 }
 
 /// The options every command takes, read once.

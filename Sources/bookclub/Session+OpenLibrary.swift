@@ -6,52 +6,14 @@ import BookClubCore
     import Foundation
 #endif
 
-/// What the commands that ask Open Library say of the `contact` setting.
-enum OpenLibraryContact {
-    static let request = """
-        Open Library asks each client for a way to reach its user: give your own email or web address with \
-        `bookclub settings set contact you@example.org`. Until you do, requests name bookclub and its version only.
-        """
-}
-
-/// Open Library for the commands: answers and covers from the cache when it has them, else asked
-/// for through `curl`, at most one request a second across every bookclub of the user. Never while
-/// the store is locked: a command asks before it opens the library for writing.
 extension Session {
-    var openLibraryCache: OpenLibraryCache { OpenLibraryCache(folder: paths.cache, fileSystem: services.fileSystem) }
-
-    /// What Open Library knows of `isbn` (`nil`: nothing), kept from the last 30 days or asked for;
-    /// `refresh` asks again.
-    func lookUp(_ isbn: ISBN, refresh: Bool = false) throws -> BookData? {
-        let cache = openLibraryCache
-        if !refresh, let kept = cache.answer(for: isbn, now: services.now()) { return kept }
-        let client = try openLibrary()
-        let book = try OpenLibrary.lookUp(isbn) { path in try client.fetch(path, from: .data) }
-        try cache.keep(book, for: isbn, now: services.now())
-        return book
+    var openLibrary: OpenLibraryService {
+        OpenLibraryService(
+            cache: OpenLibraryCache(folder: paths.cache, fileSystem: services.fileSystem), now: services.now,
+            client: { [unowned self] in try openLibraryClient() })
     }
 
-    /// The name of the cover of `isbn` in the cache, fetched the first time with its thumbnail; `nil`
-    /// when Open Library has none (which is remembered for 30 days too).
-    func cover(for isbn: ISBN) throws -> String? {
-        let cache = openLibraryCache
-        if let name = cache.cover(for: isbn) { return name }
-        guard !cache.coverIsMissing(for: isbn, now: services.now()) else { return nil }
-        guard let id = try lookUp(isbn)?.coverID else { return nil }
-        let client = try openLibrary()
-        guard let image = try client.fetch(OpenLibrary.coverPath(id), from: .covers) else {
-            try cache.keepMissingCover(for: isbn, now: services.now())
-            return nil
-        }
-        let name = try cache.keepCover(image, for: isbn)
-        // A thumbnail too, for pages that show many covers; without one they show none.
-        if let thumbnail = try? client.fetch(OpenLibrary.thumbnailPath(id), from: .covers) {
-            try? cache.keepThumbnail(thumbnail, for: isbn)
-        }
-        return name
-    }
-
-    private func openLibrary() throws -> OpenLibraryClient {
+    private func openLibraryClient() throws -> OpenLibraryClient {
         let settings = try settings().state
         guard settings.updateArtwork else {
             throw BookClubError.unavailable(
@@ -74,68 +36,5 @@ extension Session {
             coversURL: try base("BOOKCLUB_COVERS_URL", OpenLibrary.defaultCoversURL),
             answerLimit: settings.answerSizeLimit * 1_000_000, coverLimit: settings.coverSizeLimit * 1_000_000,
             folder: paths.cache, fileSystem: services.fileSystem, now: services.now, sleep: services.sleep)
-    }
-}
-
-/// Requests to Open Library's two servers, each waiting its turn.
-struct OpenLibraryClient {
-    enum Server { case data, covers }
-
-    let curl: Curl
-    let dataURL: String
-    let coversURL: String
-    let answerLimit: Int
-    let coverLimit: Int
-    /// The cache folder: where answers are downloaded, and the turns of requests are kept.
-    let folder: String
-    let fileSystem: FileSystem
-    let now: () -> Date
-    let sleep: (Double) -> Void
-
-    /// The answer to `path`, or `nil` for a 404. A redirect is followed, as a request of its own,
-    /// only to the same server.
-    func fetch(_ path: String, from server: Server) throws -> Data? {
-        let base = server == .data ? dataURL : coversURL
-        var url = base + path
-        for _ in 0..<5 {
-            try waitForTurn()
-            let response = try curl.get(
-                url, limit: server == .data ? answerLimit : coverLimit, folder: folder, service: "Open Library")
-            switch response.status {
-            case 301, 302, 303, 307, 308:
-                guard response.location.hasPrefix(base + "/") else {
-                    throw BookClubError.badAnswer("Open Library sent bookclub to another server")
-                }
-                url = response.location
-            default: return try body(response)
-            }
-        }
-        throw BookClubError.badAnswer("Open Library redirected bookclub more than 5 times")
-    }
-
-    private func body(_ response: Curl.Response) throws -> Data? {
-        switch response.status {
-        case 200: return response.body
-        case 404, 410: return nil
-        case 403:
-            throw BookClubError.unavailable(
-                "Open Library refused the request (HTTP 403): it asks each client to say who it is; give your own address with `bookclub settings set contact you@example.org`"
-            )
-        case 429: throw BookClubError.unavailable("Open Library asks bookclub to slow down (HTTP 429); try again later")
-        default: throw BookClubError.unavailable("Open Library answered HTTP \(response.status); try again later")
-        }
-    }
-
-    /// Waits until a second has passed since the last request of any bookclub (the time of which is
-    /// kept in the cache folder, under a lock of its own), then takes the turn.
-    private func waitForTurn() throws {
-        let unlock = try fileSystem.lock(folder + "/requests.lock", 60)
-        defer { unlock() }
-        let path = folder + "/last-request"
-        if let data = try? fileSystem.read(path), let last = Double(String(decoding: data, as: UTF8.self).trimmed) {
-            let wait = last + 1 - now().timeIntervalSince1970
-            if wait > 0 { sleep(min(wait, 1)) }
-        }
-        try fileSystem.writeAtomically(path, Data(String(now().timeIntervalSince1970).utf8))
     }
 }

@@ -36,7 +36,7 @@ extension Session {
         guard let caughtUp = syncedFingerprint else { return }
         do {
             guard let sync = try syncing() else { return }
-            let change = changeBase.flatMap { base in libraryStore.map { (base, $0.state, libraryFingerprint) } }
+            let change = savedChange.map { ($0, libraryFingerprint) }
             let report = try sync.afterCommand(
                 caughtUp: caughtUp, change: change, release: releaseLibrary, now: services.now(),
                 newDevice: services.makeID)

@@ -106,13 +106,10 @@ final class Session {
         let store = try Store(
             persistence: storage.persistence(
                 lockTimeout: timeout, recording: forWriting ? (commandLine, services.now().wholeSeconds) : nil,
-                scope: scope))
+                scope: scope, didSave: { [unowned self] in savedChange = $0 }))
         libraryStore = store
         libraryIsLocked = forWriting
-        if forWriting {
-            libraryFingerprint = try? storage.fingerprint()
-            listenForChanges(on: store)
-        }
+        if forWriting { libraryFingerprint = try? storage.fingerprint() }
         return store
     }
 
@@ -128,7 +125,6 @@ final class Session {
 
     /// Releases the library and its lock before the command ends (to sync after `undo`).
     func releaseLibrary() {
-        hookObservation = nil
         libraryStore = nil
         libraryIsLocked = false
     }
@@ -154,56 +150,21 @@ final class Session {
     // MARK: Hooks
 
     private var hooks: Hooks { Hooks(folder: paths.hooks) }
-    private var hookObservation: ObservationToken?
-    /// The library before the command's first change, and the events of its changes so far.
-    private(set) var changeBase: Library?
-    private var libraryEvents: [LibraryEvent] = []
-
-    /// The change is captured where the talk says: in a will-change callback of the store. Only when
-    /// there is a hook to tell or a sync log to write, so that a command pays nothing for either
-    /// when it has neither.
-    private func listenForChanges(on store: Store<Library>) {
-        let present = hooksEnabled ? hooks.present : []
-        guard !present.isEmpty || syncedFingerprint != nil else { return }
-        let wantsEvents = !present.isDisjoint(with: ["on-add", "on-progress", "on-finish"])
-        hookObservation = store.observe(\.self) { [unowned self] old, new in
-            if changeBase == nil { changeBase = old }
-            if wantsEvents { libraryEvents += LibraryEvent.events(from: old, to: new) }
-        }
-    }
+    /// What the command's save changed, for the hooks and the sync log.
+    private(set) var savedChange: LibraryDiff?
 
     /// The hook runs the saved change calls for, ready to run once the store is released; call
     /// after `saveChanges()`. Running them returns the warnings to print.
     func pendingHooks() -> () -> [String] {
-        guard let base = changeBase, let library = libraryStore?.state, library != base else { return { [] } }
-        let present = hooks.present
-        var jobs: [Hooks.Job] = []
-        let encoder = JSONCoding.encoder(pretty: false)
-        func add(_ name: String, _ payload: HookPayload) {
-            guard present.contains(name), let data = try? encoder.encode(payload) else { return }
-            jobs.append(Hooks.Job(name: name, payload: data + Data("\n".utf8)))
-        }
-        func book(_ id: Book.ID) -> BookJSON? { library[id: id].map { BookJSON($0) } }
-        for event in libraryEvents {
-            switch event {
-            case .added(let id): add("on-add", HookPayload(event: "add", command: commandLine, book: book(id)))
-            case .progress(let id, let entry):
-                add("on-progress", HookPayload(event: "progress", command: commandLine, book: book(id), entry: entry))
-            case .finished(let id, let ending):
-                add("on-finish", HookPayload(event: "finish", command: commandLine, book: book(id), ending: ending))
-            }
-        }
-        add(
-            "on-change",
-            HookPayload(event: "change", command: commandLine, summary: ChangeSummary.describe(from: base, to: library))
-        )
+        guard hooksEnabled, let change = savedChange, !change.isEmpty else { return { [] } }
+        let hooks = hooks
+        let jobs = hooks.jobs(for: change, command: commandLine)
         guard !jobs.isEmpty else { return { [] } }
         let timeout = (try? settings().state.hookTimeout) ?? Settings().hookTimeout
         var environment = services.variables
         environment["BOOKCLUB_STORE"] = paths.store
         environment["BOOKCLUB_SETTINGS"] = paths.settings
         environment["BOOKCLUB_NO_HOOKS"] = "1"  // a hook that runs bookclub does not set off hooks again
-        let hooks = hooks
         return { hooks.run(jobs, environment: environment, timeout: timeout) }
     }
 
@@ -233,7 +194,6 @@ final class Session {
     /// Releases the stores and with them the store lock; output not flushed by then is dropped.
     func close() {
         pending = []
-        hookObservation = nil
         libraryStore = nil
         settingsStore = nil
         sceneStore = nil

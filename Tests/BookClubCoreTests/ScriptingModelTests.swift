@@ -73,7 +73,7 @@ import Testing
     }
 }
 
-@Suite struct LibraryEventTests {
+@Suite struct LibraryDiffEventTests {
     @Test func findsAddedBooksNewEntriesAndFinishedReadings() throws {
         let old = Fixture.shelf
         var new = old
@@ -86,7 +86,7 @@ import Testing
             return
         }
         #expect(
-            LibraryEvent.events(from: old, to: new) == [
+            LibraryDiff(from: old, to: new).events == [
                 .progress("aaaa1111", a), .progress("aaaa1111", b),
                 .finished("bbbb1111", Ending(outcome: .finished, date: Fixture.now, note: "done")),
                 .added("dddd1111"),
@@ -94,7 +94,7 @@ import Testing
         // Nothing is heard twice, and an edit is no event.
         var edited = new
         edited.books[0].title = "Dune (1965)"
-        #expect(LibraryEvent.events(from: new, to: edited) == [])
+        #expect(LibraryDiff(from: new, to: edited).events == [])
     }
 }
 

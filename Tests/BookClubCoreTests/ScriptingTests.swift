@@ -48,8 +48,10 @@ import Testing
         #expect(document["format"] as? String == "bookclub-export")
         let books = try #require(document["books"] as? [[String: Any]])
         #expect(books.count == 2)
-        // Added in the same second, the books are exported by id: the same order on every machine.
-        #expect(books.map { $0["id"] as? String ?? "" } == books.map { $0["id"] as? String ?? "" }.sorted())
+        // By the time each was added, then (for books added in the same second) by id: the same order
+        // on every machine.
+        let keys = books.map { ($0["added"] as? String ?? "", $0["id"] as? String ?? "") }
+        #expect(keys.map(\.1) == keys.sorted { $0 < $1 }.map(\.1))
         let dune = try #require(books.first { $0["title"] as? String == "Dune" })
         let readings = try #require(dune["readings"] as? [[String: Any]])
         let entries = try #require((readings[0]["progress"] as? [String: Any])?["entries"] as? [[String: Any]])

@@ -268,7 +268,7 @@ import Testing
             return
         }
         device.state = try Sync.record(
-            from: before, to: library, folder: device.folder, state: device.state, now: now)
+            LibraryDiff(from: before, to: library), folder: device.folder, state: device.state, now: now)
         try checkLogHolds(library, device, now: now)
     }
 
@@ -320,7 +320,8 @@ import Testing
         func retitle(_ title: String) throws {
             var edited = desk
             try edited.edit(bookID: "d0000000000000000000000000000001", BookEdit(title: title), reference: "Dune")
-            deskState = try Sync.record(from: desk, to: edited, folder: folder, state: deskState, now: tick())
+            deskState = try Sync.record(
+                LibraryDiff(from: desk, to: edited), folder: folder, state: deskState, now: tick())
             desk = edited
         }
         try retitle("Dune (desk)")

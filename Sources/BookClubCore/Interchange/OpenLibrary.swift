@@ -170,3 +170,22 @@ extension Book {
         return changed
     }
 }
+
+extension Library {
+    /// Fills a book's fields from what Open Library knows (see `Book.fill`); a page count below a
+    /// logged page is left out. Returns the names of the fields it changed.
+    public mutating func fill(bookID: Book.ID, from data: BookData, replacing: Bool, reference: String) throws
+        -> [String]
+    {
+        guard let index = index(of: bookID) else { throw BookClubError.bookNotFound(reference) }
+        var book = books[index]
+        var data = data
+        if let pages = data.pages, let page = book.currentReading?.progress.latest?.page, page > pages {
+            data.pages = nil
+        }
+        let changed = book.fill(from: data, replacing: replacing)
+        try checkUnique(title: book.title, author: book.author, except: bookID)
+        books[index] = book
+        return changed
+    }
+}

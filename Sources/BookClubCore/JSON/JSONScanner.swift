@@ -160,13 +160,13 @@ struct JSONScanner {
         skipBlanks()
         // As bookclub writes it, read in place: `"2026-11-20T19:00:00Z"`.
         if index + 22 <= bytes.count, bytes[index] == UInt8(ascii: "\""), bytes[index + 21] == UInt8(ascii: "\""),
-            let date = HistoryLine.date(UnsafeRawBufferPointer(rebasing: bytes[index + 1..<index + 21]))
+            let date = JSONText.date(UnsafeRawBufferPointer(rebasing: bytes[index + 1..<index + 21]))
         {
             index += 22
             value = date
             return true
         }
-        value = string().flatMap(HistoryLine.date)
+        value = string().flatMap(JSONText.date)
         return value != nil
     }
 
@@ -308,7 +308,7 @@ struct JSONScanner {
         skipBlanks()
         guard index + 38 <= bytes.count, bytes[index] == UInt8(ascii: "\""),
             bytes[index + 37] == UInt8(ascii: "\""),
-            let id = HistoryLine.uuid(UnsafeRawBufferPointer(rebasing: bytes[index + 1..<index + 37]))
+            let id = JSONText.uuid(UnsafeRawBufferPointer(rebasing: bytes[index + 1..<index + 37]))
         else { return nil }
         index += 38
         return id

@@ -129,7 +129,8 @@ extension Library {
             books[index].readings.append(Reading(id: ids.uuid(), started: nil))
         case (.reading, _):
             if let date, let started = book.readings.last?.started, date < started {
-                throw BookClubError.endsBeforeStart(title: book.title, outcome: outcome, date: date, started: started)
+                throw BookClubError.endsBeforeStart(
+                    title: book.title, outcome: outcome.rawValue, date: date, started: started)
             }
         }
         books[index].readings[books[index].readings.count - 1].ending = Ending(
@@ -171,23 +172,6 @@ extension Library {
         try checkUnique(title: book.title, author: book.author, except: bookID)
         books[index] = book
         try rate(bookID: bookID, rating: edit.rating, review: edit.review.map { $0?.nonBlank }, reference: reference)
-    }
-
-    /// Fills a book's fields from what Open Library knows (see `Book.fill`); a page count below a
-    /// logged page is left out. Returns the names of the fields it changed.
-    public mutating func fill(bookID: Book.ID, from data: BookData, replacing: Bool, reference: String) throws
-        -> [String]
-    {
-        guard let index = index(of: bookID) else { throw BookClubError.bookNotFound(reference) }
-        var book = books[index]
-        var data = data
-        if let pages = data.pages, let page = book.currentReading?.progress.latest?.page, page > pages {
-            data.pages = nil
-        }
-        let changed = book.fill(from: data, replacing: replacing)
-        try checkUnique(title: book.title, author: book.author, except: bookID)
-        books[index] = book
-        return changed
     }
 
     /// Resumes a finished or abandoned reading: the "I'm Done" toggle turned off. Returns how it had ended.

@@ -109,6 +109,11 @@ extension FileSystem {
     /// The real file system, with POSIX calls: fsync before and after the rename, `flock(2)` for locks.
     public static var live: FileSystem { live(Syscalls.real) }
 
+    /// The user's home folder as the system gives it, for when `HOME` is unset or empty: Foundation's
+    /// lookup (the password database, then `HOME`) rather than a `getpwuid` of our own, which in a
+    /// static executable warns at link time, as Foundation's own lookup already does.
+    public static func userHome() -> String { FileManager.default.homeDirectoryForCurrentUser.path }
+
     /// The real file system, checking `interrupted` (the signal that came, or 0) before each step that
     /// commits something, so that a Ctrl-C or SIGTERM during a save leaves the files as they were.
     public static func live(interrupted: @escaping () -> Int32) -> FileSystem {

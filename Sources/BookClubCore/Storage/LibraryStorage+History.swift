@@ -166,34 +166,24 @@ extension LibraryStorage {
         return try inWindow() ?? historyLine(at: offset, within: length)
     }
 
-    /// JSON Lines for the entries in `new` that `old` does not have, to be appended at `base`, each
-    /// chained to its book's line before it; and where each book's last line now begins.
+    /// JSON Lines for the entries a change added, to be appended at `base`, each chained to its book's
+    /// line before it; and where each book's last line now begins.
     ///
     /// - Parameter tail: where a book's last line began before (`nil`: unknown, or no line).
     static func historyLines(
-        adding new: Library, to old: Library, at base: Int, tail: (Book.ID) -> Int?
+        _ diff: LibraryDiff, at base: Int, tail: (Book.ID) -> Int?
     ) throws -> (lines: Data, tails: [Book.ID: Int]) {
-        var known = Set<UUID>()
-        var hadEntries = Set<Book.ID>()
-        for book in old.books {
-            for reading in book.readings {
-                for entry in reading.progress.entries { known.insert(entry.id) }
-                if reading.progress.latest != nil { hadEntries.insert(book.id) }
-            }
-        }
         var writer = JSONWriter(compact: true)
         var tails: [Book.ID: Int] = [:]
-        for book in new.books {
-            for reading in book.readings {
-                for entry in reading.progress.entries where !known.contains(entry.id) {
-                    // Looked up only for a book with a new line (a search of the store's files). Its first
-                    // line starts its chain (-1); after lines not chained, the chain is unknown (`nil`).
-                    let previous =
-                        tails[book.id] ?? tail(book.id) ?? (hadEntries.contains(book.id) ? nil : -1)
-                    let offset = base + writer.bytes.count
-                    writer.historyLine(book: book.id, reading: reading.id, entry: entry, previous: previous)
-                    tails[book.id] = offset
-                }
+        for change in diff.books {
+            let hadEntries = change.before?.readings.contains { $0.progress.latest != nil } ?? false
+            for (reading, entry) in change.addedEntries {
+                // Looked up only for a book with a new line (a search of the store's files). Its first
+                // line starts its chain (-1); after lines not chained, the chain is unknown (`nil`).
+                let previous = tails[change.id] ?? tail(change.id) ?? (hadEntries ? nil : -1)
+                let offset = base + writer.bytes.count
+                writer.historyLine(book: change.id, reading: reading, entry: entry, previous: previous)
+                tails[change.id] = offset
             }
         }
         return (writer.take(), tails)

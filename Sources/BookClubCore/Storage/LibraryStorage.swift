@@ -61,15 +61,19 @@ public struct LibraryStorage {
     /// - Parameters:
     ///   - recording: the command line and time to record each save under in the undo log.
     ///   - scope: the books to load; a save writes the books that changed, so the others stay as they are.
+    ///   - didSave: told what each save changed, once it is committed (for the hooks and the sync log).
     public func persistence(
-        lockTimeout: Double?, recording: (command: String, time: Date)? = nil, scope: LibraryScope = .everything
+        lockTimeout: Double?, recording: (command: String, time: Date)? = nil, scope: LibraryScope = .everything,
+        didSave: ((LibraryDiff) -> Void)? = nil
     ) -> Persistence<Library> {
-        persistence(lockTimeout: lockTimeout, recording: recording, scope: scope) { try LibraryFiles(reading: self) }
+        persistence(lockTimeout: lockTimeout, recording: recording, scope: scope, didSave: didSave) {
+            try LibraryFiles(reading: self)
+        }
     }
 
     func persistence(
         lockTimeout: Double?, recording: (command: String, time: Date)?, scope: LibraryScope,
-        read: @escaping () throws -> LibraryFiles
+        didSave: ((LibraryDiff) -> Void)? = nil, read: @escaping () throws -> LibraryFiles
     ) -> Persistence<Library> {
         var files: LibraryFiles?
         var unlock: (() -> Void)?
@@ -89,17 +93,18 @@ public struct LibraryStorage {
                 // file, the history's length, every byte to write (a new snapshot decodes every book).
                 try checkFiles(committed: current.commit)
                 let tails = LibraryFiles.HistoryTails(current)
+                let diff = LibraryDiff(from: old, to: new)
                 let (lines, newTails) = try Self.historyLines(
-                    adding: new, to: old, at: current.commit.historyLength, tail: tails.tail(of:))
+                    diff, at: current.commit.historyLength, tail: tails.tail(of:))
                 let commit = LibraryFiles.Commit(
                     historyLength: current.commit.historyLength + lines.count, state: ids.hex())
                 var (transaction, revert) = try Self.transaction(
-                    from: old, to: new, commit: commit, before: current.commit,
+                    diff, commit: commit, before: current.commit,
                     tail: { newTails[$0] ?? tails.tail(of: $0) }, oldTail: tails.tail(of:))
                 let undo = try recording.map { recording in
                     let change = Change(
                         time: recording.time, command: recording.command,
-                        summary: ChangeSummary.describe(from: old, to: new), before: revert, after: commit.state)
+                        summary: ChangeSummary.describe(diff), before: revert, after: commit.state)
                     return try record(change, committed: current.commit)
                 }
                 transaction.commit.undoLength = undo?.length
@@ -134,6 +139,7 @@ public struct LibraryStorage {
                     throw error
                 }
                 files = current
+                didSave?(diff)
             },
             close: {
                 unlock?()
@@ -201,9 +207,9 @@ public struct LibraryStorage {
         return true
     }
 
-    /// The transaction that turns `old` into `new`, and the one that turns it back.
+    /// The journal's transaction for a change, and what the undo log keeps to turn it back.
     private static func transaction(
-        from old: Library, to new: Library, commit: LibraryFiles.Commit, before: LibraryFiles.Commit,
+        _ diff: LibraryDiff, commit: LibraryFiles.Commit, before: LibraryFiles.Commit,
         tail: (Book.ID) -> Int?, oldTail: (Book.ID) -> Int?
     ) throws -> (LibraryFiles.Transaction, Revert) {
         func stored(_ book: Book, tail: (Book.ID) -> Int?) -> StoredBook {
@@ -213,23 +219,21 @@ public struct LibraryStorage {
         }
         var transaction = LibraryFiles.Transaction(commit: commit)
         var revert = Revert(books: [], absent: [], clubs: nil, historyLength: before.historyLength, state: before.state)
-        let oldBooks = Dictionary(old.books.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        let newIDs = Set(new.books.map(\.id))
-        for book in new.books where oldBooks[book.id] != book {
-            transaction.books.append((book.id, LibraryFiles.line(for: stored(book, tail: tail))))
-            if let before = oldBooks[book.id] {
-                revert.books.append(stored(before, tail: oldTail))
+        for change in diff.books {
+            if let book = change.after {
+                transaction.books.append((book.id, LibraryFiles.line(for: stored(book, tail: tail))))
             } else {
-                revert.absent.append(book.id)
+                transaction.removed.append(change.id)
+            }
+            if let book = change.before {
+                revert.books.append(stored(book, tail: oldTail))
+            } else {
+                revert.absent.append(change.id)
             }
         }
-        for book in old.books where !newIDs.contains(book.id) {
-            transaction.removed.append(book.id)
-            revert.books.append(stored(book, tail: oldTail))
-        }
-        if old.clubs != new.clubs {
-            transaction.clubs = try LibraryFiles.line(for: new.clubs)
-            revert.clubs = old.clubs
+        if let (old, new) = diff.clubs {
+            transaction.clubs = try LibraryFiles.line(for: new)
+            revert.clubs = old
         }
         return (transaction, revert)
     }

@@ -98,10 +98,10 @@ public struct StoreSync {
     /// reconciles, after `release` has let go of the command's hold on the store. `nil` when nothing
     /// was committed since `catchUp`, or only the log was written.
     ///
-    /// - Parameter change: the library before and after the command's change, and the store's
-    ///   fingerprint when the command opened it; `nil` when the command changed nothing it observed.
+    /// - Parameter change: what the command's save changed, and the store's fingerprint when the
+    ///   command opened it; `nil` when the command saved no change.
     public func afterCommand(
-        caughtUp fingerprint: String, change: (base: Library, new: Library, opened: String?)?,
+        caughtUp fingerprint: String, change: (diff: LibraryDiff, opened: String?)?,
         release: () -> Void, now: Date, newDevice: () -> String
     ) throws -> SyncReport? {
         let current = try storage.fingerprint()
@@ -111,8 +111,8 @@ public struct StoreSync {
             current != sync.state.captured
         else { return nil }
         let state = sync.state
-        if let change, change.base != change.new, change.opened == state.captured {
-            var state = try Sync.record(from: change.base, to: change.new, folder: folder, state: state, now: now)
+        if let change, !change.diff.isEmpty, change.opened == state.captured {
+            var state = try Sync.record(change.diff, folder: folder, state: state, now: now)
             state.captured = current
             try state.save(path: storage.syncStatePath, fileSystem: storage.fileSystem)
             return nil

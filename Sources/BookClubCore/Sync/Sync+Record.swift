@@ -6,11 +6,10 @@
 
 /// This device's own log: the operations for a command's changes, appended after its save.
 extension Sync {
-    /// Operations for the changes a command made, to append to this device's log after its save.
+    /// Operations for the change a command saved, to append to this device's log after its save.
     /// Returns the state to keep; throws when the log cannot be written.
-    public static func record(
-        from old: Library, to new: Library, folder: SyncFolder, state: SyncState, now: Date
-    ) throws -> SyncState {
+    public static func record(_ diff: LibraryDiff, folder: SyncFolder, state: SyncState, now: Date) throws -> SyncState
+    {
         var state = state
         let own = state.files[state.device + ".jsonl"] ?? SyncState.Mark(length: 0, operations: 0, lines: 0)
         var sequence = own.operations
@@ -20,7 +19,7 @@ extension Sync {
             seen[device] = max(seen[device] ?? 0, mark.operations)
         }
         var sent: [SyncOperation] = []
-        for change in SyncOperation.Change.changes(from: old, to: new, seen: seen) {
+        for change in SyncOperation.Change.changes(diff, seen: seen) {
             sequence += 1
             sent.append(
                 SyncOperation(

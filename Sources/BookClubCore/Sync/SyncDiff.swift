@@ -5,30 +5,30 @@
 #endif
 
 extension SyncOperation.Change {
-    /// The changes that turn `old` into `new`, as operations say them. The libraries may hold only the
-    /// latest entry of a reading (a command's partial load): an entry is compared only when both hold it.
+    /// A change, as operations say it. An entry is compared only when both libraries hold it (a
+    /// command's partial load may hold only the latest entry of a reading).
     ///
     /// - Parameter seen: what this device has applied of each device's operations, its own included;
     ///   a book's removal covers those.
-    public static func changes(from old: Library, to new: Library, seen: [String: Int]) -> [Self] {
+    public static func changes(_ diff: LibraryDiff, seen: [String: Int]) -> [Self] {
         var changes: [Self] = []
-        let oldBooks = Dictionary(old.books.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        let newIDs = Set(new.books.map(\.id))
-        for book in new.books {
-            guard let before = oldBooks[book.id] else {
-                changes += added(book)
-                continue
+        for change in diff.books {
+            switch (change.before, change.after) {
+            case (nil, let book?): changes += added(book)
+            case (let before?, let book?):
+                changes += BookField.changes(from: before, to: book).map { .setField(book: book.id, $0) }
+                changes += tags(from: before, to: book)
+                changes += readings(from: before, to: book)
+            default: changes.append(.removeBook(book: change.id, seen: seen))
             }
-            guard before != book else { continue }
-            changes += BookField.changes(from: before, to: book).map { .setField(book: book.id, $0) }
-            changes += tags(from: before, to: book)
-            changes += readings(from: before, to: book)
         }
-        for book in old.books where !newIDs.contains(book.id) {
-            changes.append(.removeBook(book: book.id, seen: seen))
-        }
-        changes += clubs(from: old.clubs, to: new.clubs)
+        if let (old, new) = diff.clubs { changes += clubs(from: old, to: new) }
         return changes
+    }
+
+    /// The changes that turn `old` into `new`, as operations say them.
+    public static func changes(from old: Library, to new: Library, seen: [String: Int]) -> [Self] {
+        changes(LibraryDiff(from: old, to: new), seen: seen)
     }
 
     /// A whole library as operations: what a device that joins a sync folder writes first.
@@ -111,7 +111,6 @@ extension SyncOperation.Change {
     }
 
     private static func clubs(from old: [Club], to new: [Club]) -> [Self] {
-        guard old != new else { return [] }
         var changes: [Self] = []
         let oldClubs = Dictionary(old.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let newIDs = Set(new.map(\.id))

@@ -92,7 +92,7 @@ struct AddCommand: Command {
         }
         if title == nil || author == nil || pages == nil {
             do {
-                guard let data = try session.lookUp(isbn) else {
+                guard let data = try session.openLibrary.lookUp(isbn) else {
                     let message = "Open Library does not know ISBN \(isbn)"
                     guard title != nil else {
                         throw CommandFailure(message + "; give the title: bookclub add TITLE --isbn \(isbn)")
@@ -108,7 +108,7 @@ struct AddCommand: Command {
             }
         }
         if cover == nil && !unreachable {
-            do { book.coverName = try session.cover(for: isbn) } catch { try warn(error) }
+            do { book.coverName = try session.openLibrary.cover(for: isbn) } catch { try warn(error) }
         }
     }
 }

@@ -32,12 +32,12 @@ struct CoverCommand: Command {
     func run(in session: Session) throws {
         let (book, shown) = try session.resolveBook(
             reference, in: session.library(scope: session.scope(forBook: reference)).state)
-        let cache = session.openLibraryCache
+        let cache = session.openLibrary.cache
         var name = book.coverName.flatMap { name in
             cache.coverPath(ofName: name).flatMap { (try? session.fileSystem.size($0)) ?? nil } != nil ? name : nil
         }
         if name == nil, let isbn = book.isbn.flatMap(ISBN.init) {
-            name = try session.cover(for: isbn)
+            name = try session.openLibrary.cover(for: isbn)
             // The book points at its cover from now on.
             if let name, book.coverName == nil {
                 let store = try session.library(forWriting: true)

@@ -29,7 +29,7 @@ struct CoversCommand: Command {
     }
 
     func run(in session: Session) throws {
-        let cache = session.openLibraryCache
+        let cache = session.openLibrary.cache
         let now = session.now()
         var linked: [Book.ID: String] = [:]
         var wanted: [(id: Book.ID, isbn: ISBN)] = []
@@ -57,7 +57,11 @@ struct CoversCommand: Command {
                 )
             }
             do {
-                if let name = try session.cover(for: book.isbn) { linked[book.id] = name } else { none += 1 }
+                if let name = try session.openLibrary.cover(for: book.isbn) {
+                    linked[book.id] = name
+                } else {
+                    none += 1
+                }
             } catch let error as BookClubError where error.isBadAnswer {
                 // One odd answer does not stop the others.
                 session.output.write("ISBN \(book.isbn): \(error.message(in: session.timeZone))", as: .warning)

@@ -112,10 +112,10 @@ struct EditCommand: Command {
         guard let isbn = text.flatMap(ISBN.init) else {
             throw CommandFailure("'\(book.title)' has no ISBN to look up; give one with --isbn.")
         }
-        guard let data = try session.lookUp(isbn, refresh: true) else {
+        guard let data = try session.openLibrary.lookUp(isbn, refresh: true) else {
             throw CommandFailure("Open Library does not know ISBN \(isbn).")
         }
-        let cover = book.coverName == nil || replace ? try session.cover(for: isbn) : nil
+        let cover = book.coverName == nil || replace ? try session.openLibrary.cover(for: isbn) : nil
         return (data, cover)
     }
 }

@@ -20,7 +20,7 @@ struct LookupCommand: Command {
     }
 
     func run(in session: Session) throws {
-        guard let book = try session.lookUp(isbn) else {
+        guard let book = try session.openLibrary.lookUp(isbn) else {
             throw CommandFailure("Open Library does not know ISBN \(isbn).")
         }
         if json {

@@ -93,7 +93,7 @@ struct StatsCommand: Command {
 
     /// The page, to standard output or a file; `--open` writes it to the cache when no file is given.
     private func writePage(_ stats: ReadingStats, in session: Session) throws {
-        let cache = session.openLibraryCache
+        let cache = session.openLibrary.cache
         let page = StatsHTML.page(stats) { book in
             guard covers, let name = book.coverName, let path = cache.thumbnailPath(ofName: name),
                 let size = try? session.fileSystem.size(path), size <= Self.largestCover,

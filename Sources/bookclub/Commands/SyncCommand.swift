@@ -35,6 +35,8 @@ struct SyncCommand: Command {
         arguments: [action, folder],
         options: [name, CommonOptions.json])
 
+    static let syncsAround = false
+
     var action: Action?
     var folder: String?
     var name: String?

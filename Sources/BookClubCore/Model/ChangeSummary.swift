@@ -12,18 +12,20 @@ public enum ChangeSummary {
     static let listed = 5
 
     public static func describe(from old: Library, to new: Library) -> String {
+        describe(LibraryDiff(from: old, to: new))
+    }
+
+    public static func describe(_ diff: LibraryDiff) -> String {
         var parts: [String] = []
-        let oldBooks = Dictionary(old.books.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        let newIDs = Set(new.books.map(\.id))
         // An import adds many books at once: they are counted rather than listed.
-        let added = new.books.filter { oldBooks[$0.id] == nil }
+        let added = diff.books.filter { $0.before == nil }
         if added.count > 3 { parts.append("added \(added.count) books") }
-        for book in new.books {
-            guard let before = oldBooks[book.id] else {
+        for change in diff.books {
+            guard let book = change.after else { continue }
+            guard let before = change.before else {
                 if added.count <= 3 { parts.append("added '\(book.title)'") }
                 continue
             }
-            guard before != book else { continue }
             let title = "'\(book.title)'"
             if book.readings.count > before.readings.count, before.status != .unstarted {
                 parts.append("\(title): started reading \(book.readings.count)")
@@ -39,13 +41,18 @@ public enum ChangeSummary {
                 parts.append("\(title): edited")
             }
         }
-        for book in old.books where !newIDs.contains(book.id) { parts.append("removed '\(book.title)'") }
-        let oldClubs = Dictionary(old.clubs.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        let newClubIDs = Set(new.clubs.map(\.id))
-        for club in new.clubs where oldClubs[club.id] != club {
-            parts.append(oldClubs[club.id] == nil ? "added the club '\(club.name)'" : "club '\(club.name)': changed")
+        for change in diff.books where change.after == nil {
+            if let book = change.before { parts.append("removed '\(book.title)'") }
         }
-        for club in old.clubs where !newClubIDs.contains(club.id) { parts.append("removed the club '\(club.name)'") }
+        if let (old, new) = diff.clubs {
+            let oldClubs = Dictionary(old.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            let newClubIDs = Set(new.map(\.id))
+            for club in new where oldClubs[club.id] != club {
+                parts.append(
+                    oldClubs[club.id] == nil ? "added the club '\(club.name)'" : "club '\(club.name)': changed")
+            }
+            for club in old where !newClubIDs.contains(club.id) { parts.append("removed the club '\(club.name)'") }
+        }
         if parts.isEmpty { return "no change" }
         if parts.count > listed + 1 { parts = parts.prefix(listed) + ["\(parts.count - listed) more changes"] }
         return parts.joined(separator: "; ")
