@@ -1,6 +1,7 @@
-import BookClubCore
 import Foundation
 import Testing
+
+@testable import BookClubCore
 
 /// The RFC 4180 reader under the importers: what it reads, and what it refuses, naming the line.
 @Suite struct CSVTableTests {

@@ -1,6 +1,7 @@
-import BookClubCore
 import Foundation
 import Testing
+
+@testable import BookClubCore
 
 /// Real exports that people published, in `../shared/fixtures/imports` beside the package (see the
 /// README there): every row is imported or reported as a duplicate, with the statuses its shelves

@@ -1,6 +1,7 @@
-import BookClubCore
 import Foundation
 import Testing
+
+@testable import BookClubCore
 
 /// The rule of imports: after an import, every non-empty value of every row of the file can be
 /// found in `export --format json`, for each real export, imported twice, and Goodreads followed by

@@ -1,6 +1,7 @@
-import BookClubCore
 import Foundation
 import Testing
+
+@testable import BookClubCore
 
 /// The rules that commands once held, tested without a process: the batch of `log --stdin`, the
 /// club names of `club add` and `club rename`, and the fields of `edit`.

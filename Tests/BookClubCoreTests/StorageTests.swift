@@ -1,6 +1,7 @@
-import BookClubCore
 import Foundation
 import Testing
+
+@testable import BookClubCore
 
 @Suite struct LibraryStorageTests {
     let path = "/data/store.json"

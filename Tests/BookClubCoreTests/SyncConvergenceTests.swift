@@ -1,6 +1,7 @@
-import BookClubCore
 import Foundation
 import Testing
+
+@testable import BookClubCore
 
 /// Three devices drive random commands and random syncs through the real log code, each seeing its
 /// own copy of the sync folder: logs arrive late, cut mid-line, twice, and as a file-sync tool's

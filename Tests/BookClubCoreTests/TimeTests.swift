@@ -1,6 +1,7 @@
-import BookClubCore
 import Foundation
 import Testing
+
+@testable import BookClubCore
 
 /// The reader's time zone read from the system's zoneinfo files and POSIX rules, checked against
 /// Foundation's own time zone database (ICU), at both daylight-saving transitions, in zones with

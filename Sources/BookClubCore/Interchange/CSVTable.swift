@@ -16,7 +16,7 @@
 /// byte order mark is dropped, and wholly empty lines are passed over. Like most readers (Python's, Excel's), a quote inside an unquoted
 /// field and text after a closing quote are kept as they are. Refused, naming the line: text that is
 /// not UTF-8, a quote that is never closed, a row with more or fewer fields than the header.
-public struct CSVTable: Equatable, Sendable {
+struct CSVTable: Equatable, Sendable {
     /// One row: its fields, and the line of the file it starts on (the header is line 1).
     public struct Row: Equatable, Sendable {
         public var line: Int

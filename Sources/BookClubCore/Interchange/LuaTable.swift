@@ -57,7 +57,7 @@ public enum LuaKey: Hashable, Sendable {
 }
 
 /// Reads a sidecar's text.
-public struct LuaReader {
+struct LuaReader {
     public struct Failure: Error, Equatable {
         public var line: Int
         public var reason: String

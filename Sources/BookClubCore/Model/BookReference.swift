@@ -113,7 +113,7 @@ enum Reference {
 /// reference, or one that names several books, goes through `resolve`, which says what is wrong.
 ///
 /// The library's books must stay as they were when it was made (a batch adds and renames none).
-public struct BookFinder {
+struct BookFinder {
     /// The books' indices by id, by the first four characters of their id, and by lowercased title.
     private var ids: [String: [Int]] = [:]
     private var idPrefixes: [String: [Int]] = [:]

@@ -7,7 +7,7 @@
 /// The kinds of file bookclub keeps, told apart by their first keys, so that a path that names one
 /// kind where another is expected (the store where the settings belong) is refused rather than read
 /// as, or rewritten into, the wrong thing.
-public enum DataFileKind: String, Sendable {
+enum DataFileKind: String, Sendable {
     case store = "a bookclub store"
     case journal = "a store's journal"
     case history = "a store's history"

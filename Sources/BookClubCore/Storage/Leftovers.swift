@@ -7,7 +7,7 @@
 /// What stopped writers and power cuts leave past what the store committed. None of it is ever read as
 /// committed: the next save cuts the journal and the history back, and the log's stale records are
 /// passed over. `doctor` reports them and `doctor --fix` removes them.
-public struct Leftovers: Equatable, Sendable {
+struct Leftovers: Equatable, Sendable {
     /// Bytes after the journal's last whole commit.
     public var journalBytes: Int
     /// Bytes after the history's committed length.
@@ -23,7 +23,7 @@ public struct Leftovers: Equatable, Sendable {
 }
 
 extension LibraryStorage {
-    public func leftovers() throws -> Leftovers {
+    func leftovers() throws -> Leftovers {
         try leftovers(of: LibraryFiles(reading: self))
     }
 
@@ -39,7 +39,7 @@ extension LibraryStorage {
     }
 
     /// Removes the leftovers under the store lock, and says what they were.
-    public func cutLeftovers(lockTimeout: Double) throws -> Leftovers {
+    func cutLeftovers(lockTimeout: Double) throws -> Leftovers {
         let unlock = try fileSystem.lock(lockPath, lockTimeout)
         defer { unlock() }
         let files = try LibraryFiles(reading: self)

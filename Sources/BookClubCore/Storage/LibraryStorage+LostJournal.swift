@@ -29,7 +29,7 @@ extension LibraryStorage {
     /// is copied to `STORE.undo` + `suffix`, so that nothing is lost. The lines are first copied to
     /// `recoveringPath`, read again by a restart that a power cut stopped; the commit is a new snapshot.
     /// `nil` when the journal is neither missing nor empty. Takes the store lock.
-    public func restartLostJournal(lockTimeout: Double, keepingAsideWith suffix: String) throws -> JournalRestart? {
+    func restartLostJournal(lockTimeout: Double, keepingAsideWith suffix: String) throws -> JournalRestart? {
         let unlock = try fileSystem.lock(lockPath, lockTimeout)
         defer { unlock() }
         sweep()

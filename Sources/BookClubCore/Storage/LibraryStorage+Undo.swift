@@ -124,7 +124,7 @@ extension LibraryStorage {
     /// none of those records hold are left out. What a sync sends of a book this device removed before
     /// it had sent all it logged of it, so that the book has everything should another device's
     /// change bring it back.
-    public func lastContents(of ids: Set<Book.ID>) throws -> [Book] {
+    func lastContents(of ids: Set<Book.ID>) throws -> [Book] {
         guard !ids.isEmpty else { return [] }
         var found: [Book.ID: Book] = [:]
         for change in try changes().reversed() {

@@ -40,7 +40,7 @@ public struct LibraryStorage {
     public var journalPath: String { path + ".journal" }
     public var lockPath: String { path + ".lock" }
     /// Where this store's sync state is kept (see `SyncState`).
-    public var syncStatePath: String { path + ".sync" }
+    var syncStatePath: String { path + ".sync" }
 
     /// A cheap sign of the committed state, from two `stat`s: every commit appends to the journal or
     /// replaces the snapshot, and so changes it. Two equal signs mean no commit came between (a
@@ -195,7 +195,7 @@ public struct LibraryStorage {
     /// Folds the journal into a new snapshot, so that `STORE` alone holds the library (before it is
     /// edited by hand, say: a change in the journal is newer than the snapshot and wins over it).
     /// Takes the store lock. Returns `false` when there was nothing to fold.
-    public func foldJournal(lockTimeout: Double) throws -> Bool {
+    func foldJournal(lockTimeout: Double) throws -> Bool {
         let unlock = try fileSystem.lock(lockPath, lockTimeout)
         defer { unlock() }
         sweep()
@@ -245,7 +245,7 @@ public struct LibraryStorage {
 
     /// The files of the store written by way of a temporary file, each under the store lock: the
     /// temporaries a stopped writer left beside them are swept by the next writer.
-    public var temporaryFiles: [String] { [path, journalPath, undoPath, syncStatePath, recoveringPath] }
+    var temporaryFiles: [String] { [path, journalPath, undoPath, syncStatePath, recoveringPath] }
 
     static func check(_ version: Int, path: String) throws {
         guard version >= 1 else {

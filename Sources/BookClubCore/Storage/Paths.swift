@@ -17,9 +17,9 @@ public struct Paths: Equatable, Sendable {
     /// The folder of the hooks: executables named `on-add`, `on-progress`, `on-finish`, `on-change`.
     public var hooks: String
     /// Whether the store's path was given (`--store`, `BOOKCLUB_STORE`) rather than the default one.
-    public var storeIsGiven: Bool
+    var storeIsGiven: Bool
     /// Whether the settings file's path was given (`--settings`, `BOOKCLUB_SETTINGS`).
-    public var settingsIsGiven: Bool
+    var settingsIsGiven: Bool
 
     /// A scene's selection belongs to one store: the default store's scenes are
     /// `scenes/NAME.json`, another store's `scenes/store-HASH/NAME.json`, HASH naming its absolute path.

@@ -12,7 +12,7 @@
 extension Sync {
     /// What the logs grew by.
     public struct News: Sendable {
-        public var operations: [SyncOperation]
+        var operations: [SyncOperation]
         /// The books the operations are about: load these, with their history, to apply them.
         public var books: Set<Book.ID>
         var state: SyncState
@@ -21,7 +21,7 @@ extension Sync {
 
     /// The operations the logs grew by, when they can be applied without reading the logs whole;
     /// `nil` when they cannot (then `reconcile`).
-    public static func news(_ folder: SyncFolder, state: SyncState) throws -> News? {
+    static func news(_ folder: SyncFolder, state: SyncState) throws -> News? {
         var state = state
         var report = SyncReport()
         var operations: [SyncOperation] = []

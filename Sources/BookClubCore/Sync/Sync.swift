@@ -7,7 +7,7 @@
 public enum Sync {
     /// Whether the folder holds anything this device has not read: a log whose size is not the size last
     /// read. Costs a listing of the folder and a `stat` a log.
-    public static func hasNews(_ folder: SyncFolder, state: SyncState) -> Bool {
+    static func hasNews(_ folder: SyncFolder, state: SyncState) -> Bool {
         folder.logs().contains { log in
             let size = try? folder.fileSystem.size(folder.devicesPath + "/" + log.name)
             let mark = state.files[log.name]

@@ -10,7 +10,7 @@ extension SyncOperation.Change {
     ///
     /// - Parameter seen: what this device has applied of each device's operations, its own included;
     ///   a book's removal covers those.
-    public static func changes(_ diff: LibraryDiff, seen: [String: Int]) -> [Self] {
+    static func changes(_ diff: LibraryDiff, seen: [String: Int]) -> [Self] {
         var changes: [Self] = []
         for change in diff.books {
             switch (change.before, change.after) {
@@ -27,12 +27,12 @@ extension SyncOperation.Change {
     }
 
     /// The changes that turn `old` into `new`, as operations say them.
-    public static func changes(from old: Library, to new: Library, seen: [String: Int]) -> [Self] {
+    static func changes(from old: Library, to new: Library, seen: [String: Int]) -> [Self] {
         changes(LibraryDiff(from: old, to: new), seen: seen)
     }
 
     /// A whole library as operations: what a device that joins a sync folder writes first.
-    public static func all(_ library: Library) -> [Self] {
+    static func all(_ library: Library) -> [Self] {
         changes(from: Library(), to: library, seen: [:])
     }
 

@@ -8,7 +8,7 @@
 /// (`SyncOperation.precedes`), the later of two writes to the same thing winning. Things are listed in
 /// the order they were first written, so two devices that hold the same operations hold the same
 /// library, to the order of its books.
-public struct SyncFold {
+struct SyncFold {
     private struct BookState {
         var core: BookCore?
         var first: Int

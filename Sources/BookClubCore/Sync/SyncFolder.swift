@@ -18,7 +18,7 @@ public struct SyncFolder {
         self.fileSystem = fileSystem
     }
 
-    public var devicesPath: String { path + "/devices" }
+    var devicesPath: String { path + "/devices" }
 
     public func logPath(of device: String) -> String { devicesPath + "/" + device + ".jsonl" }
 
@@ -46,7 +46,7 @@ public struct SyncFolder {
 
     /// What reading a log found.
     public struct Read: Sendable {
-        public var operations: [SyncOperation] = []
+        var operations: [SyncOperation] = []
         /// The bytes read through the last complete line; a last line without its line break is
         /// left for when it is complete.
         public var length = 0
@@ -63,11 +63,11 @@ public struct SyncFolder {
     /// How much of one machine's log is read: some 3,000,000 operations, ten times what a reader logs
     /// in a lifetime. A log that grows past it (a runaway or hostile writer) is reported at the line
     /// where it does, rather than held in memory whole.
-    public static let maximumLogSize = 1 << 30
+    static let maximumLogSize = 1 << 30
 
     /// Reads a log a chunk at a time, holding no line over `SyncLine.maximumLength` and nothing past
     /// `limit`: whole, or from where `mark` says it was last read to.
-    public func read(_ log: Log, from mark: SyncState.Mark? = nil, limit: Int = maximumLogSize) throws -> Read {
+    func read(_ log: Log, from mark: SyncState.Mark? = nil, limit: Int = maximumLogSize) throws -> Read {
         var read = Read()
         read.length = mark?.length ?? 0
         read.lines = mark?.lines ?? 0
@@ -140,7 +140,7 @@ public struct SyncFolder {
 
     /// Appends operations to this device's log, synced before it returns. The log and its folder are
     /// created when missing, readable by their owner only (they hold the reader's notes).
-    public func append(_ operations: [SyncOperation], device: String, at length: Int) throws {
+    func append(_ operations: [SyncOperation], device: String, at length: Int) throws {
         guard !operations.isEmpty else { return }
         var data = Data()
         for operation in operations { data += SyncLine.encode(operation) }

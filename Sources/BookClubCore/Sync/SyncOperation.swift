@@ -42,7 +42,7 @@ public struct HybridClock: Codable, Comparable, Hashable, Sendable {
 /// Operations are applied in the order of `(clock, device, sequence)`, the same on every device, and
 /// each says what a thing *is* after it (a field's value, an entry, a tombstone), never what to add to
 /// it: applying the same set of operations gives the same library whatever order they arrived in.
-public struct SyncOperation: Equatable, Sendable {
+struct SyncOperation: Equatable, Sendable {
     /// The format version this bookclub writes; a line of a later one is kept in its log and passed over.
     public static let version = 1
 
@@ -144,7 +144,7 @@ public struct SyncOperation: Equatable, Sendable {
 /// A book without its readings: what `addBook` carries. Its fields repeat `Book`'s on purpose: they are
 /// the log's format (as `StoredBook`'s are the store's), and a field added to `Book` is added here when
 /// it is to travel.
-public struct BookCore: Codable, Equatable, Sendable {
+struct BookCore: Codable, Equatable, Sendable {
     public var id: Book.ID
     public var title: String
     public var author: String?
@@ -168,7 +168,7 @@ public struct BookCore: Codable, Equatable, Sendable {
 }
 
 /// One of a book's own fields with its value; each is last-writer-wins on its own.
-public enum BookField: Equatable, Sendable {
+enum BookField: Equatable, Sendable {
     case title(String)
     case author(String?)
     case pages(Int?)
@@ -228,7 +228,7 @@ public enum BookField: Equatable, Sendable {
 }
 
 /// A reading without its entries and highlights: what `putReading` carries.
-public struct ReadingCore: Codable, Equatable, Sendable {
+struct ReadingCore: Codable, Equatable, Sendable {
     public var id: UUID
     public var started: Date?
     public var ending: Ending?
@@ -240,7 +240,7 @@ public struct ReadingCore: Codable, Equatable, Sendable {
 }
 
 /// A club without its meetings: what `putClub` carries.
-public struct ClubCore: Codable, Equatable, Sendable {
+struct ClubCore: Codable, Equatable, Sendable {
     public var id: Club.ID
     public var name: String
     public var description: String?
