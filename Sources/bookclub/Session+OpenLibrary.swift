@@ -67,7 +67,7 @@ extension Session {
         }
         return OpenLibraryClient(
             curl: try Curl(
-                environment: services.variables,
+                environment: services.variables, runner: services.runner,
                 userAgent: OpenLibrary.userAgent(version: CLI.version, contact: settings.contact),
                 timeout: settings.networkTimeout),
             dataURL: try base("BOOKCLUB_OPENLIBRARY_URL", OpenLibrary.defaultURL),
@@ -100,7 +100,7 @@ struct OpenLibraryClient {
         for _ in 0..<5 {
             try waitForTurn()
             let response = try curl.get(
-                url, limit: server == .data ? answerLimit : coverLimit, folder: folder, service: "Open Library")
+                url, limit: server == .data ? answerLimit : coverLimit, service: "Open Library")
             switch response.status {
             case 301, 302, 303, 307, 308:
                 guard response.location.hasPrefix(base + "/") else {

@@ -153,7 +153,7 @@ final class Session {
 
     // MARK: Hooks
 
-    private var hooks: Hooks { Hooks(folder: paths.hooks) }
+    private var hooks: Hooks { Hooks(folder: paths.hooks, runner: services.runner) }
     private var hookObservation: ObservationToken?
     /// The library before the command's first change, and the events of its changes so far.
     private(set) var changeBase: Library?

@@ -86,7 +86,7 @@ struct SyncCommand: Command {
         settings.update { $0.syncFolder = path }
         try settings.save()
         // In a git clone, what the other machines pushed comes first, and this machine's log goes out.
-        let git = Git(folder: path, environment: session.variables)
+        let git = Git(folder: path, environment: session.variables, runner: session.runner)
         try git?.pull()
         let report = try session.reconcile(folder, state, capture: true, name: name)
         let device = report.clone?.new ?? state.device
@@ -107,7 +107,7 @@ struct SyncCommand: Command {
         guard let (folder, state) = try session.syncing() else {
             throw CommandFailure("This store syncs with no folder yet: run `bookclub sync init FOLDER`.")
         }
-        let git = Git(folder: folder.path, environment: session.variables)
+        let git = Git(folder: folder.path, environment: session.variables, runner: session.runner)
         try git?.pull()
         let report = try session.reconcile(folder, state, capture: false)
         let device = report.clone?.new ?? state.device
@@ -125,7 +125,7 @@ struct SyncCommand: Command {
             throw CommandFailure("This store syncs with no folder yet: run `bookclub sync init FOLDER`.")
         }
         let (devices, problems) = try Sync.devices(in: folder)
-        let git = Git(folder: folder.path, environment: session.variables)
+        let git = Git(folder: folder.path, environment: session.variables, runner: session.runner)
         let log = folder.logPath(of: state.device)
         let unpushed = try git.map { try $0.isDirty(log: log) || $0.hasUnpushed() } ?? false
         if json {
