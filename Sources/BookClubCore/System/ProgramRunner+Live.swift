@@ -90,58 +90,51 @@ enum LiveProgram {
         guard spawned == 0 else { throw failure(spawned) }
 
         let target = program.ownProcessGroup ? -pid : pid
-        let deadline = program.timeout.map { monotonicSeconds() + max($0, 0) }
+        var deadline = program.timeout.map { ContinuousClock.now + .seconds(min(max($0, 0), 1e9)) }
         var result = ProgramResult(ending: .exited(0))
         if let captured, case .capture(let limit) = program.output {
             result.truncated = drain(captured, limit: limit, into: &result.output, until: deadline)
             if result.truncated { kill(target, SIGKILL) }
         }
         var status: Int32 = 0
-        if let deadline {
-            while true {
-                let waited = waitpid(pid, &status, WNOHANG)
-                if waited == pid { break }
-                if waited < 0 && errno != EINTR { throw failure() }
-                if monotonicSeconds() >= deadline {
-                    kill(target, SIGKILL)
-                    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-                    result.ending = .timedOut
-                    return result
-                }
+        var timedOut = false
+        // waitpid has no time-out of its own: with one, it is polled.
+        while case let waited = waitpid(pid, &status, deadline == nil ? 0 : WNOHANG), waited != pid {
+            if waited < 0 && errno != EINTR { throw failure() }
+            guard waited == 0 else { continue }
+            if let end = deadline, ContinuousClock.now >= end {
+                kill(target, SIGKILL)
+                (timedOut, deadline) = (true, nil)
+            } else {
                 usleep(2_000)
             }
-        } else {
-            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         }
-        result.ending = status & 0x7F != 0 ? .signaled(status & 0x7F) : .exited((status >> 8) & 0xFF)
+        result.ending =
+            timedOut ? .timedOut : status & 0x7F != 0 ? .signaled(status & 0x7F) : .exited((status >> 8) & 0xFF)
         return result
     }
 
-    /// Reads `fd` to its end, or until `deadline` or past `limit` bytes (then `true`; the bytes up to
-    /// the limit are kept).
-    private static func drain(_ fd: Int32, limit: Int, into output: inout Data, until deadline: Double?) -> Bool {
+    /// Reads `fd` to its end, or until `deadline`; `true` when there was more than `limit` bytes (those
+    /// up to the limit are kept).
+    private static func drain(
+        _ fd: Int32, limit: Int, into output: inout Data, until deadline: ContinuousClock.Instant?
+    ) -> Bool {
         var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            var wait: Int32 = -1
-            if let deadline {
-                let left = deadline - monotonicSeconds()
-                guard left > 0 else { return false }
-                wait = Int32(min(left * 1000 + 1, 60_000))
-            }
-            var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let polled = poll(&ready, 1, wait)
-            if polled < 0 && errno == EINTR { continue }
-            guard polled >= 0 else { return false }
-            guard polled > 0 else { continue }
+        var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        while deadline.map({ ContinuousClock.now < $0 }) ?? true {
+            // In slices when there is a time-out, so that it is seen while the program prints nothing.
+            let polled = poll(&ready, 1, deadline == nil ? -1 : 10)
+            if polled == 0 || (polled < 0 && errno == EINTR) { continue }
             let count = read(fd, &buffer, buffer.count)
             if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { return false }
-            if output.count + count > limit {
-                output += buffer[..<max(limit - output.count, 0)]
+            guard count > 0 else { break }
+            guard output.count + count <= limit else {
+                output += buffer[..<(limit - output.count)]
                 return true
             }
             output += buffer[..<count]
         }
+        return false
     }
 
     /// An unlinked temporary file holding `bytes`, read from its start, in the environment's `TMPDIR`
@@ -155,28 +148,12 @@ enum LiveProgram {
         guard file >= 0 else { throw failure(errno) }
         _ = fcntl(file, F_SETFD, FD_CLOEXEC)
         _ = template.withUnsafeBufferPointer { unlink($0.baseAddress!) }
-        var written = 0
-        while written < bytes.count {
-            let count = bytes.withUnsafeBytes { write(file, $0.baseAddress! + written, $0.count - written) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else {
-                let code = errno
-                close(file)
-                throw failure(code)
-            }
-            written += count
-        }
-        guard lseek(file, 0, SEEK_SET) == 0 else {
+        let written = bytes.withUnsafeBytes { write(file, $0.baseAddress, $0.count) }
+        guard written == bytes.count, lseek(file, 0, SEEK_SET) == 0 else {
             let code = errno
             close(file)
             throw failure(code)
         }
         return file
-    }
-
-    private static func monotonicSeconds() -> Double {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
     }
 }
