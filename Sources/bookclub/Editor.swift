@@ -18,13 +18,8 @@ enum Editor {
         } catch BookClubError.cannotStart(_, let cause) {
             throw CommandFailure("Cannot start the editor '\(command)': \(cause); nothing was logged.")
         }
-        switch ending {
-        case .exited(0): return
-        case .exited(let code):
-            throw CommandFailure("The editor '\(command)' exited with status \(code); nothing was logged.")
-        case .signaled(let number):
-            throw CommandFailure("The editor '\(command)' was stopped by signal \(number); nothing was logged.")
-        case .timedOut: throw CommandFailure("The editor '\(command)' was stopped; nothing was logged.")
+        if let problem = ending.problem {
+            throw CommandFailure("The editor '\(command)' \(problem); nothing was logged.")
         }
     }
 }

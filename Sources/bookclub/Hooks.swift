@@ -57,19 +57,14 @@ struct Hooks {
         let hook = Program(
             path, environment: environment, input: .bytes(payload), output: .standardError, showsErrors: true,
             timeout: timeout, ownProcessGroup: true)
-        let ending: ProgramResult.Ending
         do {
-            ending = try runner.run(hook).ending
+            let ending = try runner.run(hook).ending
+            return ending == .timedOut
+                ? "ran past the hookTimeout of \(timeout.formatted) s and was stopped" : ending.problem
         } catch BookClubError.cannotStart(_, let cause) {
             return "could not start: \(cause)"
         } catch {
             return "could not start: \(error)"
-        }
-        switch ending {
-        case .exited(0): return nil
-        case .exited(let code): return "exited with status \(code)"
-        case .signaled(let number): return "was stopped by signal \(number)"
-        case .timedOut: return "ran past the hookTimeout of \(timeout.formatted) s and was stopped"
         }
     }
 }

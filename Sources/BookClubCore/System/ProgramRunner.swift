@@ -102,6 +102,16 @@ public struct ProgramResult: Equatable, Sendable {
         case signaled(Int32)
         /// It ran past its time-out and was killed.
         case timedOut
+
+        /// What went wrong, to follow the program's name (`exited with status 3`); `nil` for status 0.
+        public var problem: String? {
+            switch self {
+            case .exited(0): nil
+            case .exited(let status): "exited with status \(status)"
+            case .signaled(let number): "was stopped by signal \(number)"
+            case .timedOut: "ran past its time-out and was stopped"
+            }
+        }
     }
 
     public var ending: Ending
