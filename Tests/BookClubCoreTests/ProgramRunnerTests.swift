@@ -40,7 +40,7 @@ import Testing
             "sleep", ["30"], environment: environment, output: .capture(limit: 100), timeout: 0.3,
             ownProcessGroup: true)
         #expect(try runner.run(program).ending == .timedOut)
-        let slow = Program("/bin/sh", ["-c", "echo started; sleep 30"], environment: environment, timeout: 0.3)
+        let slow = Program("/bin/sh", ["-c", "echo started; exec sleep 30"], environment: environment, timeout: 0.3)
         var captured = slow
         captured.output = .capture(limit: 100)
         let result = try runner.run(captured)
