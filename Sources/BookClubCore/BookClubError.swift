@@ -42,6 +42,8 @@ public enum BookClubError: Error, Equatable, Sendable {
     case interrupted(signal: Int32, detail: String)
     /// A service bookclub needs (the network, `curl`, `sqlite3`) is not there; the reason says which.
     case unavailable(String)
+    /// A program bookclub runs is not there or cannot be started; the cause says why.
+    case cannotStart(program: String, cause: String)
     /// An answer from the network that is not what the service sends.
     case badAnswer(String)
     /// `undo` when the last change came from another machine by sync.
@@ -69,7 +71,7 @@ public enum BookClubError: Error, Equatable, Sendable {
         case .io: .io
         case .storeBusy: .busy
         case .interrupted(let signal, _): .interrupted(signal: signal)
-        case .unavailable, .badAnswer: .unavailable
+        case .unavailable, .badAnswer, .cannotStart: .unavailable
         default: .rejected
         }
     }
@@ -178,6 +180,8 @@ extension BookClubError: LocalizedError {
             "The last change came from another machine by sync (\(summary)); undo takes back this machine's own commands only."
         case .unavailable(let reason):
             reason.hasSuffix(".") ? reason : reason + "."
+        case .cannotStart(let program, let cause):
+            "Cannot start \(program): \(cause)."
         case .badAnswer(let detail):
             "\(detail); the answer was not used."
         }

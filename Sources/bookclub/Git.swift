@@ -4,35 +4,32 @@ import BookClubCore
 /// commits this device's log and pushes. Only this device's own file is ever committed, so a pull
 /// never conflicts and needs no merge driver.
 struct Git {
-    let git: Subprocess
     let folder: String
     /// The first remote, where a branch with no upstream yet is pushed.
     let remote: String
+    /// Runs `git -C FOLDER ARGUMENTS`: its exit status and what it printed.
+    private let git: ([String]) throws -> (code: Int32, output: String)
 
     /// `nil` when there is no `git`, or the folder is not in a work tree with a remote.
-    init?(folder: String, environment: [String: String]) {
+    init?(folder: String, environment: [String: String], runner: ProgramRunner) {
         var environment = environment
         // Never a prompt for a password or an editor: a cron job would wait for ever.
         environment["GIT_TERMINAL_PROMPT"] = "0"
         environment["GIT_EDITOR"] = "true"
-        guard let git = Subprocess("git", environment: environment) else { return nil }
-        self.git = git
-        self.folder = folder
-        guard let remotes = try? Self.run(git, folder, ["remote"]), remotes.code == 0,
+        let git = { [environment] (arguments: [String]) throws -> (code: Int32, output: String) in
+            let program = Program(
+                "git", ["-C", folder] + arguments, environment: environment, output: .capture(limit: 1 << 20))
+            let result = try runner.run(program)
+            return (result.status, String(decoding: result.output, as: UTF8.self))
+        }
+        guard runner.find("git", environment) != nil, let remotes = try? git(["remote"]), remotes.code == 0,
             let remote = remotes.output.split(separator: "\n").first.map(String.init)
         else { return nil }
-        self.remote = remote
-    }
-
-    private static func run(_ git: Subprocess, _ folder: String, _ arguments: [String]) throws -> (
-        code: Int32, output: String
-    ) {
-        let result = try git.run(["-C", folder] + arguments, limit: 1 << 20)
-        return (result.code, String(decoding: result.output, as: UTF8.self))
+        (self.folder, self.remote, self.git) = (folder, remote, git)
     }
 
     private func run(_ arguments: [String]) throws -> (code: Int32, output: String) {
-        try Self.run(git, folder, arguments)
+        try git(arguments)
     }
 
     private func check(_ arguments: [String], _ what: String) throws {

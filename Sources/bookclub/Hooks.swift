@@ -18,6 +18,7 @@ struct Hooks {
     static let names = ["on-add", "on-progress", "on-finish", "on-change"]
 
     let folder: String
+    let runner: ProgramRunner
 
     /// The hooks present (executable or not), by name; empty when there is no hooks folder.
     var present: Set<String> {
@@ -72,7 +73,7 @@ struct Hooks {
                 warnings.append("Hook \(path) is not executable; run `chmod +x \(path.shellQuoted)` to use it.")
                 continue
             }
-            if let problem = Self.spawn(path, payload: job.payload, environment: environment, timeout: timeout) {
+            if let problem = spawn(path, payload: job.payload, environment: environment, timeout: timeout) {
                 warnings.append("Hook \(job.name) \(problem); the change is saved all the same.")
             }
         }
@@ -82,66 +83,19 @@ struct Hooks {
     /// Runs `path` with `payload` on its standard input and its standard output sent to standard error
     /// (standard output is bookclub's data), in a process group of its own, which is killed after
     /// `timeout` seconds. Returns what went wrong, or `nil`.
-    static func spawn(_ path: String, payload: Data, environment: [String: String], timeout: Double) -> String? {
-        // The payload goes through an unlinked temporary file: a hook that never reads cannot block us.
-        let folder = environment["TMPDIR"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/tmp"
-        var template = Array((folder + "/bookclub-hook-XXXXXX").utf8CString)
-        let file = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard file >= 0 else { return "could not start: \(String(cString: strerror(errno)))" }
-        defer { close(file) }
-        _ = template.withUnsafeBufferPointer { unlink($0.baseAddress!) }
-        let written = payload.withUnsafeBytes { write(file, $0.baseAddress, $0.count) }
-        guard written == payload.count, lseek(file, 0, SEEK_SET) == 0 else {
-            return "could not start: \(String(cString: strerror(errno)))"
+    private func spawn(_ path: String, payload: Data, environment: [String: String], timeout: Double) -> String? {
+        let hook = Program(
+            path, environment: environment, input: .bytes(payload), output: .standardError, showsErrors: true,
+            timeout: timeout, ownProcessGroup: true)
+        do {
+            let ending = try runner.run(hook).ending
+            return ending == .timedOut
+                ? "ran past the hookTimeout of \(timeout.formatted) s and was stopped" : ending.problem
+        } catch BookClubError.cannotStart(_, let cause) {
+            return "could not start: \(cause)"
+        } catch {
+            return "could not start: \(error)"
         }
-
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, file, STDIN_FILENO)
-        posix_spawn_file_actions_adddup2(&actions, STDERR_FILENO, STDOUT_FILENO)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK))
-
-        let arguments = [path]
-        let variables = environment.map { "\($0.key)=\($0.value)" }
-        var cArguments = arguments.map { strdup($0) } + [nil]
-        var cVariables = variables.map { strdup($0) } + [nil]
-        defer {
-            for argument in cArguments + cVariables { free(argument) }
-        }
-        var pid = pid_t()
-        let spawned = posix_spawn(&pid, path, &actions, &attributes, &cArguments, &cVariables)
-        guard spawned == 0 else { return "could not start: \(String(cString: strerror(spawned)))" }
-
-        let deadline = monotonicSeconds() + timeout
-        var status: Int32 = 0
-        while true {
-            let result = waitpid(pid, &status, WNOHANG)
-            if result == pid { break }
-            if result < 0 && errno != EINTR { return "could not be waited for: \(String(cString: strerror(errno)))" }
-            if monotonicSeconds() >= deadline {
-                kill(-pid, SIGKILL)
-                while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-                return "ran past the hookTimeout of \(timeout.formatted) s and was stopped"
-            }
-            usleep(2_000)
-        }
-        if status & 0x7F != 0 { return "was stopped by signal \(status & 0x7F)" }
-        let code = (status >> 8) & 0xFF
-        return code == 0 ? nil : "exited with status \(code)"
-    }
-
-    private static func monotonicSeconds() -> Double {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
     }
 }
 

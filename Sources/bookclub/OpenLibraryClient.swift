@@ -76,7 +76,7 @@ struct OpenLibraryClient {
         for _ in 0..<5 {
             try waitForTurn()
             let response = try curl.get(
-                url, limit: server == .data ? answerLimit : coverLimit, folder: folder, service: "Open Library")
+                url, limit: server == .data ? answerLimit : coverLimit, service: "Open Library")
             switch response.status {
             case 301, 302, 303, 307, 308:
                 guard response.location.hasPrefix(base + "/") else {

@@ -12,7 +12,7 @@ import BookClubCore
 #endif
 
 /// What `main` (or a test) gives the CLI: the process's variables, streams, terminal, file system,
-/// clock, ids, editor and signals. A value: a test builds one with fakes.
+/// clock, ids, programs and signals. A value: a test builds one with fakes.
 struct Services {
     var variables: [String: String]
     var terminal: Terminal
@@ -40,7 +40,8 @@ struct Services {
         })
     /// Makes the id of a new book, club or meeting.
     var makeID: () -> String = { UUID().uuidString.replacing("-", with: "").lowercased() }
-    var runEditor: (String, String) throws -> Void = Editor.run
+    /// Starts the programs bookclub runs: curl, git, sqlite3, the editor, the pager, hooks.
+    var runner = ProgramRunner.live
     var readLine: () -> String? = { Swift.readLine() }
     /// While `true`, SIGINT and SIGTERM are recorded (see `receivedSignal`) rather than fatal; each
     /// call forgets what was recorded before.
@@ -54,17 +55,13 @@ struct Services {
     /// Writes UTF-8 text to standard output as it is, without making a string of it first; `nil`
     /// sends it through `write`.
     var writeBytes: ((Data) -> Void)?
-    /// Sends standard output's text through the pager command; `false` when it could not be started
-    /// (the text is then written as it is).
-    var page: (_ text: String, _ command: String) -> Bool = { _, _ in false }
-
     /// Sends standard output's `text` through the pager when it is bound for a terminal it is taller
     /// than and a pager is set; `false` when it was not sent (the caller then writes it).
     func paged(_ text: String) -> Bool {
         guard terminal.standardOutputIsTerminal, let height = terminal.height,
             text.utf8.count(where: { $0 == 0x0A }) >= height, let command = Pager.command(variables)
         else { return false }
-        return page(text, command)
+        return Pager.page(text, command: command, variables: variables, runner: runner)
     }
     var workingDirectory = Services.systemWorkingDirectory()
     /// The home folder the system gives the user, for when `HOME` is unset (asked only then: the

@@ -29,7 +29,7 @@ extension Session {
         }
         return OpenLibraryClient(
             curl: try Curl(
-                environment: services.variables,
+                environment: services.variables, runner: services.runner,
                 userAgent: OpenLibrary.userAgent(version: CLI.version, contact: settings.contact),
                 timeout: settings.networkTimeout),
             dataURL: try base("BOOKCLUB_OPENLIBRARY_URL", OpenLibrary.defaultURL),

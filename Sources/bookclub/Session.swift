@@ -149,7 +149,7 @@ final class Session {
 
     // MARK: Hooks
 
-    private var hooks: Hooks { Hooks(folder: paths.hooks) }
+    private var hooks: Hooks { Hooks(folder: paths.hooks, runner: services.runner) }
     /// What the command's save changed, for the hooks and the sync log.
     private(set) var savedChange: LibraryDiff?
 

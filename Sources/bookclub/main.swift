@@ -38,5 +38,4 @@ context.fileSystem = .live(interrupted: { Signals.interruption })
 context.didCommit = { Signals.didCommit() }
 context.catchSignals = { Signals.catching($0) }  // each catching window starts, and ends, with a clean slate
 context.receivedSignal = { Signals.received }
-context.page = { text, command in Pager.page(text, command: command, variables: variables) }
 exit(CLI.run(Array(CommandLine.arguments.dropFirst()), services: context))

@@ -13,7 +13,8 @@ enum InProcess {
 
     static func run(
         _ arguments: [String], home: String, fileSystem: FileSystem = .live, stdin: [String] = [],
-        variables: [String: String] = [:], onTerminal: Bool = false, answer: (() -> String?)? = nil
+        variables: [String: String] = [:], onTerminal: Bool = false, answer: (() -> String?)? = nil,
+        runner: ProgramRunner = .live
     ) -> Run {
         var result = Run(code: 0)
         var input = stdin[...]
@@ -30,6 +31,7 @@ enum InProcess {
                 if toStandardOutput { result.stdout += text } else { result.stderr += text }
             })
         context.readLine = answer ?? { input.popFirst() }
+        context.runner = runner
         result.code = CLI.run(arguments, services: context)
         return result
     }

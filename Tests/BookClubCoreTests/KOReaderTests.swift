@@ -528,3 +528,86 @@ struct KOReaderStatisticsEndToEndTests {
         )
     }
 }
+
+/// The search of a folder for sidecars, in the core over the file system seam: how deep it goes,
+/// what it passes over, and that what cannot be read is said rather than fatal.
+@Suite struct KOReaderImportTests {
+    /// Files in memory, with the folders that hold them, and the sizes of `sizes` rather than their own.
+    static func fileSystem(_ files: [String: Data], sizes: [String: Int] = [:], links: Set<String> = [])
+        -> FileSystem
+    {
+        var fileSystem = FileSystem.inMemory(files)
+        var folders = Set<String>()
+        for path in files.keys {
+            var folder = path.parentPath
+            while folder.count > 1 {
+                folders.insert(folder)
+                folder = folder.parentPath
+            }
+        }
+        fileSystem.kind = { links.contains($0) ? .symbolicLink : folders.contains($0) ? .folder : nil }
+        fileSystem.list = { folder in
+            (Array(files.keys) + folders).filter { $0.parentPath == folder }.map(\.lastPathComponent)
+        }
+        let size = fileSystem.size
+        fileSystem.size = { try sizes[$0] ?? size($0) }
+        return fileSystem
+    }
+
+    @Test func theSearchGoesSixteenFoldersDownAndPassesOverWhatIsNotASidecar() throws {
+        let sidecar = try KOReaderSidecarTests.sidecar("kindred")
+        let deepest = "/r" + String(repeating: "/f", count: KOReaderImport.deepestFolder)
+        var files = [
+            "/r/a.sdr/metadata.epub.lua": sidecar, deepest + "/metadata.pdf.lua": sidecar,
+            deepest + "/f/metadata.epub.lua": sidecar, "/r/a.sdr/metadata.epub.lua.old": sidecar,
+            "/r/a.sdr/notes.lua": sidecar, "/r/big.sdr/metadata.epub.lua": sidecar,
+            "/r/link.sdr/metadata.epub.lua": sidecar,
+        ]
+        files["/r/bad.sdr/metadata.epub.lua"] = Data("return {".utf8)
+        let koreader = KOReaderImport(
+            fileSystem: Self.fileSystem(
+                files, sizes: ["/r/big.sdr/metadata.epub.lua": KOReaderImport.largestSidecar + 1],
+                links: ["/r/link.sdr"]),
+            runner: ProgramRunner(find: { _, _ in nil }, run: { _ in throw BookClubError.unavailable("no") }),
+            environment: [:], timeZone: .utc)
+        #expect(
+            koreader.sidecars(under: "/r").sorted() == [
+                "/r/a.sdr/metadata.epub.lua", "/r/bad.sdr/metadata.epub.lua", "/r/big.sdr/metadata.epub.lua",
+                deepest + "/metadata.pdf.lua",
+            ])
+        let imported = try koreader.read("/r", shownAs: "reader")
+        #expect(
+            imported.books.map(\.origin) == ["a.sdr/metadata.epub.lua", deepest.dropFirst(3) + "/metadata.pdf.lua"])
+        #expect(imported.problems.map(\.place) == ["bad.sdr/metadata.epub.lua, line 1", "big.sdr/metadata.epub.lua"])
+        #expect(imported.problems.last?.reason == "larger than 16 MB: not a sidecar")
+
+        #expect(
+            throws: BookClubError.badImport(
+                path: "empty", line: nil, detail: "no KOReader sidecar (metadata.*.lua) in it or under it")
+        ) {
+            try KOReaderImport(
+                fileSystem: Self.fileSystem(["/e/x.txt": Data()]), runner: koreader.runner, environment: [:],
+                timeZone: .utc
+            ).read("/e", shownAs: "empty")
+        }
+        #expect(throws: BookClubError.io(path: "gone", cause: "no such file")) {
+            try koreader.read("/nowhere", shownAs: "gone")
+        }
+        #expect(throws: BookClubError.io(path: "link", cause: "it is a symbolic link")) {
+            try koreader.read("/r/link.sdr", shownAs: "link")
+        }
+    }
+
+    @Test func aStatisticsDatabaseNeedsSQLite3() throws {
+        let koreader = KOReaderImport(
+            fileSystem: Self.fileSystem(["/s/statistics.sqlite3": Data("SQLite format 3\0...".utf8)]),
+            runner: ProgramRunner(find: { _, _ in nil }, run: { _ in throw BookClubError.unavailable("no") }),
+            environment: [:], timeZone: .utc)
+        #expect(
+            throws: BookClubError.unavailable(
+                "Reading KOReader's statistics needs the sqlite3 program; install it (the sqlite3 package)")
+        ) {
+            try koreader.read("/s/statistics.sqlite3", shownAs: "statistics.sqlite3")
+        }
+    }
+}

@@ -195,26 +195,20 @@ public enum ProgressText {
 /// Dates as bookclub shows them, in the reader's time zone, with English names whatever the locale
 /// (formatted from calendar components: a `DateFormatter` costs more to make than a whole command).
 public enum DateText {
-    private static let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
-    private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-
     /// "Fri 20 Nov 2026"
     public static func day(_ date: Date, timeZone: Zone) -> String {
         let parts = components(date, timeZone)
-        return "\(weekdays[parts.weekday - 1]) \(parts.day) \(months[parts.month - 1]) \(parts.year)"
+        return "\(CalendarNames.weekday(parts.weekday)) \(parts.day) \(CalendarNames.month(parts.month)) \(parts.year)"
     }
 
     /// "Fri 20 Nov 2026 19:00"
     public static func minute(_ date: Date, timeZone: Zone) -> String {
         let parts = components(date, timeZone)
-        return day(date, timeZone: timeZone) + " " + twoDigits(parts.hour) + ":" + twoDigits(parts.minute)
+        return day(date, timeZone: timeZone) + " " + String(parts.hour).zeroPadded(to: 2) + ":"
+            + String(parts.minute).zeroPadded(to: 2)
     }
 
     private static func components(_ date: Date, _ timeZone: Zone) -> LocalDateTime {
         timeZone.local(date)
-    }
-
-    private static func twoDigits(_ value: Int) -> String {
-        value < 10 ? "0\(value)" : "\(value)"
     }
 }

@@ -353,8 +353,7 @@ extension ReadingStats {
         /// `2026-11-18`
         public var description: String {
             let parts = components
-            return
-                "\(String(parts.year).zeroPadded(to: 4))-\(String(parts.month).zeroPadded(to: 2))-\(String(parts.day).zeroPadded(to: 2))"
+            return LocalDateTime(year: parts.year, month: parts.month, day: parts.day).isoDay
         }
 
         public static func < (lhs: Day, rhs: Day) -> Bool { lhs.number < rhs.number }

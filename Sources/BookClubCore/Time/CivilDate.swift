@@ -30,6 +30,11 @@ public struct LocalDateTime: Hashable, Sendable {
     /// This wall-clock time as seconds after 1970-01-01 00:00, as if no clock ever changed.
     var secondsSinceEpoch: Int64 { Int64(daysSinceEpoch) * 86_400 + Int64(hour * 3_600 + minute * 60 + second) }
 
+    /// The day as ISO 8601 writes it: `2026-11-18`.
+    public var isoDay: String {
+        String(year).zeroPadded(to: 4) + "-" + String(month).zeroPadded(to: 2) + "-" + String(day).zeroPadded(to: 2)
+    }
+
     /// 1 (Sunday) to 7 (Saturday), as `Calendar` numbers weekdays.
     public var weekday: Int { (daysSinceEpoch + 4).floorModulo(7) + 1 }  // 1 January 1970 was a Thursday
 

@@ -61,11 +61,8 @@ public enum When {
 }
 
 extension When {
-    private static let weekdays = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"]
-    private static let months = [
-        "january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november",
-        "december",
-    ]
+    private static let weekdays = CalendarNames.weekdays.map { $0.lowercased() }
+    private static let months = CalendarNames.months.map { $0.lowercased() }
 
     /// `2026-11-20T19:00`, `2026-11-20 19:00:30Z`, `2026-11-20T19:00+05:30`: a date with a time, in
     /// `timeZone` unless it carries an offset; also a plain `2026-11-20` is left to `day`.

@@ -85,11 +85,7 @@ struct CompletionsCommand: Command {
             // A meeting is named by its date, or `next`.
             case .meetings:
                 ["next"]
-                    + library.clubs.flatMap(\.meetings).map { meeting in
-                        let day = session.timeZone.local(meeting.date)
-                        return
-                            "\(day.year)-\(day.month < 10 ? "0" : "")\(day.month)-\(day.day < 10 ? "0" : "")\(day.day)"
-                    }
+                    + library.clubs.flatMap(\.meetings).map { session.timeZone.local($0.date).isoDay }
             }
         let cleaned = Set(names.map { $0.withoutControlCharacters.trimmed }.filter { !$0.isEmpty })
         return cleaned.sorted { ($0.lowercased(), $0) < ($1.lowercased(), $1) }

@@ -54,7 +54,9 @@ struct CoverCommand: Command {
                     : "Open Library has no cover for '\(book.title)'.")
         }
         if json { return try session.writeJSON(CoverJSON(book: book.id, path: path)) }
-        let way = printsPath || !session.terminal.standardOutputIsTerminal ? .path : CoverImage.way(session.variables)
+        let way =
+            printsPath || !session.terminal.standardOutputIsTerminal
+            ? .path : CoverImage.way(session.variables, runner: session.runner)
         switch way {
         case .path:
             session.output.write(TerminalText(path), as: .data)
@@ -65,7 +67,7 @@ struct CoverCommand: Command {
             session.output.write(CoverImage.inline(image, name: name), as: .data)
         case .kitten(let program):
             session.flushOutput()
-            guard CoverImage.run(program, ["icat", path], environment: session.variables) else {
+            guard CoverImage.run(program, ["icat", path], environment: session.variables, runner: session.runner) else {
                 return session.output.write(TerminalText(path), as: .data)
             }
         }

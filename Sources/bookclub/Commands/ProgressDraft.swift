@@ -37,7 +37,11 @@ enum ProgressDraft {
         // While the editor is open a Ctrl-C belongs to it (vim uses it), as in git; a SIGTERM, or a
         // Ctrl-C that ended the editor, stops here and keeps the draft.
         session.catchSignals(true)
-        let edited = Result { try session.runEditor(Editor.command(environment: session.variables), path) }
+        let edited = Result {
+            try Editor.run(
+                Editor.command(environment: session.variables), path: path, environment: session.variables,
+                runner: session.runner)
+        }
         let signal = session.receivedSignal()
         session.catchSignals(false)
         if signal == SIGTERM || (signal != 0 && (try? edited.get()) == nil) {

@@ -109,9 +109,9 @@ struct StatsCommand: Command {
         }
         try session.writeFile(Data(page.utf8), to: path)
         guard opens else { return }
-        if let opener = Subprocess("xdg-open", environment: session.services.variables)
-            ?? Subprocess("open", environment: session.services.variables),
-            (try? opener.run([session.absolutePath(path)], limit: 0).code) == 0
+        if let opener = ["xdg-open", "open"].first(where: { session.runner.find($0, session.variables) != nil }),
+            (try? session.runner.run(Program(opener, [session.absolutePath(path)], environment: session.variables)))?
+                .ending == .exited(0)
         {
             return
         }

@@ -72,7 +72,7 @@ struct SyncCommand: Command {
         try settings.save()
         let (folder, state) = (sync.folder, sync.state)
         // In a git clone, what the other machines pushed comes first, and this machine's log goes out.
-        let git = Git(folder: path, environment: session.variables)
+        let git = Git(folder: path, environment: session.variables, runner: session.runner)
         try git?.pull()
         let report = try sync.reconcile(capture: true, name: name, now: session.now(), newDevice: session.makeID)
         let device = report.clone?.new ?? state.device
@@ -92,7 +92,7 @@ struct SyncCommand: Command {
     private func sync(_ session: Session) throws {
         let sync = try joined(session)
         let (folder, state) = (sync.folder, sync.state)
-        let git = Git(folder: folder.path, environment: session.variables)
+        let git = Git(folder: folder.path, environment: session.variables, runner: session.runner)
         try git?.pull()
         let report = try sync.reconcile(capture: false, now: session.now(), newDevice: session.makeID)
         let device = report.clone?.new ?? state.device
@@ -109,7 +109,7 @@ struct SyncCommand: Command {
         let sync = try joined(session)
         let (folder, state) = (sync.folder, sync.state)
         let (devices, problems) = try Sync.devices(in: folder)
-        let git = Git(folder: folder.path, environment: session.variables)
+        let git = Git(folder: folder.path, environment: session.variables, runner: session.runner)
         let log = folder.logPath(of: state.device)
         let unpushed = try git.map { try $0.isDirty(log: log) || $0.hasUnpushed() } ?? false
         if json {

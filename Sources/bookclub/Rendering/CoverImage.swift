@@ -6,12 +6,6 @@ import BookClubCore
     import Foundation
 #endif
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// A cover drawn in the terminal: iTerm2's inline-image protocol, which takes the JPEG or PNG as it
 /// is (iTerm2, WezTerm, VS Code, mintty), or kitty's through `kitten icat`; elsewhere its path.
 enum CoverImage {
@@ -23,7 +17,7 @@ enum CoverImage {
     }
 
     /// How the terminal the environment describes draws an image.
-    static func way(_ environment: [String: String]) -> Way {
+    static func way(_ environment: [String: String], runner: ProgramRunner) -> Way {
         let program = environment["TERM_PROGRAM"] ?? ""
         if ["iTerm.app", "WezTerm", "vscode", "mintty"].contains(program) || environment["LC_TERMINAL"] == "iTerm2"
             || environment["WEZTERM_EXECUTABLE"] != nil
@@ -31,10 +25,7 @@ enum CoverImage {
             return .inline
         }
         if environment["KITTY_WINDOW_ID"] != nil || environment["TERM"] == "xterm-kitty" {
-            let folders = (environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":")
-            if let kitten = folders.map({ String($0) + "/kitten" }).first(where: { access($0, X_OK) == 0 }) {
-                return .kitten(kitten)
-            }
+            if let kitten = runner.find("kitten", environment) { return .kitten(kitten) }
         }
         return .path
     }
@@ -49,16 +40,11 @@ enum CoverImage {
     }
 
     /// Runs `program` on the terminal bookclub was given; `false` when it could not or it failed.
-    static func run(_ program: String, _ arguments: [String], environment: [String: String]) -> Bool {
-        var cArguments = ([program] + arguments).map { strdup($0) } + [nil]
-        var cVariables = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            for argument in cArguments + cVariables { free(argument) }
-        }
-        var pid = pid_t()
-        guard posix_spawn(&pid, program, nil, nil, &cArguments, &cVariables) == 0 else { return false }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        return status == 0
+    static func run(_ program: String, _ arguments: [String], environment: [String: String], runner: ProgramRunner)
+        -> Bool
+    {
+        let program = Program(
+            program, arguments, environment: environment, input: .inherit, output: .inherit, showsErrors: true)
+        return (try? runner.run(program))?.ending == .exited(0)
     }
 }

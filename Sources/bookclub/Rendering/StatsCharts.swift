@@ -14,8 +14,6 @@ enum StatsCharts {
     static let shades: [Character] = ["·", "░", "▒", "▓", "█"]
     /// Greens from dark to bright (256-colour codes), for the shades when colour is on.
     static let greens = [22, 28, 34, 40]
-    static let weekdays = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
-    static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
     static let labelWidth = 6
 
     /// The chart lines, each at most `width` columns; none when no day of the year has begun.
@@ -34,7 +32,8 @@ enum StatsCharts {
                 guard day >= stats.firstDay, day <= stats.throughDay else { return nil }
                 return level(pagesByDay[day], most: mostInADay)
             }
-            lines.append((label(weekdays[weekday - 1]) + shades(levels, style: style)).trimmingTrailingSpaces)
+            lines.append(
+                (label(CalendarNames.weekday(weekday + 1)) + shades(levels, style: style)).trimmingTrailingSpaces)
         }
         lines.append(label("") + style.dim("▁…█ pages a week, up to \(mostInAWeek)"))
         lines.append(
@@ -55,7 +54,7 @@ enum StatsCharts {
                 $0.day == 1 && $0 >= stats.firstDay && $0 <= stats.throughDay
             }
             guard let first, column + 3 <= weeks.count else { continue }
-            text += String(repeating: " ", count: column - text.count) + months[first.month - 1] + " "
+            text += String(repeating: " ", count: column - text.count) + CalendarNames.month(first.month) + " "
         }
         return text
     }

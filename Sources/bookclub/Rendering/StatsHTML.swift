@@ -24,17 +24,19 @@ enum StatsHTML {
             section(
                 "Books and pages by month",
                 bars(
-                    stats.months.map { (monthName($0.month), Double($0.books)) }, title: "Books finished by month",
+                    stats.months.map { (CalendarNames.month($0.month), Double($0.books)) },
+                    title: "Books finished by month",
                     unit: "books")
                     + bars(
-                        stats.months.map { (monthName($0.month), Double($0.pages)) }, title: "Pages read by month",
+                        stats.months.map { (CalendarNames.month($0.month), Double($0.pages)) },
+                        title: "Pages read by month",
                         unit: "pages")))
         if stats.minutes > 0 {
             body.append(
                 section(
                     "Time read",
                     bars(
-                        stats.months.map { (monthName($0.month), Double($0.minutes) / 60) },
+                        stats.months.map { (CalendarNames.month($0.month), Double($0.minutes) / 60) },
                         title: "Hours read by month, as your e-reader counted them", unit: "hours")))
         }
         body.append(section("Every day of \(stats.year)", calendar(stats)))
@@ -198,8 +200,9 @@ enum StatsHTML {
             "<svg class=\"calendar\" viewBox=\"0 0 \(weeks * cell + 30) \(7 * cell + 18)\" role=\"img\" aria-labelledby=\"calendar-t calendar-d\">"
             + "<title id=\"calendar-t\">Days with reading in \(stats.year)</title>"
             + "<desc id=\"calendar-d\">\(NumberText.count(stats.readingDays, "day")) with reading, \(NumberText.count(stats.pages, "page")); the longest streak \(NumberText.count(stats.longestStreak.days, "day")).</desc>"
-        for (row, name) in ["Mon", "", "Wed", "", "Fri", "", "Sun"].enumerated() where !name.isEmpty {
-            svg += "<text x=\"0\" y=\"\(18 + row * cell + 10)\" class=\"weekday\">\(name)</text>"
+        for row in stride(from: 0, to: 7, by: 2) {  // Mon, Wed, Fri, Sun
+            svg +=
+                "<text x=\"0\" y=\"\(18 + row * cell + 10)\" class=\"weekday\">\(CalendarNames.weekday(row + 2))</text>"
         }
         var lastMonth = 0
         for index in 0..<count {
@@ -209,7 +212,7 @@ enum StatsHTML {
             let x = 30 + column * cell
             if day.month != lastMonth {
                 lastMonth = day.month
-                svg += "<text x=\"\(x)\" y=\"10\" class=\"month\">\(monthName(day.month))</text>"
+                svg += "<text x=\"\(x)\" y=\"10\" class=\"month\">\(CalendarNames.month(day.month))</text>"
             }
             let pages = pagesByDay[day.number]
             let label = StatsText.text(day) + (pages.map { ": " + NumberText.count($0, "page") } ?? ": no reading")
@@ -218,10 +221,6 @@ enum StatsHTML {
         }
         return "<figure class=\"wide\">" + svg
             + "</svg><figcaption>Each square a day, darker for more pages.</figcaption></figure>"
-    }
-
-    static func monthName(_ month: Int) -> String {
-        ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"][(month - 1) % 12]
     }
 
     /// Text for HTML, in an element or an attribute. Control characters are shown as U+FFFD; a tab and

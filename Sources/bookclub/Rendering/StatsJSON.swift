@@ -90,7 +90,7 @@ struct StatsJSON: Encodable {
             days: stats.longestStreak.days, last: Nullable(stats.longestStreak.last?.description))
         months = stats.months.map {
             MonthJSON(
-                month: "\(stats.year)-\($0.month < 10 ? "0" : "")\($0.month)", books: $0.books, pages: $0.pages,
+                month: "\(stats.year)-" + String($0.month).zeroPadded(to: 2), books: $0.books, pages: $0.pages,
                 readingDays: $0.readingDays)
         }
         weeks = stats.weeks.map { WeekJSON(start: $0.start.description, pages: $0.pages) }

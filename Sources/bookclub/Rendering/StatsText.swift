@@ -79,7 +79,9 @@ enum StatsText {
         let months = stats.months.prefix(stats.throughDay.month)
         let rows: [[TerminalText]] =
             [["Month", "Books", "Pages", "Days"]]
-            + months.map { ["\(StatsCharts.months[$0.month - 1])", "\($0.books)", "\($0.pages)", "\($0.readingDays)"] }
+            + months.map {
+                [TerminalText(CalendarNames.month($0.month)), "\($0.books)", "\($0.pages)", "\($0.readingDays)"]
+            }
         return [""]
             + Table(rows: rows, rightAligned: [1, 2, 3]).render(width: nil) { column, text in
                 text == "Month" || text == "Books" || text == "Pages" || text == "Days" ? style.bold(text) : text
