@@ -22,9 +22,9 @@ public enum ICalendar {
             lines += [
                 "BEGIN:VEVENT",
                 "UID:\(meeting.id)-\(club.id)@bookclub",
-                "DTSTAMP:" + stamp(now),
-                "DTSTART:" + stamp(meeting.date),
-                "DTEND:" + stamp(meeting.date.addingTimeInterval(duration)),
+                "DTSTAMP:" + DateText.stamp(now),
+                "DTSTART:" + DateText.stamp(meeting.date),
+                "DTEND:" + DateText.stamp(meeting.date.addingTimeInterval(duration)),
                 "SUMMARY:" + escape(summary),
             ]
             if let place = meeting.place { lines.append("LOCATION:" + escape(place)) }
@@ -33,14 +33,6 @@ public enum ICalendar {
         }
         lines.append("END:VCALENDAR")
         return lines.map(fold).joined(separator: "\r\n") + "\r\n"
-    }
-
-    /// `20261203T190000Z`
-    static func stamp(_ date: Date) -> String {
-        let c = Zone.utc.local(date)
-        return String(c.year).zeroPadded(to: 4) + String(c.month).zeroPadded(to: 2) + String(c.day).zeroPadded(to: 2)
-            + "T" + String(c.hour).zeroPadded(to: 2) + String(c.minute).zeroPadded(to: 2)
-            + String(c.second).zeroPadded(to: 2) + "Z"
     }
 
     /// TEXT escaping: backslash, semicolon, comma and line breaks; other control characters dropped.

@@ -58,7 +58,7 @@ public enum Doctor {
         if fix {
             do {
                 if let restart = try storage.restartLostJournal(
-                    lockTimeout: lockTimeout, keepingAsideWith: ".lost-journal-" + ICalendar.stamp(now))
+                    lockTimeout: lockTimeout, keepingAsideWith: ".lost-journal-" + DateText.stamp(now))
                 {
                     findings.append(
                         .init(
