@@ -10,8 +10,8 @@
 /// for it, and renders its result.
 ///
 /// ```swift
-/// let operation = LogProgress(book: choice, value: .page(120), note: nil, date: nil, ids: ids)
-/// let (store, plan) = try open(operation)                 // loads the book, with its history if backdated
+/// let operation = LogProgress(book: choice, value: .page(120), note: nil, date: nil, clock: now, ids: ids)
+/// let (store, plan) = try storage.open(for: operation, lockTimeout: 1)  // the book; its history if backdated
 /// let logged = try store.update { try plan.apply(&$0) }
 /// ```
 ///
