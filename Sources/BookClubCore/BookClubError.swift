@@ -13,6 +13,13 @@ public enum BookClubError: Error, Equatable, Sendable {
     /// `remove` (which takes no guess) given part of a title: the book it would have matched.
     case notWholeTitle(String, candidate: Candidate)
     case noSelection
+    /// The scene's selected book is no longer in the store.
+    case selectionGone
+    /// No club was named and none is selected.
+    case noClubSelected
+    /// A rule read more than the latest entry of a book loaded without its history: an operation
+    /// that did not ask for what it reads (a bug, found by the tests).
+    case historyNotLoaded(title: String)
     case clubNotFound(String)
     case ambiguousClub(String, candidates: [String])
     case meetingNotFound(club: String, reference: String)
@@ -138,6 +145,12 @@ extension BookClubError: LocalizedError {
             "A club named '\(name)' is already there."
         case .noSelection:
             "No book given and none selected. Name a book, or select one with `bookclub select BOOK`."
+        case .selectionGone:
+            "The selected book is no longer in the store. Name a book, or select one with `bookclub select BOOK`."
+        case .noClubSelected:
+            "No club given and none selected. Name a club, or select one with `bookclub select --club CLUB`."
+        case .historyNotLoaded(let title):
+            "The history of '\(title)' was not loaded, and this needs it; nothing was changed. This is a bug in bookclub: please report it."
         case .finished(let title, let reference):
             "'\(title)' is finished; run `bookclub unfinish \(reference)` to log more progress, or `bookclub reread \(reference)` to start again."
         case .abandoned(let title, let reference):

@@ -7,36 +7,55 @@ import BookClubCore
 #endif
 
 extension Session {
-    /// The book a command names, or the scene's selection when it names none.
-    ///
-    /// - Returns: the book and how to refer to it in messages that name a fix.
-    func resolveBook(_ reference: String?, in library: Library) throws -> (book: Book, reference: String) {
-        if let reference {
-            return (try library.resolve(reference), Self.shellWord(reference))
-        }
-        let scene = try scene().state
-        if scene.selection == nil, let clubID = scene.club, let club = library.clubs.first(where: { $0.id == clubID }) {
-            guard let id = club.currentBookID(at: services.now()), let book = library[id: id] else {
-                throw BookClubError.noUpcomingBook(club: club.name)
-            }
-            return (book, Self.shellWord(book.title.lowercased()))
-        }
-        guard let id = scene.selection else { throw BookClubError.noSelection }
-        guard let book = library[id: id] else {
-            throw CommandFailure(
-                "The selected book is no longer in the store. Name a book, or select one with `bookclub select BOOK`.")
-        }
-        return (book, Self.shellWord(book.title.lowercased()))
+    /// The book a command is about: `reference`, else the scene's selection, else the selected club's
+    /// next book (`BookChoice`), quoted in messages as a shell word.
+    func bookChoice(_ reference: String?) throws -> BookChoice {
+        BookChoice(reference: reference, scene: try scene().state, now: services.now(), quote: Self.shellWord)
     }
 
-    /// The club a command names, or the scene's selected club when it names none.
-    func resolveClub(_ reference: String?, in library: Library) throws -> Club {
-        if let reference { return try library.resolveClub(reference) }
-        guard let id = try scene().state.club, let club = library.clubs.first(where: { $0.id == id }) else {
-            throw CommandFailure(
-                "No club given and none selected. Name a club, or select one with `bookclub select --club CLUB`.")
-        }
-        return club
+    /// The club a command is about: `reference`, else the scene's selected club.
+    func clubChoice(_ reference: String?) throws -> ClubChoice {
+        ClubChoice(reference: reference, scene: try scene().state)
+    }
+
+    /// The library opened for `operation` (see `library(forWriting:scope:)`): the books it names, and
+    /// the histories it asks for once resolved against them; and its plan, to apply.
+    func library<Operation: LibraryOperation>(forWriting: Bool = false, for operation: Operation) throws -> (
+        store: Store<Library>, plan: OperationPlan<Operation.Result>
+    ) {
+        var plan: OperationPlan<Operation.Result>?
+        let store = try library(forWriting: forWriting, scope: LibraryScope(for: operation) { plan = $0 })
+        // A library this command opened already is not read again: the operation is resolved against
+        // it, and a rule that needs a history it lacks says so.
+        return (store, try plan ?? operation.resolve(in: store.state))
+    }
+
+    /// Performs a change: the library opened for writing with what `operation` reads, and the
+    /// operation applied as the command's one change.
+    func perform<Operation: LibraryOperation>(_ operation: Operation) throws -> (
+        store: Store<Library>, result: Operation.Result
+    ) {
+        let (store, plan) = try library(forWriting: true, for: operation)
+        return (store, try store.update { try plan.apply(&$0) })
+    }
+
+    /// Computes a report, or a change on a copy (a dry run): the library opened with what `operation`
+    /// reads, for writing when `forWriting`, and left as it is.
+    func compute<Operation: LibraryOperation>(_ operation: Operation, forWriting: Bool = false) throws -> (
+        library: Library, result: Operation.Result
+    ) {
+        let (store, plan) = try library(forWriting: forWriting, for: operation)
+        return (store.state, try plan.result(in: store.state))
+    }
+
+    /// The book a command is about, in the library opened for it (reading only that book's line when
+    /// named or selected), and how messages refer to it.
+    func chooseBook(_ reference: String?, forWriting: Bool = false) throws -> (
+        store: Store<Library>, book: Book, reference: String
+    ) {
+        let (store, plan) = try library(forWriting: forWriting, for: bookChoice(reference))
+        let chosen = try plan.result(in: store.state)
+        return (store, chosen.book, chosen.reference)
     }
 
     /// Asks before a deletion: on a terminal, a y/N question; elsewhere, only `--yes` goes ahead.

@@ -97,8 +97,8 @@ final class Session {
     /// editor opens) is read again under the lock when it is opened for writing.
     ///
     /// - Parameter scope: the books to load, and which of them with their full history. A command about
-    ///   one book loads only it (`scope(forBook:)`), so that it costs the same however many books the
-    ///   store holds.
+    ///   one book loads only it (`library(forWriting:for:)` with its operation), so that it costs the
+    ///   same however many books the store holds.
     func library(forWriting: Bool = false, scope: LibraryScope = .everything) throws -> Store<Library> {
         if let libraryStore, libraryIsLocked || !forWriting { return libraryStore }
         if !forWriting { noteMissingStore() }
@@ -127,24 +127,6 @@ final class Session {
     func releaseLibrary() {
         libraryStore = nil
         libraryIsLocked = false
-    }
-
-    /// The scope of a command about one book: the book a reference names, else the selected book; a
-    /// club's current book is found among all of them.
-    ///
-    /// - Parameter withHistory: whether the book comes with every entry, not only the latest.
-    func scope(forBook reference: String?, withHistory: Bool = false) throws -> LibraryScope {
-        let scene = try scene().state
-        let scope: LibraryScope =
-            if let reference { .book(named: reference) } else if let selection = scene.selection {
-                .books([selection])
-            } else {
-                .everything
-            }
-        guard withHistory else { return scope }
-        return scope.withHistory { [unowned self] library in
-            (try? resolveBook(reference, in: library)).map { [$0.book.id] } ?? []
-        }
     }
 
     // MARK: Hooks

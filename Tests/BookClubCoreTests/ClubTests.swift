@@ -79,7 +79,7 @@ import Testing
     }
 
     @Test func agendaTellsThePagesToGoAndWhetherYourPaceGetsYouThere() throws {
-        let items = Agenda.items(in: library, now: now, days: 30)
+        let items = try Agenda.items(in: library, now: now, days: 30)
         #expect(items.map(\.meeting.id) == ["m1", "m2"])
         let next = try #require(items.first)
         #expect(next.targetPage == 250)
@@ -94,10 +94,10 @@ import Testing
 
         var fast = library
         _ = try fast.logProgress(.page(245), note: nil, at: now, bookID: "aaaa1111", reference: "dune")
-        #expect(Agenda.items(in: fast, now: now, days: 30).first?.standing == .onTrack)
+        #expect(try Agenda.items(in: fast, now: now, days: 30).first?.standing == .onTrack)
         _ = try fast.logProgress(.page(260), note: nil, at: now, bookID: "aaaa1111", reference: "dune")
-        #expect(Agenda.items(in: fast, now: now, days: 30).first?.standing == .reached)
-        #expect(Agenda.items(in: fast, now: now, days: 1).map(\.meeting.id) == [])
+        #expect(try Agenda.items(in: fast, now: now, days: 30).first?.standing == .reached)
+        #expect(try Agenda.items(in: fast, now: now, days: 1).map(\.meeting.id) == [])
     }
 
     @Test func oneEntryIsNoPace() throws {
@@ -105,13 +105,13 @@ import Testing
         var library = Library(books: [Fixture.book("Dune", id: "aaaa1111")], clubs: [club])
         _ = try library.logProgress(
             .page(300), note: nil, at: now.addingTimeInterval(-86_400), bookID: "aaaa1111", reference: "dune")
-        let item = try #require(Agenda.items(in: library, now: now, days: 30).first)
+        let item = try #require(try Agenda.items(in: library, now: now, days: 30).first)
         #expect(item.recentPagesPerDay == nil)
         #expect(item.standing == .reached)
         var behind = Library(books: [Fixture.book("Dune", id: "aaaa1111")], clubs: [club])
         _ = try behind.logProgress(
             .page(100), note: nil, at: now.addingTimeInterval(-86_400), bookID: "aaaa1111", reference: "dune")
-        let unknown = try #require(Agenda.items(in: behind, now: now, days: 30).first)
+        let unknown = try #require(try Agenda.items(in: behind, now: now, days: 30).first)
         #expect(unknown.standing == .unknown)
         #expect(unknown.pagesToGo == 150)
     }
@@ -121,10 +121,10 @@ import Testing
     }
 
     @Test func meetingNotesAreThoseSinceThePreviousMeetingInReadingOrder() throws {
-        let report = MeetingNotes.report(club: club, meeting: club.meetings[1], library: library, now: now)
+        let report = try MeetingNotes.report(club: club, meeting: club.meetings[1], library: library, now: now)
         #expect(report.since == date("2026-11-05T19:00:00Z"))
         #expect(report.notes.map(\.text) == ["the spice"])
-        let first = MeetingNotes.report(club: club, meeting: club.meetings[0], library: library, now: now)
+        let first = try MeetingNotes.report(club: club, meeting: club.meetings[0], library: library, now: now)
         #expect(first.notes.map(\.text) == ["the gom jabbar", "before the last meeting", "the spice"])
         let markdown = MeetingNotes.markdown(report, timeZone: utc).string
         #expect(markdown.hasPrefix("# Sci-Fi Club: Thu 19 Nov 2026 19:00\n\n**Dune**, to p. 250 (chapters 1-12)\n"))

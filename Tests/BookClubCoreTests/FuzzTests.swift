@@ -117,11 +117,15 @@ import Testing
             let storage = LibraryStorage(
                 path: path, fileSystem: .inMemory([path: Self.mutate(Self.validStore, &random)]))
             do {
-                let library = try Store(persistence: storage.persistence(lockTimeout: nil)).state
+                // With the histories (none here), as the reports read them.
+                let library = try Store(
+                    persistence: storage.persistence(lockTimeout: nil, scope: .everything.withHistory)
+                )
+                .state
                 accepted += 1
                 _ = BookTable.render(library.books, width: 80, style: Style(isEnabled: true), timeZone: Fixture.utc)
-                _ = library.books.map { NotesReport.markdown(for: $0, timeZone: Fixture.utc) }
-                _ = Agenda.items(in: library, now: Fixture.now, days: 3650)
+                _ = try library.books.map { try NotesReport.markdown(for: $0, timeZone: Fixture.utc) }
+                _ = try Agenda.items(in: library, now: Fixture.now, days: 3650)
                 _ = library.clubs.map { ICalendar.render(club: $0, books: library, now: Fixture.now) }
             } catch let error as BookClubError {
                 #expect(error.kind == .dataFile, "\(error)")

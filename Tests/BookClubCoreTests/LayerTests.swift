@@ -9,7 +9,7 @@ import Testing
     /// Lowest first. `.` is the folder itself: `BookClubError`.
     static let order = [
         "Time", "Text", ".", "JSON", "Model", "System", "Store", "Storage", "Settings", "Scenes", "Sync", "Reports",
-        "Interchange",
+        "Interchange", "Operations",
     ]
 
     static let core = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

@@ -107,7 +107,10 @@ extension Library {
     /// importers match (ISBN, the device's id, else title and author), or added, not started; its
     /// highlights go to its latest reading (a reading begins for them when it has none). Highlights
     /// keep ids derived from where they came from, so importing the same file again adds nothing.
-    public mutating func merge(_ file: ReaderImport, now: Date, makeID: () -> Book.ID, ids: IDSource)
+    ///
+    /// - Throws: `BookClubError.historyNotLoaded` when a matched book's history is needed and was not loaded
+    ///   (`matches(_:)` names the books whose histories it reads).
+    public mutating func merge(_ file: ReaderImport, now: Date, makeID: () -> Book.ID, ids: IDSource) throws
         -> ReaderImportResult
     {
         var matcher = BookMatcher()
@@ -138,7 +141,7 @@ extension Library {
                 ?? HighlightOutcome()
             var entry = ReaderImportResult.Entry(book: item, bookID: bookID, match: match?.1, highlights: outcome)
             entry.logged =
-                (logDevice(item.progress, bookID: bookID, ids: ids) ? 1 : 0)
+                try (logDevice(item.progress, bookID: bookID, ids: ids) ? 1 : 0)
                 + logSessions(item.sessions, bookID: bookID, ids: ids)
             if let date = item.finished, self[id: bookID]?.status != .finished {
                 entry.finished =
@@ -154,9 +157,11 @@ extension Library {
 extension Library {
     /// Logs how far the device says a book was read, unless the current reading already has an entry
     /// of that fraction (imported before) or the book has ended; `true` when an entry was added.
-    fileprivate mutating func logDevice(_ progress: ReaderImport.Progress?, bookID: Book.ID, ids: IDSource) -> Bool {
+    fileprivate mutating func logDevice(_ progress: ReaderImport.Progress?, bookID: Book.ID, ids: IDSource) throws
+        -> Bool
+    {
         guard let progress, let book = self[id: bookID], book.status == .unstarted || book.status == .reading,
-            !(book.currentReading?.progress.entries ?? []).contains(where: {
+            !(try book.currentReading?.progress.wholeEntries(of: book.title) ?? []).contains(where: {
                 abs($0.progress - progress.fraction) < 1e-6
             })
         else { return false }
@@ -182,10 +187,12 @@ extension Library {
 
     /// Adds the days of reading the book does not have yet (by their ids) to its latest reading,
     /// starting one when it has none; returns how many.
-    fileprivate mutating func logSessions(_ sessions: [ReaderImport.Session], bookID: Book.ID, ids: IDSource) -> Int {
+    fileprivate mutating func logSessions(_ sessions: [ReaderImport.Session], bookID: Book.ID, ids: IDSource) throws
+        -> Int
+    {
         guard !sessions.isEmpty, let index = index(of: bookID) else { return 0 }
         var book = books[index]
-        let known = Set(book.readings.flatMap { $0.progress.entries.map(\.id) })
+        let known = Set(try book.readings.flatMap { try $0.progress.wholeEntries(of: book.title).map(\.id) })
         var added = 0
         for session in sessions where !known.contains(session.id) {
             if book.readings.isEmpty { book.readings.append(Reading(id: ids.uuid(), started: session.time)) }

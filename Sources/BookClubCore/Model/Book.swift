@@ -118,3 +118,16 @@ extension Book {
         return values.compactMap(\.nonBlank).filter { seen.insert($0.lowercased()).inserted }
     }
 }
+
+extension Book {
+    /// Whether every reading holds every entry (see `ReadingProgress.isWhole`).
+    public var hasWholeHistory: Bool { readings.allSatisfy(\.progress.isWhole) }
+
+    /// The book, for a rule that reads every entry of every reading.
+    ///
+    /// - Throws: `BookClubError.historyNotLoaded` when the book was loaded without its history.
+    public func withWholeHistory() throws(BookClubError) -> Book {
+        guard hasWholeHistory else { throw BookClubError.historyNotLoaded(title: title) }
+        return self
+    }
+}

@@ -76,7 +76,9 @@ extension Library {
         }
         let newReading = status == .unstarted ? Reading(id: ids.uuid(), started: time) : nil
         // A backdated entry counts from, and is compared with, the entry just before it.
-        let previous = newReading == nil ? books[index].readings.last?.progress.entries.last { $0.time <= time } : nil
+        let previous =
+            newReading == nil
+            ? try books[index].readings.last?.progress.entry(before: time, of: books[index].title) : nil
         let (fraction, page) = try value.resolve(for: books[index], after: previous, reference: reference)
         if note == nil, let previous, previous.progress == fraction, previous.page == page {
             return .unchanged

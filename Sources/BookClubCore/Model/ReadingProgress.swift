@@ -31,9 +31,14 @@ public struct ReadingProgress: Codable, Equatable, Sendable {
 
     /// The entries in time order, oldest first.
     ///
-    /// A store may hold only the latest entry of a reading in memory until its history is loaded;
-    /// the latest entry is always present.
+    /// A store may hold only the latest entry of a reading in memory until its history is loaded
+    /// (`isWhole` is then false); the latest entry is always present. A rule that reads more than the
+    /// latest entry asks for them with `wholeEntries(of:)`, which fails on a partial log.
     public private(set) var entries: [Entry]
+    /// Whether `entries` is every entry of the reading: false for a reading loaded from the store's
+    /// snapshot without its history, true once the history is loaded and for a log made new, decoded
+    /// from an export or built in a test. Not part of the value's equality, nor encoded.
+    public private(set) var isWhole = true
     /// Entries taken back on another machine (its `undo`, come through sync) that the store's history
     /// still holds, so that loading the history does not bring them back. Kept in the store only:
     /// never exported.
@@ -48,6 +53,32 @@ public struct ReadingProgress: Codable, Equatable, Sendable {
 
     enum CodingKeys: String, CodingKey {
         case entries
+    }
+
+    /// A log that holds only the entries the snapshot keeps (the latest), until its history is loaded.
+    /// A reading with no entry has none in its history either: its log is whole.
+    static func partial(entries: [Entry], withdrawn: Set<UUID>) -> ReadingProgress {
+        var progress = ReadingProgress(entries: entries, withdrawn: withdrawn)
+        progress.isWhole = entries.isEmpty
+        return progress
+    }
+
+    /// Every entry, for a rule that reads more than the latest one.
+    ///
+    /// - Parameter title: the book's, for the error.
+    /// - Throws: `BookClubError.historyNotLoaded` when only the latest entry was loaded: the rule would
+    ///   otherwise compute quietly from it.
+    public func wholeEntries(of title: String) throws(BookClubError) -> [Entry] {
+        guard isWhole else { throw BookClubError.historyNotLoaded(title: title) }
+        return entries
+    }
+
+    /// The entry at or before `time` that an entry made at `time` follows: the latest entry when
+    /// `time` is not before it, which a partial log holds; else one from the whole log.
+    public func entry(before time: Date, of title: String) throws(BookClubError) -> Entry? {
+        guard let latest else { return nil }
+        if latest.time <= time { return latest }
+        return try wholeEntries(of: title).last { $0.time <= time }
     }
 
     public var latest: Entry? { entries.last }
@@ -70,6 +101,14 @@ public struct ReadingProgress: Codable, Equatable, Sendable {
         var index = entries.count
         while index > 0, Entry.precedes(entry, entries[index - 1]) { index -= 1 }
         entries.insert(entry, at: index)
+    }
+}
+
+extension ReadingProgress {
+    /// Two logs are equal when their entries and withdrawn ids are: a log loaded without its history
+    /// is the same value to a save as the one it was loaded as.
+    public static func == (a: Self, b: Self) -> Bool {
+        a.entries == b.entries && a.withdrawn == b.withdrawn
     }
 }
 

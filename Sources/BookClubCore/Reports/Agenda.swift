@@ -40,18 +40,27 @@ public enum Agenda {
     public static let paceWindowDays = 14.0
 
     /// The meetings of every club from `now` to `days` days later, in date order, each with where you
-    /// stand. The books' histories should be loaded (for the recent pace).
-    public static func items(in library: Library, clubs: [Club]? = nil, now: Date, days: Int) -> [AgendaItem] {
+    /// stand. The meetings' books come with their histories (for the recent pace: see `meetings`).
+    ///
+    /// - Throws: `BookClubError.historyNotLoaded` when the recent pace of a book loaded without its
+    ///   history is needed.
+    public static func items(in library: Library, clubs: [Club]? = nil, now: Date, days: Int) throws -> [AgendaItem] {
+        try meetings(of: clubs ?? library.clubs, now: now, days: days).map { club, meeting in
+            try item(club: club, meeting: meeting, library: library, now: now)
+        }
+    }
+
+    /// The meetings of `clubs` from `now` to `days` days later, in date order, with their clubs: those
+    /// `items` reports.
+    public static func meetings(of clubs: [Club], now: Date, days: Int) -> [(club: Club, meeting: Meeting)] {
         let end = now.addingTimeInterval(Double(days) * 86_400)
-        return (clubs ?? library.clubs).flatMap { club in
-            club.meetings.filter { $0.date >= now && $0.date <= end }.map {
-                item(club: club, meeting: $0, library: library, now: now)
-            }
+        return clubs.flatMap { club in
+            club.meetings.filter { $0.date >= now && $0.date <= end }.map { (club, $0) }
         }
         .sorted { $0.meeting.date < $1.meeting.date }
     }
 
-    public static func item(club: Club, meeting: Meeting, library: Library, now: Date) -> AgendaItem {
+    public static func item(club: Club, meeting: Meeting, library: Library, now: Date) throws -> AgendaItem {
         let book = meeting.bookID.flatMap { library[id: $0] }
         let daysLeft = max(0, meeting.date.timeIntervalSince(now) / 86_400)
         var item = AgendaItem(
@@ -73,7 +82,7 @@ public enum Agenda {
         // An hour at least, so that a meeting about to start does not ask for infinite pages a day.
         let days = max(daysLeft, 1.0 / 24)
         item.pagesPerDay = Double(item.pagesToGo!) / days
-        guard let pace = recentPace(of: book, pages: pages, now: now) else { return item }
+        guard let pace = try recentPace(of: book, pages: pages, now: now) else { return item }
         item.recentPagesPerDay = pace
         item.standing = pace >= item.pagesPerDay! ? .onTrack : .behind
         return item
@@ -82,13 +91,14 @@ public enum Agenda {
     /// Pages a day over the last `paceWindowDays` of the current reading: from a baseline (the last
     /// entry before the window, else the first entry in it) to the latest entry, over the days since.
     /// 0 with no entry in the window; `nil` when one entry is all there is to go by.
-    static func recentPace(of book: Book, pages: Int, now: Date) -> Double? {
+    static func recentPace(of book: Book, pages: Int, now: Date) throws -> Double? {
         guard let reading = book.currentReading, let latest = reading.progress.latest else { return 0 }
         let windowStart = now.addingTimeInterval(-paceWindowDays * 86_400)
         guard latest.time >= windowStart else { return 0 }
+        let entries = try reading.progress.wholeEntries(of: book.title)
         guard
-            let baseline = reading.progress.entries.last(where: { $0.time < windowStart })
-                ?? reading.progress.entries.first(where: { $0.time >= windowStart }), baseline != latest
+            let baseline = entries.last(where: { $0.time < windowStart })
+                ?? entries.first(where: { $0.time >= windowStart }), baseline != latest
         else { return nil }
         let days = max(1, now.timeIntervalSince(max(baseline.time, windowStart)) / 86_400)
         return max(0, Double(pages) * (latest.progress - baseline.progress)) / days

@@ -13,14 +13,14 @@ public enum NotesReport {
     ///
     /// - p. 120, Fri 20 Nov 2026: the spice
     /// ```
-    public static func markdown(for book: Book, timeZone: Zone) -> TerminalText {
+    public static func markdown(for book: Book, timeZone: Zone) throws -> TerminalText {
         var lines: [TerminalText] = ["# \(book.title)"]
         var facts: [String] = []
         if let author = book.author { facts.append(author) }
         facts.append(ProgressText.describe(book))
         lines.append("\(facts.joined(separator: " · "))")
         lines.append("")
-        let notes = notes(of: book)
+        let notes = try notes(of: book)
         if notes.isEmpty {
             lines.append("_No notes yet. Add one with `bookclub progress \"\(book.title)\" VALUE --note TEXT`._")
         }
@@ -74,9 +74,11 @@ public enum NotesReport {
 
     /// The notes of the current reading in reading order, then those of endings taken back by
     /// `unfinish`, the ending's note last.
-    public static func notes(of book: Book) -> [Note] {
+    ///
+    /// - Throws: `BookClubError.historyNotLoaded` when the book was loaded without its history.
+    public static func notes(of book: Book) throws -> [Note] {
         guard let reading = book.currentReading else { return [] }
-        var notes = reading.progress.entries.compactMap { entry in
+        var notes = try reading.progress.wholeEntries(of: book.title).compactMap { entry in
             entry.note.map { Note(place: ProgressText.place(entry), time: entry.time, text: $0) }
         }
         for ending in reading.resumed ?? [] {
@@ -109,15 +111,15 @@ public enum MeetingNotes {
 
     /// - Parameters:
     ///   - library: with the meeting's book's history loaded.
-    public static func report(club: Club, meeting: Meeting, library: Library, now: Date) -> Report {
-        let item = Agenda.item(club: club, meeting: meeting, library: library, now: now)
+    public static func report(club: Club, meeting: Meeting, library: Library, now: Date) throws -> Report {
+        let item = try Agenda.item(club: club, meeting: meeting, library: library, now: now)
         // Another book's meeting in between does not cut this book's notes short.
         let since = club.meeting(before: meeting)?.date
         var notes: [(progress: Double, note: NotesReport.Note)] = []
         if let book = item.book {
             for reading in since == nil ? Array(book.readings.suffix(1)) : book.readings {
-                for entry in reading.progress.entries where entry.note != nil && since.map({ entry.time > $0 }) ?? true
-                {
+                for entry in try reading.progress.wholeEntries(of: book.title)
+                where entry.note != nil && since.map({ entry.time > $0 }) ?? true {
                     notes.append(
                         (
                             entry.progress,

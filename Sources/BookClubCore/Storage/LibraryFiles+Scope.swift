@@ -7,7 +7,7 @@
 extension LibraryFiles {
     func library(in scope: LibraryScope) throws -> Library {
         var library = try library(of: scope.books)
-        let ids = scope.history(library)
+        let ids = try scope.history(library)
         guard !ids.isEmpty else { return library }
         // In a long history, a few books are read by following each one's chain, when every one has
         // a whole chain; a short one (under 8 MiB, some 50,000 entries) is read whole faster than a

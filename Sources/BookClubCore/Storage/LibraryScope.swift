@@ -8,7 +8,9 @@
 ///
 /// The snapshot holds the latest entry of each reading; the rest is in the history, read only for the
 /// books a scope names, so that a command about one book reads one book however many the store holds.
-/// A book loaded without its history holds the latest entry of each reading and nothing else.
+/// A book loaded without its history holds the latest entry of each reading and nothing else, and
+/// says so (`ReadingProgress.isWhole`). A command says what it reads by an operation
+/// (`LibraryScope(for:resolved:)`); the scopes here serve the storage, sync and tests.
 ///
 /// ```swift
 /// storage.persistence(lockTimeout: nil, scope: .book(named: "dune").withHistory)
@@ -25,8 +27,9 @@ public struct LibraryScope {
     }
 
     public var books: Books
-    /// The loaded books that come with every entry, chosen from the books as the snapshot has them.
-    var history: (Library) -> Set<Book.ID>
+    /// The loaded books that come with every entry, chosen from the books as the snapshot has them;
+    /// an error fails the load.
+    var history: (Library) throws -> Set<Book.ID>
 
     public static var everything: LibraryScope { LibraryScope(books: .everything, history: { _ in [] }) }
     public static func book(named reference: String) -> LibraryScope {

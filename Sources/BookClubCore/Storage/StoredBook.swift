@@ -44,7 +44,7 @@ struct StoredBook: Codable, Equatable, Sendable {
             readings: readings.map {
                 Reading(
                     id: $0.id, started: $0.started,
-                    progress: ReadingProgress(
+                    progress: ReadingProgress.partial(
                         entries: $0.latest.map { [$0] } ?? [], withdrawn: Set($0.withdrawn ?? [])),
                     ending: $0.ending, resumed: $0.resumed, highlights: $0.highlights)
             })

@@ -30,29 +30,11 @@ struct AgendaCommand: Command {
         json = arguments[CommonOptions.json]
     }
 
-    /// The clubs to show: the one named, else the selected one, else every club (`nil`).
-    private func clubs(in library: Library, session: Session) throws -> [Club]? {
-        if let club { return [try library.resolveClub(club)] }
-        guard let selected = try session.scene().state.club,
-            let club = library.clubs.first(where: { $0.id == selected })
-        else { return nil }
-        return [club]
-    }
-
     func run(in session: Session) throws {
-        let now = session.now()
-        // The pace of each meeting's book comes from its recent entries: those books come with their history.
-        let store = try session.library(
-            scope: .everything.withHistory { library in
-                // A club that names nothing is reported below.
-                let clubs: [Club]?
-                do { clubs = try self.clubs(in: library, session: session) } catch { return [] }
-                return Set(Agenda.items(in: library, clubs: clubs, now: now, days: days).compactMap(\.meeting.bookID))
-            })
-        let items = Agenda.items(
-            in: store.state, clubs: try clubs(in: store.state, session: session), now: now, days: days)
+        let (library, items) = try session.compute(
+            PlanAgenda(club: club, scene: session.scene().state, now: session.now(), days: days))
         if json {
-            try session.writeJSON(items.map { AgendaJSON($0, library: store.state) })
+            try session.writeJSON(items.map { AgendaJSON($0, library: library) })
             return
         }
         guard !items.isEmpty else {
@@ -64,7 +46,7 @@ struct AgendaCommand: Command {
         let style = session.style
         for item in items {
             let date = DateText.minute(item.meeting.date, timeZone: session.timeZone)
-            var line: TerminalText = "\(item.club.name)  \(MeetingText.describe(item.meeting, library: store.state))"
+            var line: TerminalText = "\(item.club.name)  \(MeetingText.describe(item.meeting, library: library))"
             let standing = TerminalText(MeetingText.standing(item))
             if !standing.isEmpty {
                 line +=

@@ -30,8 +30,7 @@ struct CoverCommand: Command {
     }
 
     func run(in session: Session) throws {
-        let (book, shown) = try session.resolveBook(
-            reference, in: session.library(scope: session.scope(forBook: reference)).state)
+        let (_, book, shown) = try session.chooseBook(reference)
         let cache = session.openLibrary.cache
         var name = book.coverName.flatMap { name in
             cache.coverPath(ofName: name).flatMap { (try? session.fileSystem.size($0)) ?? nil } != nil ? name : nil
@@ -41,7 +40,7 @@ struct CoverCommand: Command {
             // The book points at its cover from now on.
             if let name, book.coverName == nil {
                 let store = try session.library(forWriting: true)
-                let id = try session.resolveBook(reference, in: store.state).book.id
+                let id = try session.bookChoice(reference).choose(in: store.state).book.id
                 try store.update {
                     try $0.edit(bookID: id, BookEdit(coverName: .some(name)), reference: reference ?? id)
                 }

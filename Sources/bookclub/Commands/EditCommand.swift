@@ -80,7 +80,7 @@ struct EditCommand: Command {
         // Open Library is asked before the store is locked.
         let fetched = refresh ? try fetch(in: session) : nil
         let store = try session.library(forWriting: true)
-        let id = try session.resolveBook(reference, in: store.state).book.id
+        let id = try session.bookChoice(reference).choose(in: store.state).book.id
         try store.update { try $0.edit(bookID: id, edit, reference: reference ?? id) }
         if let fetched {
             let filled = try store.update { library in
@@ -104,10 +104,7 @@ struct EditCommand: Command {
     /// What Open Library knows of the book's ISBN (the one this edit gives, else its own), asked
     /// again, and its cover when the book has none (or with `--replace`).
     private func fetch(in session: Session) throws -> (data: BookData, cover: String?) {
-        let book = try session.resolveBook(
-            reference, in: session.library(scope: session.scope(forBook: reference)).state
-        )
-        .book
+        let book = try session.chooseBook(reference).book
         let text: String? = edit.isbn ?? book.isbn
         guard let isbn = text.flatMap(ISBN.init) else {
             throw CommandFailure("'\(book.title)' has no ISBN to look up; give one with --isbn.")

@@ -50,8 +50,7 @@ struct EndingRequest {
 
     func run(in session: Session) throws {
         let date = date ?? session.now().wholeSeconds
-        let store = try session.library(forWriting: true, scope: session.scope(forBook: reference))
-        let (book, reference) = try session.resolveBook(reference, in: store.state)
+        let (store, book, reference) = try session.chooseBook(reference, forWriting: true)
         let changed = try store.update {
             try $0.end(
                 outcome, date: date, note: note, rating: rating ?? nil, review: review, bookID: book.id,

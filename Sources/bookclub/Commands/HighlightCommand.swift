@@ -46,8 +46,7 @@ struct HighlightCommand: Command {
     }
 
     func run(in session: Session) throws {
-        let store = try session.library(forWriting: true, scope: session.scope(forBook: reference))
-        let (book, shellReference) = try session.resolveBook(reference, in: store.state)
+        let (store, book, shellReference) = try session.chooseBook(reference, forWriting: true)
         let highlight = Highlight(
             id: session.ids.uuid().uuidString, text: text, note: note, page: page,
             time: date ?? session.now().wholeSeconds, source: .typed)

@@ -94,14 +94,8 @@ struct ImportCommand: Command {
             read(in: session), format: format, path: shownPath, now: session.now().wholeSeconds,
             timeZone: session.timeZone,
             makeID: session.makeID, ids: session.ids)
-        let store = try session.library(forWriting: !dryRun)
-        let result: ImportResult
-        if dryRun {
-            var draft = store.state
-            result = draft.merge(imported)
-        } else {
-            result = store.update { $0.merge(imported) }
-        }
+        let operation = MergeImport(imported)
+        let result = try dryRun ? session.compute(operation).result : session.perform(operation).result
         if json {
             try session.writeJSON(ImportJSON(result, format: format, file: shownPath, dryRun: dryRun))
         } else if dryRun {
@@ -119,16 +113,9 @@ struct ImportCommand: Command {
     /// said, and skipped.
     func runReader(_ imported: ReaderImport, in session: Session) throws {
         for line in ReaderImportText.problems(imported) { session.output.write(line, as: .warning) }
-        // The books it matches come with their history, so that no entry is added twice.
-        let store = try session.library(forWriting: !dryRun, scope: .everything.withHistory { $0.matches(imported) })
-        let now = session.now().wholeSeconds
-        let result: ReaderImportResult
-        if dryRun {
-            var draft = store.state
-            result = draft.merge(imported, now: now, makeID: session.makeID, ids: session.ids)
-        } else {
-            result = store.update { $0.merge(imported, now: now, makeID: session.makeID, ids: session.ids) }
-        }
+        let operation = MergeReaderImport(
+            imported, now: session.now().wholeSeconds, makeID: session.makeID, ids: session.ids)
+        let result = try dryRun ? session.compute(operation).result : session.perform(operation).result
         if json {
             try session.writeJSON(ReaderImportJSON(result, file: imported, path: shownPath, dryRun: dryRun))
         } else if dryRun {

@@ -56,13 +56,8 @@ struct LogCommand: Command {
             if json { try session.writeJSON(BatchJSON(BatchOutcome(), library: Library())) }
             return
         }
-        // An event dated before its book's latest entry falls among earlier entries: its book comes
-        // with its history.
-        let store = try session.library(
-            forWriting: true, scope: .everything.withHistory { $0.booksBackdated(in: lines) })
-        let outcome = try store.update {
-            try $0.apply(lines, now: now, timeZone: session.timeZone, skipInvalid: skipInvalid, ids: session.ids)
-        }
+        let (store, outcome) = try session.perform(
+            ApplyBatch(lines: lines, now: now, timeZone: session.timeZone, skipInvalid: skipInvalid, ids: session.ids))
         for skipped in outcome.skipped {
             session.output.write("Skipped line \(skipped.line): \(skipped.reason)", as: .warning)
         }

@@ -68,35 +68,29 @@ struct NotesCommand: Command {
         if club != nil || (target.reference == nil && scene.selection == nil && scene.club != nil) {
             return try runForClub(session: session)
         }
-        let store = try session.library(scope: session.scope(forBook: target.reference, withHistory: true))
-        let book = try session.resolveBook(target.reference, in: store.state).book
+        let gathered = try session.compute(GatherBookNotes(book: session.bookChoice(target.reference))).result
+        let book = gathered.book
         if target.json {
-            let notes = NotesReport.notes(of: book).map {
+            let notes = gathered.notes.map {
                 NotesJSON.Note(place: $0.place, time: $0.time, text: $0.text)
             }
             try session.writeJSON(
                 NotesJSON(
                     id: book.id, title: book.title, notes: notes, highlights: book.currentReading?.highlights ?? []))
         } else {
-            try session.writeDocument(NotesReport.markdown(for: book, timeZone: session.timeZone), to: outputPath)
+            try session.writeDocument(try NotesReport.markdown(for: book, timeZone: session.timeZone), to: outputPath)
         }
     }
 
     private func runForClub(session: Session) throws {
-        let now = session.now()
-        func find(in library: Library) throws -> (Club, Meeting) {
-            let found = try session.resolveClub(self.club, in: library)
-            return (found, try found.meeting(self.meeting ?? "next", now: now, timeZone: session.timeZone))
-        }
-        let store = try session.library(
-            scope: .everything.withHistory { library in (try? find(in: library).1.bookID).map { [$0] } ?? [] })
-        let (club, meeting) = try find(in: store.state)
-        let report = MeetingNotes.report(club: club, meeting: meeting, library: store.state, now: now)
+        let (library, report) = try session.compute(
+            GatherMeetingNotes(
+                club: session.clubChoice(self.club), meeting: meeting, now: session.now(), timeZone: session.timeZone))
         if target.json {
             let notes = report.notes.map { NotesJSON.Note(place: $0.place, time: $0.time, text: $0.text) }
             try session.writeJSON(
                 MeetingNotesJSON(
-                    agenda: AgendaJSON(report.item, library: store.state), since: report.since, notes: notes,
+                    agenda: AgendaJSON(report.item, library: library), since: report.since, notes: notes,
                     highlights: report.highlights))
         } else {
             try session.writeDocument(MeetingNotes.markdown(report, timeZone: session.timeZone), to: outputPath)

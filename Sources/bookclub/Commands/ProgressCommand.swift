@@ -80,25 +80,15 @@ struct ProgressCommand: Command {
         case .given(let given, let givenNote): (value, note) = (given, givenNote)
         case .editor: (value, note) = try ProgressDraft.edit(reference: reference, session: session)
         }
-        // A backdated entry is placed among, and counts from, the entries before it: its book comes
-        // with its history.
-        let scope = try session.scope(forBook: reference).withHistory { library in
-            guard let given, let book = try? session.resolveBook(reference, in: library).book,
-                let latest = book.currentReading?.progress.latest, given < latest.time
-            else { return [] }
-            return [book.id]
-        }
-        let store = try session.library(forWriting: true, scope: scope)
-        // Without --date, the entry is dated now, read under the lock, and never before the latest one:
-        // a command that waited for the lock must not slip in behind the entries it waited for.
-        let (book, shellReference) = try session.resolveBook(reference, in: store.state)
-        let time = given ?? max(session.now().wholeSeconds, book.currentReading?.progress.latest?.time ?? .distantPast)
-        let outcome = try store.update {
-            try $0.logProgress(
-                value, note: note, at: time, bookID: book.id, reference: shellReference, ids: session.ids)
-        }
-        let updated = store.state[id: book.id]!
-        switch outcome {
+        // The operation reads the book, and its history when the entry is backdated; the time is read
+        // under the lock (see `LogProgress.date`).
+        let logged = try session.perform(
+            LogProgress(
+                book: session.bookChoice(reference), value: value, note: note, date: given, clock: session.now,
+                ids: session.ids)
+        ).result
+        let (book, updated, shellReference) = (logged.book, logged.book, logged.reference)
+        switch logged.outcome {
         case .unchanged:
             session.output.write(
                 "'\(book.title)' is already at \(ProgressText.describe(updated)); nothing logged.",

@@ -13,8 +13,7 @@ import BookClubCore
 /// The store is not locked while the editor is open.
 enum ProgressDraft {
     static func edit(reference: String?, session: Session) throws -> (ProgressValue, String?) {
-        let (book, shellReference) = try session.resolveBook(
-            reference, in: try session.library(scope: session.scope(forBook: reference)).state)
+        let (_, book, shellReference) = try session.chooseBook(reference)
         switch book.status {
         case .finished: throw BookClubError.finished(title: book.title, reference: shellReference)
         case .abandoned: throw BookClubError.abandoned(title: book.title, reference: shellReference)

@@ -11,8 +11,7 @@ struct RereadCommand: BookCommand {
     var target: BookTarget
 
     func run(in session: Session) throws {
-        let store = try session.library(forWriting: true, scope: session.scope(forBook: target.reference))
-        let (book, shellReference) = try session.resolveBook(target.reference, in: store.state)
+        let (store, book, shellReference) = try session.chooseBook(target.reference, forWriting: true)
         try store.update {
             try $0.reread(at: session.now().wholeSeconds, bookID: book.id, reference: shellReference, ids: session.ids)
         }

@@ -17,8 +17,7 @@ struct ShowCommand: BookCommand {
     var target: BookTarget
 
     func run(in session: Session) throws {
-        let store = try session.library(scope: session.scope(forBook: target.reference, withHistory: true))
-        let book = try session.resolveBook(target.reference, in: store.state).book
+        let book = try session.compute(ShowBook(book: session.bookChoice(target.reference))).result
         if target.json {
             try session.writeJSON(BookJSON(book, withHistory: true))
             return

@@ -11,8 +11,7 @@ struct UnfinishCommand: BookCommand {
     var target: BookTarget
 
     func run(in session: Session) throws {
-        let store = try session.library(forWriting: true, scope: session.scope(forBook: target.reference))
-        let (book, shellReference) = try session.resolveBook(target.reference, in: store.state)
+        let (store, book, shellReference) = try session.chooseBook(target.reference, forWriting: true)
         let outcome = try store.update {
             try $0.resume(bookID: book.id, at: session.now().wholeSeconds, reference: shellReference)
         }
