@@ -48,6 +48,15 @@ struct ErrorReport {
         case .interrupted(let signal): 128 + signal
         }
     }
+
+    /// An error as one line, for a warning.
+    static func line(_ error: any Error, timeZone: Zone) -> TerminalText {
+        switch ErrorReport(error, path: [], timeZone: timeZone).message {
+        case .error(let text): text
+        case .usage(let text): TerminalText(text)
+        case .none: TerminalText(String(describing: error))
+        }
+    }
 }
 
 /// What only the command line refuses (no editor to open, a removal not confirmed): said as

@@ -63,7 +63,13 @@ struct Hooks {
 
     /// Runs each job in turn and returns a warning for each that failed; a hook that is not
     /// executable is reported once.
-    func run(_ jobs: [Job], environment: [String: String], timeout: Double) -> [String] {
+    /// Each hook gets the store and settings paths of the command, and `BOOKCLUB_NO_HOOKS=1`: a hook
+    /// that runs bookclub does not set off hooks again.
+    func run(_ jobs: [Job], variables: [String: String], paths: Paths, timeout: Double) -> [String] {
+        var environment = variables
+        environment["BOOKCLUB_STORE"] = paths.store
+        environment["BOOKCLUB_SETTINGS"] = paths.settings
+        environment["BOOKCLUB_NO_HOOKS"] = "1"
         var warnings: [String] = []
         var unusable = Set<String>()
         for job in jobs where !unusable.contains(job.name) {

@@ -26,7 +26,7 @@ extension Session {
             syncedFingerprint = caughtUp.fingerprint
             warn(caughtUp.report)
         } catch {
-            output.write("could not sync: \(describe(error))", as: .warning)
+            output.write("could not sync: \(ErrorReport.line(error, timeZone: timeZone))", as: .warning)
         }
     }
 
@@ -43,27 +43,12 @@ extension Session {
             if let report { warn(report) }
         } catch {
             output.write(
-                "the change is saved here, but not yet in the sync folder (the next command tries again): \(describe(error))",
+                "the change is saved here, but not yet in the sync folder (the next command tries again): \(ErrorReport.line(error, timeZone: timeZone))",
                 as: .warning)
         }
     }
 
-    /// An error as one line, for a warning.
-    private func describe(_ error: any Error) -> TerminalText {
-        switch ErrorReport(error, path: [], timeZone: timeZone).message {
-        case .error(let text): text
-        case .usage(let text): TerminalText(text)
-        case .none: TerminalText(String(describing: error))
-        }
-    }
-
-    /// Says each log line that could not be read, and a device id found in use elsewhere, as warnings.
     private func warn(_ report: SyncReport) {
-        if let clone = report.clone { output.write(SyncText.clone(clone), as: .warning) }
-        warn(report.problems)
-    }
-
-    private func warn(_ problems: [SyncReport.Problem]) {
-        for problem in problems { output.write(SyncText.problem(problem), as: .warning) }
+        for line in SyncText.warnings(report) { output.write(line, as: .warning) }
     }
 }

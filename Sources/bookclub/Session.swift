@@ -27,7 +27,7 @@ final class Session {
         paths = Paths(
             environment: services.variables, store: globals.store, settings: globals.settings,
             workingDirectory: services.workingDirectory, userHome: services.userHome)
-        commandLine = arguments.map(Session.shellWord).joined(separator: " ")
+        commandLine = arguments.map(\.shellWord).joined(separator: " ")
     }
 
     subscript<Value>(dynamicMember keyPath: KeyPath<Services, Value>) -> Value {
@@ -129,6 +129,15 @@ final class Session {
         libraryIsLocked = false
     }
 
+    /// Open Library, through the cache (see `OpenLibraryService`).
+    var openLibrary: OpenLibraryService {
+        OpenLibraryService(
+            cache: OpenLibraryCache(folder: paths.cache, fileSystem: services.fileSystem), now: services.now,
+            client: { [unowned self] in
+                try OpenLibraryClient(settings: settings().state, services: services, folder: paths.cache)
+            })
+    }
+
     // MARK: Hooks
 
     private var hooks: Hooks { Hooks(folder: paths.hooks, runner: services.runner) }
@@ -143,11 +152,8 @@ final class Session {
         let jobs = hooks.jobs(for: change, command: commandLine)
         guard !jobs.isEmpty else { return { [] } }
         let timeout = (try? settings().state.hookTimeout) ?? Settings().hookTimeout
-        var environment = services.variables
-        environment["BOOKCLUB_STORE"] = paths.store
-        environment["BOOKCLUB_SETTINGS"] = paths.settings
-        environment["BOOKCLUB_NO_HOOKS"] = "1"  // a hook that runs bookclub does not set off hooks again
-        return { hooks.run(jobs, environment: environment, timeout: timeout) }
+        let (variables, paths) = (services.variables, paths)
+        return { hooks.run(jobs, variables: variables, paths: paths, timeout: timeout) }
     }
 
     /// Saves every store that changed: the one save of a command.

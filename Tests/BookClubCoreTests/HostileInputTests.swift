@@ -337,11 +337,11 @@ import Testing
 /// text when pasted or parsed.
 @Suite struct TerminalSafetyTests {
     @Test func aShellWordWithControlsIsQuotedAsANSIC() {
-        #expect(Session.shellWord("dune") == "dune")
-        #expect(Session.shellWord("the dune") == "'the dune'")
-        #expect(Session.shellWord("e\u{202E}vil") == "$'e\\u202evil'")
-        #expect(Session.shellWord("\u{1B}]0;x\u{07}") == "$'\\x1b]0;x\\x07'")
-        #expect(Session.shellWord("it's\u{9B}") == "$'it\\'s\\u009b'")
+        #expect("dune".shellWord == "dune")
+        #expect("the dune".shellWord == "'the dune'")
+        #expect("e\u{202E}vil".shellWord == "$'e\\u202evil'")
+        #expect("\u{1B}]0;x\u{07}".shellWord == "$'\\x1b]0;x\\x07'")
+        #expect("it's\u{9B}".shellWord == "$'it\\'s\\u009b'")
     }
 
     @Test func jsonOutputEscapesWhatATerminalWouldActOn() throws {

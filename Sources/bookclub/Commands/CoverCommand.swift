@@ -40,7 +40,7 @@ struct CoverCommand: Command {
             // The book points at its cover from now on.
             if let name, book.coverName == nil {
                 let store = try session.library(forWriting: true)
-                let id = try session.bookChoice(reference).choose(in: store.state).book.id
+                let id = try BookChoice(reference, in: session).choose(in: store.state).book.id
                 try store.update {
                     try $0.edit(bookID: id, BookEdit(coverName: .some(name)), reference: reference ?? id)
                 }

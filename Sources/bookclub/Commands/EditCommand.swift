@@ -80,7 +80,7 @@ struct EditCommand: Command {
         // Open Library is asked before the store is locked.
         let fetched = refresh ? try fetch(in: session) : nil
         let store = try session.library(forWriting: true)
-        let id = try session.bookChoice(reference).choose(in: store.state).book.id
+        let id = try BookChoice(reference, in: session).choose(in: store.state).book.id
         try store.update { try $0.edit(bookID: id, edit, reference: reference ?? id) }
         if let fetched {
             let filled = try store.update { library in

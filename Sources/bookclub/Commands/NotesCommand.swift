@@ -68,7 +68,7 @@ struct NotesCommand: Command {
         if club != nil || (target.reference == nil && scene.selection == nil && scene.club != nil) {
             return try runForClub(session: session)
         }
-        let gathered = try session.compute(GatherBookNotes(book: session.bookChoice(target.reference))).result
+        let gathered = try session.compute(GatherBookNotes(book: BookChoice(target.reference, in: session))).result
         let book = gathered.book
         if target.json {
             let notes = gathered.notes.map {
@@ -85,7 +85,8 @@ struct NotesCommand: Command {
     private func runForClub(session: Session) throws {
         let (library, report) = try session.compute(
             GatherMeetingNotes(
-                club: session.clubChoice(self.club), meeting: meeting, now: session.now(), timeZone: session.timeZone))
+                club: ClubChoice(self.club, in: session), meeting: meeting, now: session.now(),
+                timeZone: session.timeZone))
         if target.json {
             let notes = report.notes.map { NotesJSON.Note(place: $0.place, time: $0.time, text: $0.text) }
             try session.writeJSON(

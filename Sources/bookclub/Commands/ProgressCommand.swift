@@ -84,7 +84,7 @@ struct ProgressCommand: Command {
         // under the lock (see `LogProgress.date`).
         let logged = try session.perform(
             LogProgress(
-                book: session.bookChoice(reference), value: value, note: note, date: given, clock: session.now,
+                book: BookChoice(reference, in: session), value: value, note: note, date: given, clock: session.now,
                 ids: session.ids)
         ).result
         let (book, updated, shellReference) = (logged.book, logged.book, logged.reference)

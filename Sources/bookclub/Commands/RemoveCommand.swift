@@ -6,7 +6,7 @@ import BookClubCore
     import Foundation
 #endif
 
-struct RemoveCommand: Command {
+struct RemoveCommand: Removal {
     static let yes = Flag(long: "yes", short: "y", help: "Do not ask.")
     static let book = Argument(
         name: "book", help: "The book: its id, an id prefix or its whole title (no guessing here).")
@@ -32,7 +32,7 @@ struct RemoveCommand: Command {
     }
 
     func run(in session: Session) throws {
-        let (store, book) = try session.confirmThenLock(given: confirmed) {
+        let (store, book) = try confirmThenLock(given: confirmed, in: session) {
             try $0.resolve(reference, exactly: true)
         } question: {
             "Remove '\($0.title)' and its reading history?"

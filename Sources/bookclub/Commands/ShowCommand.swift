@@ -17,7 +17,7 @@ struct ShowCommand: BookCommand {
     var target: BookTarget
 
     func run(in session: Session) throws {
-        let book = try session.compute(ShowBook(book: session.bookChoice(target.reference))).result
+        let book = try session.compute(ShowBook(book: BookChoice(target.reference, in: session))).result
         if target.json {
             try session.writeJSON(BookJSON(book, withHistory: true))
             return

@@ -43,6 +43,11 @@ enum SyncText {
         TerminalText(name ?? String(device.prefix(8)))
     }
 
+    /// A device id found in use elsewhere, and each log line that could not be read.
+    static func warnings(_ report: SyncReport) -> [TerminalText] {
+        (report.clone.map { [clone($0)] } ?? []) + report.problems.map(problem)
+    }
+
     static func clone(_ clone: SyncReport.Clone) -> TerminalText {
         clone.logCut
             ? "this machine's log \(clone.old).jsonl is shorter than it wrote (an older copy put back?); this machine goes on as \(clone.new) and writes again what it held"

@@ -36,7 +36,7 @@ struct ClubAddCommand: Command {
             session.output.write(TerminalText(club.id), as: .data)
         }
         session.output.write(
-            "Added the club '\(name)'. Plan a meeting: bookclub club meeting \(Session.shellWord(name)) --date WHEN --book BOOK",
+            "Added the club '\(name)'. Plan a meeting: bookclub club meeting \(name.shellWord) --date WHEN --book BOOK",
             as: .message)
     }
 }

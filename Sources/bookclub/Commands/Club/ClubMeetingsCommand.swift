@@ -37,7 +37,7 @@ struct ClubMeetingsCommand: Command {
         let library = try session.library().state
         let now = session.now()
         if ics {
-            let club = try session.clubChoice(reference).choose(in: library)
+            let club = try ClubChoice(reference, in: session).choose(in: library)
             session.output.write(formatted: ICalendar.render(club: club, books: library, now: now.wholeSeconds))
             return
         }

@@ -1,6 +1,6 @@
 import BookClubCore
 
-struct ClubRemoveCommand: Command {
+struct ClubRemoveCommand: Removal {
     static let yes = Flag(long: "yes", short: "y", help: "Do not ask.")
     static let club = Argument(
         name: "club", help: "The club: its id, an id prefix or its whole name (no guessing here).")
@@ -26,7 +26,7 @@ struct ClubRemoveCommand: Command {
     }
 
     func run(in session: Session) throws {
-        let (store, club) = try session.confirmThenLock(given: confirmed) {
+        let (store, club) = try confirmThenLock(given: confirmed, in: session) {
             try $0.resolveClub(reference, exactly: true)
         } question: {
             "Remove the club '\($0.name)' and its \(NumberText.count($0.meetings.count, "meeting"))?"

@@ -18,7 +18,7 @@ struct ClubShowCommand: Command {
 
     func run(in session: Session) throws {
         let library = try session.library().state
-        let club = try session.clubChoice(reference).choose(in: library)
+        let club = try ClubChoice(reference, in: session).choose(in: library)
         let now = session.now()
         if json {
             try session.writeJSON(ClubJSON(club, library: library, now: now))
