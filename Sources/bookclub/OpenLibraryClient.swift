@@ -62,9 +62,8 @@ struct OpenLibraryClient {
     let coversURL: String
     let answerLimit: Int
     let coverLimit: Int
-    /// The cache folder: where answers are downloaded, and the turns of requests are kept.
-    let folder: String
-    let fileSystem: FileSystem
+    /// Where the turns of requests are kept.
+    let cache: OpenLibraryCache
     let now: () -> Date
     let sleep: (Double) -> Void
 
@@ -74,7 +73,7 @@ struct OpenLibraryClient {
         let base = server == .data ? dataURL : coversURL
         var url = base + path
         for _ in 0..<5 {
-            try waitForTurn()
+            try cache.takeTurn(now: now, sleep: sleep)
             let response = try curl.get(
                 url, limit: server == .data ? answerLimit : coverLimit, service: "Open Library")
             switch response.status {
@@ -101,24 +100,11 @@ struct OpenLibraryClient {
         default: throw BookClubError.unavailable("Open Library answered HTTP \(response.status); try again later")
         }
     }
-
-    /// Waits until a second has passed since the last request of any bookclub (the time of which is
-    /// kept in the cache folder, under a lock of its own), then takes the turn.
-    private func waitForTurn() throws {
-        let unlock = try fileSystem.lock(folder + "/requests.lock", 60)
-        defer { unlock() }
-        let path = folder + "/last-request"
-        if let data = try? fileSystem.read(path), let last = Double(String(decoding: data, as: UTF8.self).trimmed) {
-            let wait = last + 1 - now().timeIntervalSince1970
-            if wait > 0 { sleep(min(wait, 1)) }
-        }
-        try fileSystem.writeAtomically(path, Data(String(now().timeIntervalSince1970).utf8))
-    }
 }
 
 extension OpenLibraryClient {
     /// The client as the settings and the `BOOKCLUB_*_URL` variables say; refused when `updateArtwork` is off.
-    init(settings: Settings, services: Services, folder: String) throws {
+    init(settings: Settings, services: Services, cache: OpenLibraryCache) throws {
         guard settings.updateArtwork else {
             throw BookClubError.unavailable(
                 "updateArtwork is off, so bookclub asks nothing of Open Library; turn it on with `bookclub settings set updateArtwork true`"
@@ -139,6 +125,6 @@ extension OpenLibraryClient {
             dataURL: try base("BOOKCLUB_OPENLIBRARY_URL", OpenLibrary.defaultURL),
             coversURL: try base("BOOKCLUB_COVERS_URL", OpenLibrary.defaultCoversURL),
             answerLimit: settings.answerSizeLimit * 1_000_000, coverLimit: settings.coverSizeLimit * 1_000_000,
-            folder: folder, fileSystem: services.fileSystem, now: services.now, sleep: services.sleep)
+            cache: cache, now: services.now, sleep: services.sleep)
     }
 }

@@ -131,10 +131,11 @@ final class Session {
 
     /// Open Library, through the cache (see `OpenLibraryService`).
     var openLibrary: OpenLibraryService {
-        OpenLibraryService(
-            cache: OpenLibraryCache(folder: paths.cache, fileSystem: services.fileSystem), now: services.now,
+        let cache = OpenLibraryCache(folder: paths.cache, fileSystem: services.fileSystem)
+        return OpenLibraryService(
+            cache: cache, now: services.now,
             client: { [unowned self] in
-                try OpenLibraryClient(settings: settings().state, services: services, folder: paths.cache)
+                try OpenLibraryClient(settings: settings().state, services: services, cache: cache)
             })
     }
 

@@ -19,6 +19,23 @@ public struct OpenLibraryCache {
         self.fileSystem = fileSystem
     }
 
+    /// Waits until a second has passed since the last request of any bookclub (the time of which is
+    /// kept in the cache folder, under a lock of its own), then takes the turn.
+    ///
+    /// - Parameters:
+    ///   - now: the clock, read before and after the wait.
+    ///   - sleep: waits so many seconds.
+    public func takeTurn(now: () -> Date, sleep: (Double) -> Void) throws {
+        let unlock = try fileSystem.lock(folder + "/requests.lock", 60)
+        defer { unlock() }
+        let path = folder + "/last-request"
+        if let data = try? fileSystem.read(path), let last = Double(String(decoding: data, as: UTF8.self).trimmed) {
+            let wait = last + 1 - now().timeIntervalSince1970
+            if wait > 0 { sleep(min(wait, 1)) }
+        }
+        try fileSystem.writeAtomically(path, Data(String(now().timeIntervalSince1970).utf8))
+    }
+
     public var coversFolder: String { folder + "/covers" }
 
     private struct Answer: Codable {

@@ -11,10 +11,6 @@ public enum ChangeSummary {
     /// The most parts a summary lists before it counts the rest.
     static let listed = 5
 
-    public static func describe(from old: Library, to new: Library) -> String {
-        describe(LibraryDiff(from: old, to: new))
-    }
-
     public static func describe(_ diff: LibraryDiff) -> String {
         var parts: [String] = []
         // An import adds many books at once: they are counted rather than listed.
