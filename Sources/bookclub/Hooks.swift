@@ -56,7 +56,7 @@ struct Hooks {
             }
         }
         if present.contains("on-change") {
-            add("on-change", HookPayload(event: "change", command: command, summary: ChangeSummary.describe(change)))
+            add("on-change", HookPayload(event: "change", command: command, summary: change.summary))
         }
         return jobs
     }

@@ -73,9 +73,9 @@ struct OpenLibraryClient {
         let base = server == .data ? dataURL : coversURL
         var url = base + path
         for _ in 0..<5 {
-            try cache.takeTurn(now: now, sleep: sleep)
-            let response = try curl.get(
-                url, limit: server == .data ? answerLimit : coverLimit, service: "Open Library")
+            let response = try cache.inTurn(now: now, sleep: sleep) {
+                try curl.get(url, limit: server == .data ? answerLimit : coverLimit, service: "Open Library")
+            }
             switch response.status {
             case 301, 302, 303, 307, 308:
                 guard response.location.hasPrefix(base + "/") else {

@@ -53,14 +53,15 @@ import Testing
         stored.historyTail = 4096
         let clubs = [Club(id: "c1", name: "Tuesday", meetings: [Meeting(id: "m1", date: Fixture.now, bookID: "b1")])]
         for clubs in [nil, clubs] {
-            let change = Change(
+            let change = UndoRecord(
                 time: Fixture.now, command: "progress 'ノルウェイの森' 120 --note \"x\"", summary: "'ノルウェイの森': p. 120",
                 before: Revert(books: [stored], absent: ["b2"], clubs: clubs, historyLength: 77, state: "s1"),
                 after: "s2")
             let line = try LibraryStorage.line(for: change)
             let decoder = JSONDecoder()
             decoder.dateDecodingStrategy = .iso8601
-            #expect(try decoder.decode(Change.self, from: line) == change, "\(String(decoding: line, as: UTF8.self))")
+            #expect(
+                try decoder.decode(UndoRecord.self, from: line) == change, "\(String(decoding: line, as: UTF8.self))")
         }
     }
 

@@ -79,7 +79,7 @@ import Testing
             line(number + 1, #"{"book": "book\#(number % 8)", "page": \#(number / 8 + 1)}"#)
         }
         _ = try new.apply(lines, now: now, timeZone: .utc, skipInvalid: false)
-        let summary = ChangeSummary.describe(LibraryDiff(from: old, to: new))
+        let summary = LibraryDiff(from: old, to: new).summary
         #expect(
             summary
                 == "'ノルウェイの森': 1000 entries, to p. 1000; 'Dune': 1000 entries, to p. 1000; '🐉 Dragons': 1000 entries, to p. 1000; 'الخيميائي': 1000 entries, to p. 1000; 'Kindred': 1000 entries, to p. 1000; 3 more changes"
@@ -90,7 +90,7 @@ import Testing
             Array(lines.prefix(3)) + [line(9, #"{"book": "book0", "page": 2}"#)], now: now, timeZone: .utc,
             skipInvalid: false)
         #expect(
-            ChangeSummary.describe(LibraryDiff(from: old, to: few))
+            LibraryDiff(from: old, to: few).summary
                 == "'ノルウェイの森': p. 1, p. 2; 'Dune': p. 1; '🐉 Dragons': p. 1")
     }
 

@@ -19,13 +19,17 @@ public struct OpenLibraryCache {
         self.fileSystem = fileSystem
     }
 
-    /// Waits until a second has passed since the last request of any bookclub (the time of which is
-    /// kept in the cache folder, under a lock of its own), then takes the turn.
+    /// Makes a request in its turn: a second after the last request of any bookclub ended, under a
+    /// lock of its own held until this one has ended too (the time of which is kept in the cache
+    /// folder), so that Open Library never sees two within a second, however long a request takes to
+    /// start.
     ///
     /// - Parameters:
-    ///   - now: the clock, read before and after the wait.
+    ///   - now: the clock, read before the wait and after the request.
     ///   - sleep: waits so many seconds.
-    public func takeTurn(now: () -> Date, sleep: (Double) -> Void) throws {
+    public func inTurn<Result>(now: () -> Date, sleep: (Double) -> Void, _ request: () throws -> Result) throws
+        -> Result
+    {
         let unlock = try fileSystem.lock(folder + "/requests.lock", 60)
         defer { unlock() }
         let path = folder + "/last-request"
@@ -33,7 +37,8 @@ public struct OpenLibraryCache {
             let wait = last + 1 - now().timeIntervalSince1970
             if wait > 0 { sleep(min(wait, 1)) }
         }
-        try fileSystem.writeAtomically(path, Data(String(now().timeIntervalSince1970).utf8))
+        defer { try? fileSystem.writeAtomically(path, Data(String(now().timeIntervalSince1970).utf8)) }
+        return try request()
     }
 
     public var coversFolder: String { folder + "/covers" }

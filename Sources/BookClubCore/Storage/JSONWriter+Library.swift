@@ -134,7 +134,7 @@ extension JSONWriter {
     }
 
     /// A record of the undo log, compact, the clubs it restores (if any) encoded already.
-    mutating func change(_ change: Change, clubs: Data?) {
+    mutating func change(_ change: UndoRecord, clubs: Data?) {
         object { w in
             w.field("after", change.after)
             if let before = change.before {

@@ -5,7 +5,7 @@
 #endif
 
 /// One change of the library, as `history` lists it and `undo` reverts it.
-public struct Change: Codable, Equatable, Sendable {
+public struct UndoRecord: Codable, Equatable, Sendable {
     public var time: Date
     /// The command line that made it, e.g. `progress dune 120`; `syncCommand` for what a sync brought in.
     public var command: String
@@ -45,7 +45,7 @@ struct Revert: Codable, Equatable, Sendable {
     var state: String
 }
 
-/// The undo log, `STORE.undo`: JSON Lines, one `Change` a line, each sealed with its checksum
+/// The undo log, `STORE.undo`: JSON Lines, one `UndoRecord` a line, each sealed with its checksum
 /// (`Seal`), the last few commands that changed the library. Once it holds `undoDepth` records it is
 /// renamed to `STORE.undo.1` (replacing the one before) and a new log begins, so that the two hold
 /// between `undoDepth` and twice as many changes and no save rewrites them, however large a change
@@ -63,24 +63,24 @@ extension LibraryStorage {
     public var previousUndoPath: String { undoPath + ".1" }
 
     /// The changes the store holds, oldest first.
-    public func changes() throws -> [Change] {
+    public func changes() throws -> [UndoRecord] {
         try changes(upTo: LibraryFiles(reading: self).commit.state)
     }
 
     /// The changes that led to `state`, oldest first, after those that bookclub 0.1 recorded at the
     /// start of the log (listed, never undone).
-    func changes(upTo state: String) throws -> [Change] {
+    func changes(upTo state: String) throws -> [UndoRecord] {
         let previous = try fileSystem.read(previousUndoPath) ?? Data()
         return Self.changes(upTo: state, in: previous + Data("\n".utf8) + (try fileSystem.read(undoPath) ?? Data()))
     }
 
     /// The same, from the log's bytes already read.
-    static func changes(upTo state: String, in log: Data?) -> [Change] {
+    static func changes(upTo state: String, in log: Data?) -> [UndoRecord] {
         let records = records(in: log)
         let earliest = records.prefix { $0.before == nil }
         let byState = Dictionary(
             records.filter { $0.before != nil }.map { ($0.after, $0) }, uniquingKeysWith: { _, last in last })
-        var chain: [Change] = []
+        var chain: [UndoRecord] = []
         var state = state
         while chain.count < records.count, let change = byState[state], let before = change.before {
             chain.append(change)
@@ -90,9 +90,9 @@ extension LibraryStorage {
     }
 
     /// Every record of the log whole enough to read, oldest first; a line a power cut tore is passed over.
-    private static func records(in log: Data?) -> [Change] {
+    private static func records(in log: Data?) -> [UndoRecord] {
         lines(of: log).compactMap { line in
-            Seal.check(line) == false ? nil : JSONCoding.decodeLine(Change.self, from: line)
+            Seal.check(line) == false ? nil : JSONCoding.decodeLine(UndoRecord.self, from: line)
         }
     }
 
@@ -128,7 +128,7 @@ extension LibraryStorage {
         guard !ids.isEmpty else { return [] }
         var found: [Book.ID: Book] = [:]
         for change in try changes().reversed() {
-            guard let revert = change.before, change.command != Change.syncCommand else { continue }
+            guard let revert = change.before, change.command != UndoRecord.syncCommand else { continue }
             for stored in revert.books where ids.contains(stored.id) && found[stored.id] == nil {
                 found[stored.id] = book(stored, historyLength: revert.historyLength)
             }
@@ -179,7 +179,7 @@ extension LibraryStorage {
     /// Reverts the latest change that is still in the store: the books and clubs it changed go back to
     /// what they were, and entries it added drop out of the committed history. Returns `nil` when there
     /// is nothing to undo; refuses a change a sync brought in. Takes the store lock.
-    public func undo(lockTimeout: Double) throws -> Change? {
+    public func undo(lockTimeout: Double) throws -> UndoRecord? {
         let unlock = try fileSystem.lock(lockPath, lockTimeout)
         defer { unlock() }
         sweep()
@@ -187,7 +187,7 @@ extension LibraryStorage {
         let changes = try changes(upTo: files.commit.state)
         // When no record is of the store's state (it was restored or edited by hand), nothing is undone.
         guard let change = changes.last, let revert = change.before else { return nil }
-        if change.command == Change.syncCommand { throw BookClubError.syncedChange(summary: change.summary) }
+        if change.command == UndoRecord.syncCommand { throw BookClubError.syncedChange(summary: change.summary) }
         var transaction = LibraryFiles.Transaction(
             commit: LibraryFiles.Commit(historyLength: revert.historyLength, state: revert.state))
         transaction.books = revert.books.map { ($0.id, LibraryFiles.line(for: $0)) }
@@ -219,7 +219,7 @@ extension LibraryStorage {
 
     /// Records a change about to be committed on top of `committed`: appended to the log, or, when the
     /// log holds `undoDepth` records, the first of a new one.
-    func record(_ change: Change, committed: LibraryFiles.Commit) throws -> Record {
+    func record(_ change: UndoRecord, committed: LibraryFiles.Commit) throws -> Record {
         let line = Seal.seal(try Self.line(for: change))
         let size = try fileSystem.size(undoPath) ?? 0
         var records = 0
@@ -244,19 +244,19 @@ extension LibraryStorage {
     }
 
     /// Writes the log anew with `changes` (after an `undo`), the one before it then no longer needed.
-    func writeChanges(_ changes: [Change]) throws {
+    func writeChanges(_ changes: [UndoRecord]) throws {
         try fileSystem.writeAtomically(undoPath, Self.log(changes))
         _ = fileSystem.remove(previousUndoPath)
     }
 
-    private static func log(_ changes: [Change]) throws -> Data {
+    private static func log(_ changes: [UndoRecord]) throws -> Data {
         var data = Data()
         for change in changes { data += Seal.seal(try line(for: change)) + Data("\n".utf8) }
         return data
     }
 
     /// A record's line, before its seal.
-    static func line(for change: Change) throws -> Data {
+    static func line(for change: UndoRecord) throws -> Data {
         var writer = JSONWriter(compact: true)
         writer.change(change, clubs: try change.before?.clubs.map(LibraryFiles.line(for:)))
         return writer.take()

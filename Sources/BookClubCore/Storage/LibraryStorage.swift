@@ -102,9 +102,9 @@ public struct LibraryStorage {
                     diff, commit: commit, before: current.commit,
                     tail: { newTails[$0] ?? tails.tail(of: $0) }, oldTail: tails.tail(of:))
                 let undo = try recording.map { recording in
-                    let change = Change(
+                    let change = UndoRecord(
                         time: recording.time, command: recording.command,
-                        summary: ChangeSummary.describe(diff), before: revert, after: commit.state)
+                        summary: diff.summary, before: revert, after: commit.state)
                     return try record(change, committed: current.commit)
                 }
                 transaction.commit.undoLength = undo?.length

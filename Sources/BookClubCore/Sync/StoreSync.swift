@@ -136,7 +136,7 @@ public struct StoreSync {
         func store(_ scope: LibraryScope) throws -> Store<Library> {
             try Store(
                 persistence: storage.persistence(
-                    lockTimeout: nil, recording: (Change.syncCommand, now.wholeSeconds), scope: scope))
+                    lockTimeout: nil, recording: (UndoRecord.syncCommand, now.wholeSeconds), scope: scope))
         }
         func keep(_ state: SyncState) throws {
             var state = state

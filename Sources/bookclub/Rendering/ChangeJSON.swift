@@ -12,7 +12,7 @@ struct ChangeJSON: Encodable {
     var command: String
     var summary: String
 
-    init(_ change: Change) {
+    init(_ change: UndoRecord) {
         (time, command, summary) = (change.time, change.command, change.summary)
     }
 }

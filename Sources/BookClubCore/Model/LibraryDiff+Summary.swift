@@ -4,19 +4,19 @@
     import Foundation
 #endif
 
-/// What changed between two libraries, in a line: `added 'Dune'; 'Kindred': p. 120`. A short line
-/// however large the change: a batch of 100,000 entries over 300 books is told by its first books
-/// and a count, not entry by entry (the undo log keeps each summary, and each save reads the log).
-public enum ChangeSummary {
+extension LibraryDiff {
     /// The most parts a summary lists before it counts the rest.
     static let listed = 5
 
-    public static func describe(_ diff: LibraryDiff) -> String {
+    /// The change in a line, as `history` lists it: `added 'Dune'; 'Kindred': p. 120`. A short line
+    /// however large the change: a batch of 100,000 entries over 300 books is told by its first books
+    /// and a count, not entry by entry (the undo log keeps each summary, and each save reads the log).
+    public var summary: String {
         var parts: [String] = []
         // An import adds many books at once: they are counted rather than listed.
-        let added = diff.books.filter { $0.before == nil }
+        let added = books.filter { $0.before == nil }
         if added.count > 3 { parts.append("added \(added.count) books") }
-        for change in diff.books {
+        for change in books {
             guard let book = change.after else { continue }
             guard let before = change.before else {
                 if added.count <= 3 { parts.append("added '\(book.title)'") }
@@ -31,16 +31,16 @@ public enum ChangeSummary {
                 parts.append("\(title): resumed")
             } else if let logged = Self.logged(before: before, after: book) {
                 parts.append("\(title): \(logged)")
-            } else if case let count = highlights(book) - highlights(before), count > 0 {
+            } else if case let count = Self.highlights(book) - Self.highlights(before), count > 0 {
                 parts.append("\(title): \(count == 1 ? "a highlight" : "\(count) highlights")")
             } else {
                 parts.append("\(title): edited")
             }
         }
-        for change in diff.books where change.after == nil {
+        for change in books where change.after == nil {
             if let book = change.before { parts.append("removed '\(book.title)'") }
         }
-        if let (old, new) = diff.clubs {
+        if let (old, new) = clubs {
             let oldClubs = Dictionary(old.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
             let newClubIDs = Set(new.map(\.id))
             for club in new where oldClubs[club.id] != club {
@@ -50,7 +50,9 @@ public enum ChangeSummary {
             for club in old where !newClubIDs.contains(club.id) { parts.append("removed the club '\(club.name)'") }
         }
         if parts.isEmpty { return "no change" }
-        if parts.count > listed + 1 { parts = parts.prefix(listed) + ["\(parts.count - listed) more changes"] }
+        if parts.count > Self.listed + 1 {
+            parts = parts.prefix(Self.listed) + ["\(parts.count - Self.listed) more changes"]
+        }
         return parts.joined(separator: "; ")
     }
 
