@@ -10,12 +10,12 @@ import Testing
 /// `history` included; once the command has said it is done, it is as after; `doctor` then finds nothing;
 /// and the next writer works on it.
 ///
-/// CI checks a seeded sample of `BOOKCLUB_CRASH_STATES` states a command (150 unless set; `all` checks
+/// CI checks a seeded sample of `BOOKCLUB_CRASH_STATES` states a command (120 unless set; `all` checks
 /// every one, which takes some minutes).
 @Suite(.serialized) struct PowerCutTests {
     static let budget: Int? = {
-        let value = ProcessInfo.processInfo.environment["BOOKCLUB_CRASH_STATES"] ?? "150"
-        return value == "all" ? nil : Int(value) ?? 150
+        let value = ProcessInfo.processInfo.environment["BOOKCLUB_CRASH_STATES"] ?? "120"
+        return value == "all" ? nil : Int(value) ?? 120
     }()
 
     struct Step {
