@@ -92,11 +92,12 @@ public struct StoreSync {
         return try CatchUp(report: report, fingerprint: storage.fingerprint())
     }
 
-    /// After a command's save, given the fingerprint `catchUp` returned: appends the operations of the
-    /// command's change to this device's log when the store holds just that change over what the
-    /// state counts; else (the store changed in a way the command did not observe, as `undo` does)
-    /// reconciles, after `release` has let go of the command's hold on the store. `nil` when nothing
-    /// was committed since `catchUp`, or only the log was written.
+    /// After a command's save, given the fingerprint `catchUp` returned, on a value made after the
+    /// command (its state as the command left it): appends the operations of the command's change to
+    /// this device's log when the store holds just that change over what the state counts; else (the
+    /// store changed in a way the command did not observe, as `undo` does) reconciles, after `release`
+    /// has let go of the command's hold on the store. `nil` when nothing was committed since
+    /// `catchUp`, or only the log was written.
     ///
     /// - Parameter change: what the command's save changed, and the store's fingerprint when the
     ///   command opened it; `nil` when the command saved no change.
@@ -105,12 +106,7 @@ public struct StoreSync {
         release: () -> Void, now: Date, newDevice: () -> String
     ) throws -> SyncReport? {
         let current = try storage.fingerprint()
-        // The state as the command left it: `catchUp` may have written it since this value was made.
-        guard current != fingerprint,
-            let sync = try StoreSync(storage: storage, folderPath: folder.path, lockTimeout: lockTimeout),
-            current != sync.state.captured
-        else { return nil }
-        let state = sync.state
+        guard current != fingerprint, current != state.captured else { return nil }
         if let change, !change.diff.isEmpty, change.opened == state.captured {
             var state = try Sync.record(change.diff, folder: folder, state: state, now: now)
             state.captured = current
@@ -118,7 +114,7 @@ public struct StoreSync {
             return nil
         }
         release()
-        return try sync.reconcile(capture: true, now: now, newDevice: newDevice)
+        return try reconcile(capture: true, now: now, newDevice: newDevice)
     }
 
     /// Brings the store and the folder together under the store lock: applies what the other devices'
