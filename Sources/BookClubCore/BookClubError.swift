@@ -53,6 +53,8 @@ public enum BookClubError: Error, Equatable, Sendable {
     case cannotStart(program: String, cause: String)
     /// An answer from the network that is not what the service sends.
     case badAnswer(String)
+    /// A club cannot do what was asked; the reason says why and what to do.
+    case clubRefused(String)
     /// `undo` when the last change came from another machine by sync.
     case syncedChange(summary: String)
 
@@ -191,7 +193,7 @@ extension BookClubError: LocalizedError {
             "Interrupted; " + detail
         case .syncedChange(let summary):
             "The last change came from another machine by sync (\(summary)); undo takes back this machine's own commands only."
-        case .unavailable(let reason):
+        case .unavailable(let reason), .clubRefused(let reason):
             reason.hasSuffix(".") ? reason : reason + "."
         case .cannotStart(let program, let cause):
             "Cannot start \(program): \(cause)."

@@ -74,6 +74,7 @@ enum CLI {
                 services.catchSignals(true)
                 try session.saveChanges()
                 session.syncAfterCommand()
+                session.publishToClubs()
                 session.flushOutput()
                 // Hooks run once the store is released: one that runs bookclub must not wait for us.
                 let runHooks = session.pendingHooks()

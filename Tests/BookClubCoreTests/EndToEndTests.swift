@@ -224,7 +224,7 @@ import Testing
             list.map { $0["key"] as? String } == [
                 "updateArtwork", "syncProgress", "syncFolder", "color", "lockTimeout", "hookTimeout", "yearlyGoal",
                 "contact",
-                "networkTimeout", "coverSizeLimit", "answerSizeLimit",
+                "networkTimeout", "coverSizeLimit", "answerSizeLimit", "clubProgress", "clubKey",
             ])
         #expect(try bookclub.run("settings", "reset", "--all").exitCode == 0)
         #expect(try bookclub.run("settings", "get", "lockTimeout").stdout == "10\n")

@@ -8,7 +8,8 @@ import Testing
 @Suite struct LayerTests {
     /// Lowest first. `.` is the folder itself: `BookClubError`.
     static let order = [
-        "Time", "Text", ".", "JSON", "Model", "System", "Store", "Storage", "Settings", "Scenes", "Sync", "Reports",
+        "Time", "Text", ".", "JSON", "Model", "System", "Store", "Storage", "Settings", "Scenes", "Sync", "Clubs",
+        "Reports",
         "Interchange", "Operations",
     ]
 

@@ -253,7 +253,7 @@ import Testing
             Settings.keys.map(\.name) == [
                 "updateArtwork", "syncProgress", "syncFolder", "color", "lockTimeout", "hookTimeout", "yearlyGoal",
                 "contact",
-                "networkTimeout", "coverSizeLimit", "answerSizeLimit",
+                "networkTimeout", "coverSizeLimit", "answerSizeLimit", "clubProgress", "clubKey",
             ])
         #expect(Set(Settings.keys.map(\.name)).count == Settings.keys.count)
         #expect(Settings.keys.allSatisfy { !$0.summary.isEmpty })

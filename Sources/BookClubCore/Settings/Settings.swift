@@ -33,6 +33,11 @@ public struct Settings: Equatable, Sendable {
     public var coverSizeLimit = 5
     /// The largest answer about a book bookclub takes, in megabytes.
     public var answerSizeLimit = 1
+    /// How much of a linked book's progress a shared club sees.
+    public var clubProgress = ClubProgress.exact
+    /// The SSH key that signs what this reader publishes to shared clubs; empty: bookclub's own,
+    /// made on first use beside the store.
+    public var clubKey = ""
 
     public init() {}
 
@@ -81,6 +86,16 @@ public struct Settings: Equatable, Sendable {
                 SettingKey(
                     name: "answerSizeLimit", keyPath: \.answerSizeLimit,
                     summary: "The largest answer about a book to take from Open Library, in megabytes.")),
+            AnySettingKey(
+                SettingKey(
+                    name: "clubProgress", keyPath: \.clubProgress,
+                    summary:
+                        "What shared clubs see of your progress: exact, target (only reaching the meeting's) or off."
+                )),
+            AnySettingKey(
+                SettingKey(
+                    name: "clubKey", keyPath: \.clubKey,
+                    summary: "The SSH key that signs what you share with clubs (empty: bookclub's own, made for you).")),
         ]
     }
 
@@ -114,6 +129,32 @@ public enum ColorMode: String, CaseIterable, Codable, Sendable, SettingValue {
             throw DecodingError.dataCorruptedError(in: container, debugDescription: "expected \(Self.expected)")
         }
         self = mode
+    }
+}
+
+/// How much of a linked book's progress a shared club sees.
+public enum ClubProgress: String, CaseIterable, Codable, Sendable, SettingValue {
+    /// The page and fraction of the furthest position.
+    case exact
+    /// Only whether each meeting's target was reached.
+    case target
+    /// Nothing.
+    case off
+
+    public init?(_ description: String) {
+        self.init(rawValue: description.lowercased())
+    }
+
+    public var description: String { rawValue }
+    public static var expected: String { "exact, target or off" }
+    public static var choices: [String]? { allCases.map(\.rawValue) }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        guard let value = ClubProgress(try container.decode(String.self)) else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "expected \(Self.expected)")
+        }
+        self = value
     }
 }
 

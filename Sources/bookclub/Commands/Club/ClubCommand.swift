@@ -11,5 +11,8 @@ enum ClubCommand: CommandGroup {
     static let subcommands: [any Command.Type] = [
         ClubAddCommand.self, ClubListCommand.self, ClubShowCommand.self, ClubRenameCommand.self,
         ClubRemoveCommand.self, ClubMeetingCommand.self, ClubMeetingsCommand.self, ClubCancelCommand.self,
+        ClubShareCommand.self, ClubJoinCommand.self, ClubMembersCommand.self, ClubAdmitCommand.self,
+        ClubHostCommand.self, ClubExpelCommand.self, ClubLeaveCommand.self, ClubLinkCommand.self, ClubPostCommand.self,
+        ClubFeedCommand.self, ClubSyncCommand.self,
     ]
 }

@@ -40,9 +40,3 @@ struct ClubShowCommand: Command {
         }
     }
 }
-
-enum ClubOptions {
-    static let club = Argument(
-        name: "club", help: "The club: an id or id prefix, a name, or words of it. Omitted: the selected club.",
-        isOptional: true)
-}

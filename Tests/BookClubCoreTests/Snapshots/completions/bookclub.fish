@@ -89,6 +89,28 @@ function __bookclub_state
                 set cmd 'bookclub/club/meetings'; set n 0
             case 'bookclub/club:cancel'
                 set cmd 'bookclub/club/cancel'; set n 0
+            case 'bookclub/club:share'
+                set cmd 'bookclub/club/share'; set n 0
+            case 'bookclub/club:join'
+                set cmd 'bookclub/club/join'; set n 0
+            case 'bookclub/club:members'
+                set cmd 'bookclub/club/members'; set n 0
+            case 'bookclub/club:admit'
+                set cmd 'bookclub/club/admit'; set n 0
+            case 'bookclub/club:host'
+                set cmd 'bookclub/club/host'; set n 0
+            case 'bookclub/club:expel'
+                set cmd 'bookclub/club/expel'; set n 0
+            case 'bookclub/club:leave'
+                set cmd 'bookclub/club/leave'; set n 0
+            case 'bookclub/club:link'
+                set cmd 'bookclub/club/link'; set n 0
+            case 'bookclub/club:post'
+                set cmd 'bookclub/club/post'; set n 0
+            case 'bookclub/club:feed'
+                set cmd 'bookclub/club/feed'; set n 0
+            case 'bookclub/club:sync'
+                set cmd 'bookclub/club/sync'; set n 0
             case 'bookclub/settings:list'
                 set cmd 'bookclub/settings/list'; set n 0
             case 'bookclub/settings:get'
@@ -170,6 +192,28 @@ function __bookclub_state
             case 'bookclub/club/meetings:--store' 'bookclub/club/meetings:--settings' 'bookclub/club/meetings:--color'
                 set skip 1
             case 'bookclub/club/cancel:--store' 'bookclub/club/cancel:--settings' 'bookclub/club/cancel:--color'
+                set skip 1
+            case 'bookclub/club/share:--name' 'bookclub/club/share:--store' 'bookclub/club/share:--settings' 'bookclub/club/share:--color'
+                set skip 1
+            case 'bookclub/club/join:--founder' 'bookclub/club/join:--name' 'bookclub/club/join:--store' 'bookclub/club/join:--settings' 'bookclub/club/join:--color'
+                set skip 1
+            case 'bookclub/club/members:--store' 'bookclub/club/members:--settings' 'bookclub/club/members:--color'
+                set skip 1
+            case 'bookclub/club/admit:--store' 'bookclub/club/admit:--settings' 'bookclub/club/admit:--color'
+                set skip 1
+            case 'bookclub/club/host:--store' 'bookclub/club/host:--settings' 'bookclub/club/host:--color'
+                set skip 1
+            case 'bookclub/club/expel:--store' 'bookclub/club/expel:--settings' 'bookclub/club/expel:--color'
+                set skip 1
+            case 'bookclub/club/leave:--store' 'bookclub/club/leave:--settings' 'bookclub/club/leave:--color'
+                set skip 1
+            case 'bookclub/club/link:--club-book' 'bookclub/club/link:--store' 'bookclub/club/link:--settings' 'bookclub/club/link:--color'
+                set skip 1
+            case 'bookclub/club/post:--at' 'bookclub/club/post:--club-book' 'bookclub/club/post:--store' 'bookclub/club/post:--settings' 'bookclub/club/post:--color'
+                set skip 1
+            case 'bookclub/club/feed:--store' 'bookclub/club/feed:--settings' 'bookclub/club/feed:--color'
+                set skip 1
+            case 'bookclub/club/sync:--store' 'bookclub/club/sync:--settings' 'bookclub/club/sync:--color'
                 set skip 1
             case 'bookclub/settings:--store' 'bookclub/settings:--settings' 'bookclub/settings:--color'
                 set skip 1
@@ -369,6 +413,17 @@ complete -c bookclub -n '__bookclub_command_is bookclub/club' -a 'rm' -d 'Delete
 complete -c bookclub -n '__bookclub_command_is bookclub/club' -a 'meeting' -d 'Plan a meeting: when, which book, how far to read, where.'
 complete -c bookclub -n '__bookclub_command_is bookclub/club' -a 'meetings' -d 'List upcoming meetings, of one club or of all; or print them as an iCalendar file.'
 complete -c bookclub -n '__bookclub_command_is bookclub/club' -a 'cancel' -d 'Cancel a meeting.'
+complete -c bookclub -n '__bookclub_command_is bookclub/club' -a 'share' -d 'Share a club through a folder, as its founder.'
+complete -c bookclub -n '__bookclub_command_is bookclub/club' -a 'join' -d 'Ask to join a club shared through a folder.'
+complete -c bookclub -n '__bookclub_command_is bookclub/club' -a 'members' -d 'List a shared club'\''s members, their keys and state.'
+complete -c bookclub -n '__bookclub_command_is bookclub/club' -a 'admit' -d 'Admit a member who asked to join (hosts only).'
+complete -c bookclub -n '__bookclub_command_is bookclub/club' -a 'host' -d 'Make a member a host (hosts only).'
+complete -c bookclub -n '__bookclub_command_is bookclub/club' -a 'expel' -d 'Remove a member from a shared club (hosts only).'
+complete -c bookclub -n '__bookclub_command_is bookclub/club' -a 'leave' -d 'Leave a shared club: publish nothing more to it.'
+complete -c bookclub -n '__bookclub_command_is bookclub/club' -a 'link' -d 'Link your copy of a shared club'\''s book.'
+complete -c bookclub -n '__bookclub_command_is bookclub/club' -a 'post' -d 'Post a note to a shared club, hidden until read that far.'
+complete -c bookclub -n '__bookclub_command_is bookclub/club' -a 'feed' -d 'What members shared that you have read far enough to see.'
+complete -c bookclub -n '__bookclub_command_is bookclub/club' -a 'sync' -d 'Sync shared clubs now.'
 complete -c bookclub -n '__bookclub_command_is bookclub/club' -a 'help' -d 'Show subcommand help information.'
 complete -c bookclub -n '__bookclub_command_is bookclub/club/add' -l description -x -d 'What the club is about.'
 complete -c bookclub -n '__bookclub_command_is bookclub/club/add' -l json -d 'Print the result as JSON.'
@@ -394,20 +449,50 @@ complete -c bookclub -n '__bookclub_command_is bookclub/club/meetings' -l json -
 complete -c bookclub -n '__bookclub_argument_is bookclub/club/cancel 0' -a '(__bookclub_list --clubs)'
 complete -c bookclub -n '__bookclub_argument_is bookclub/club/cancel 1' -a '(__bookclub_list --meetings)'
 complete -c bookclub -n '__bookclub_command_is bookclub/club/cancel' -l json -d 'Print the result as JSON.'
+complete -c bookclub -n '__bookclub_argument_is bookclub/club/share 0' -a '(__bookclub_list --clubs)'
+complete -c bookclub -n '__bookclub_command_is bookclub/club/share' -l name -x -d 'The name the club knows you by (default: your login name).'
+complete -c bookclub -n '__bookclub_command_is bookclub/club/share' -l json -d 'Print the result as JSON.'
+complete -c bookclub -n '__bookclub_command_is bookclub/club/join' -l founder -x -d 'The founder'\''s key fingerprint (SHA256:…), as they gave it; needed when not asked on a terminal.'
+complete -c bookclub -n '__bookclub_command_is bookclub/club/join' -l name -x -d 'The name the club knows you by (default: your login name).'
+complete -c bookclub -n '__bookclub_command_is bookclub/club/join' -l json -d 'Print the result as JSON.'
+complete -c bookclub -n '__bookclub_argument_is bookclub/club/members 0' -a '(__bookclub_list --clubs)'
+complete -c bookclub -n '__bookclub_command_is bookclub/club/members' -l json -d 'Print the result as JSON.'
+complete -c bookclub -n '__bookclub_argument_is bookclub/club/admit 0' -a '(__bookclub_list --clubs)'
+complete -c bookclub -n '__bookclub_command_is bookclub/club/admit' -l json -d 'Print the result as JSON.'
+complete -c bookclub -n '__bookclub_argument_is bookclub/club/host 0' -a '(__bookclub_list --clubs)'
+complete -c bookclub -n '__bookclub_command_is bookclub/club/host' -l json -d 'Print the result as JSON.'
+complete -c bookclub -n '__bookclub_argument_is bookclub/club/expel 0' -a '(__bookclub_list --clubs)'
+complete -c bookclub -n '__bookclub_command_is bookclub/club/expel' -l json -d 'Print the result as JSON.'
+complete -c bookclub -n '__bookclub_argument_is bookclub/club/leave 0' -a '(__bookclub_list --clubs)'
+complete -c bookclub -n '__bookclub_command_is bookclub/club/leave' -l json -d 'Print the result as JSON.'
+complete -c bookclub -n '__bookclub_argument_is bookclub/club/link 0' -a '(__bookclub_list --clubs)'
+complete -c bookclub -n '__bookclub_argument_is bookclub/club/link 1' -a '(__bookclub_list --titles)'
+complete -c bookclub -n '__bookclub_command_is bookclub/club/link' -l club-book -x -d 'The club'\''s book, by words of its title (default: the next meeting'\''s).'
+complete -c bookclub -n '__bookclub_command_is bookclub/club/link' -l json -d 'Print the result as JSON.'
+complete -c bookclub -n '__bookclub_argument_is bookclub/club/post 0' -a '(__bookclub_list --clubs)'
+complete -c bookclub -n '__bookclub_command_is bookclub/club/post' -l at -x -d 'The furthest place it may reveal: a page, a percent, or target (the next meeting'\''s); default: where you are.'
+complete -c bookclub -n '__bookclub_command_is bookclub/club/post' -l club-book -x -d 'The club'\''s book, by words of its title (default: the next meeting'\''s).'
+complete -c bookclub -n '__bookclub_command_is bookclub/club/post' -l json -d 'Print the result as JSON.'
+complete -c bookclub -n '__bookclub_argument_is bookclub/club/feed 0' -a '(__bookclub_list --clubs)'
+complete -c bookclub -n '__bookclub_command_is bookclub/club/feed' -l spoilers -d 'Show every post, however far you have read.'
+complete -c bookclub -n '__bookclub_command_is bookclub/club/feed' -l json -d 'Print the result as JSON.'
+complete -c bookclub -n '__bookclub_argument_is bookclub/club/sync 0' -a '(__bookclub_list --clubs)'
+complete -c bookclub -n '__bookclub_command_is bookclub/club/sync' -l json -d 'Print the result as JSON.'
 complete -c bookclub -n '__bookclub_command_is bookclub/settings' -a 'list' -d 'List every setting with its value, default and description.'
 complete -c bookclub -n '__bookclub_command_is bookclub/settings' -a 'get' -d 'Print the value of a setting.'
 complete -c bookclub -n '__bookclub_command_is bookclub/settings' -a 'set' -d 'Change a setting.'
 complete -c bookclub -n '__bookclub_command_is bookclub/settings' -a 'reset' -d 'Put a setting, or every setting, back to its default.'
 complete -c bookclub -n '__bookclub_command_is bookclub/settings' -a 'help' -d 'Show subcommand help information.'
 complete -c bookclub -n '__bookclub_command_is bookclub/settings/list' -l json -d 'Print the result as JSON.'
-complete -c bookclub -n '__bookclub_argument_is bookclub/settings/get 0' -a 'updateArtwork syncProgress syncFolder color lockTimeout hookTimeout yearlyGoal contact networkTimeout coverSizeLimit answerSizeLimit'
+complete -c bookclub -n '__bookclub_argument_is bookclub/settings/get 0' -a 'updateArtwork syncProgress syncFolder color lockTimeout hookTimeout yearlyGoal contact networkTimeout coverSizeLimit answerSizeLimit clubProgress clubKey'
 complete -c bookclub -n '__bookclub_command_is bookclub/settings/get' -l json -d 'Print the result as JSON.'
-complete -c bookclub -n '__bookclub_argument_is bookclub/settings/set 0' -a 'updateArtwork syncProgress syncFolder color lockTimeout hookTimeout yearlyGoal contact networkTimeout coverSizeLimit answerSizeLimit'
+complete -c bookclub -n '__bookclub_argument_is bookclub/settings/set 0' -a 'updateArtwork syncProgress syncFolder color lockTimeout hookTimeout yearlyGoal contact networkTimeout coverSizeLimit answerSizeLimit clubProgress clubKey'
+complete -c bookclub -n '__bookclub_argument_is bookclub/settings/set 1; and test (commandline -opc)[-1] = clubProgress' -a 'exact target off'
 complete -c bookclub -n '__bookclub_argument_is bookclub/settings/set 1; and test (commandline -opc)[-1] = color' -a 'auto always never'
 complete -c bookclub -n '__bookclub_argument_is bookclub/settings/set 1; and test (commandline -opc)[-1] = syncProgress' -a 'true false'
 complete -c bookclub -n '__bookclub_argument_is bookclub/settings/set 1; and test (commandline -opc)[-1] = updateArtwork' -a 'true false'
 complete -c bookclub -n '__bookclub_command_is bookclub/settings/set' -l json -d 'Print the result as JSON.'
-complete -c bookclub -n '__bookclub_argument_is bookclub/settings/reset 0' -a 'updateArtwork syncProgress syncFolder color lockTimeout hookTimeout yearlyGoal contact networkTimeout coverSizeLimit answerSizeLimit'
+complete -c bookclub -n '__bookclub_argument_is bookclub/settings/reset 0' -a 'updateArtwork syncProgress syncFolder color lockTimeout hookTimeout yearlyGoal contact networkTimeout coverSizeLimit answerSizeLimit clubProgress clubKey'
 complete -c bookclub -n '__bookclub_command_is bookclub/settings/reset' -l all -d 'Reset every setting.'
 complete -c bookclub -n '__bookclub_command_is bookclub/settings/reset' -l json -d 'Print the result as JSON.'
 complete -c bookclub -n 'not __bookclub_command_is bookclub' -l store -r -F -d 'The store file (default: $BOOKCLUB_STORE, else $XDG_DATA_HOME/bookclub/store.json).'

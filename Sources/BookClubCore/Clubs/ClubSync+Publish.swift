@@ -1,0 +1,122 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// What leaves the library for a shared club, and only that: the furthest position in the books linked
+/// to the club's (at the reader's granularity), and a host's meetings. Notes and highlights leave
+/// only when a command names the club (`ClubChange.post`).
+extension ClubSync {
+    /// The club books the library holds under the same ISBN, else the same title and author, that are
+    /// not linked yet: a link each.
+    public func foundLinks(in club: SharedClub, library: Library) -> [String: Book.ID] {
+        var links: [String: Book.ID] = [:]
+        for meeting in club.meetings {
+            guard let book = meeting.book, state.links[book.id] == nil, links[book.id] == nil else { continue }
+            if let key = book.isbn.flatMap(ISBN.matchKey),
+                let match = library.books.first(where: { $0.isbn.flatMap(ISBN.matchKey) == key })
+            {
+                links[book.id] = match.id
+                continue
+            }
+            let matches = library.books.filter {
+                $0.title.lowercased() == book.title.lowercased()
+                    && ($0.author ?? "").lowercased() == (book.author ?? "").lowercased()
+            }
+            if matches.count == 1 { links[book.id] = matches[0].id }
+        }
+        return links
+    }
+
+    /// The club books of `club` the reader has not linked, and could not be linked for them.
+    public func unlinked(in club: SharedClub) -> [ClubBook] {
+        var books: [ClubBook] = []
+        for book in club.meetings.compactMap(\.book) where state.links[book.id] == nil && !books.contains(book) {
+            books.append(book)
+        }
+        return books
+    }
+
+    /// What the linked books say that the club has not heard: at `exact`, each book's furthest
+    /// position when it moved on; at `target`, each meeting whose target was reached.
+    public func progressChanges(library: Library, club: SharedClub, granularity: ClubProgress) -> [ClubChange] {
+        guard !state.left, granularity != .off else { return [] }
+        var changes: [ClubChange] = []
+        for (clubBook, bookID) in state.links.sorted(by: { $0.key < $1.key }) {
+            guard let book = library[id: bookID] else { continue }
+            let position = Spoilers.position(of: book)
+            switch granularity {
+            case .exact:
+                guard position.fraction ?? 0 > 0 || position.finished == true else { continue }
+                let published = state.published[clubBook]
+                if published != position, published.map({ $0.furthest(position) == position }) ?? true {
+                    changes.append(.progress(book: clubBook, position))
+                }
+            case .target:
+                for meeting in club.meetings
+                where meeting.book?.id == clubBook && !state.reachedPublished.contains(meeting.id) {
+                    if let target = Self.target(of: meeting), Spoilers.reveals(target, to: position) {
+                        changes.append(.reached(meeting: meeting.id))
+                    }
+                }
+            case .off:
+                break
+            }
+        }
+        return changes
+    }
+
+    /// A meeting's target as a place in the club's edition of its book.
+    public static func target(of meeting: ClubMeeting) -> ClubPosition? {
+        guard let target = meeting.target, let fraction = target.fraction(of: meeting.book?.pages) else { return nil }
+        return ClubPosition(
+            page: target.page(of: meeting.book?.pages), pages: meeting.book?.pages, isbn: meeting.book?.isbn,
+            fraction: fraction)
+    }
+
+    /// Notes what `changes` published, so that it is not published again.
+    mutating func record(_ changes: [ClubChange]) {
+        for change in changes {
+            switch change {
+            case .progress(let book, let position): state.published[book] = position
+            case .reached(let meeting): state.reachedPublished.insert(meeting)
+            default: break
+            }
+        }
+    }
+
+    /// The meetings of the reader's own club of this id (a founder's), as the club's lines: those that
+    /// changed, and those no longer planned.
+    public func meetingChanges(library: Library, club: SharedClub) -> [ClubChange] {
+        guard club.founder == state.fingerprint, let local = library.clubs.first(where: { $0.id == state.club }) else {
+            return []
+        }
+        var changes: [ClubChange] = []
+        for meeting in local.meetings {
+            // A book the command did not load is left as the club has it.
+            if let id = meeting.bookID, library[id: id] == nil { continue }
+            let book = meeting.bookID.flatMap { library[id: $0] }.map {
+                ClubBook(id: $0.id, title: $0.title, author: $0.author, isbn: $0.isbn, pages: $0.pages)
+            }
+            let shared = ClubMeeting(
+                id: meeting.id, date: meeting.date, book: book, target: meeting.target, place: meeting.place)
+            if !club.meetings.contains(shared) { changes.append(.meeting(shared)) }
+        }
+        for meeting in club.meetings where !local.meetings.contains(where: { $0.id == meeting.id }) {
+            changes.append(.cancel(meeting.id))
+        }
+        return changes
+    }
+
+    /// A club's meetings as the reader's own club: each meeting's book is the reader's linked copy.
+    public func asClub(_ club: SharedClub) -> Club {
+        Club(
+            id: club.id, name: club.name,
+            meetings: club.meetings.map { meeting in
+                Meeting(
+                    id: meeting.id, date: meeting.date, bookID: meeting.book.flatMap { state.links[$0.id] },
+                    target: meeting.target, place: meeting.place)
+            })
+    }
+}

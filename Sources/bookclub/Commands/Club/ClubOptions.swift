@@ -1,0 +1,133 @@
+import BookClubCore
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// What the club commands share: the club and member arguments, `--name`, the roster change.
+enum ClubOptions {
+    static let club = Argument(
+        name: "club", help: "The club: an id or id prefix, a name, or words of it. Omitted: the selected club.",
+        isOptional: true)
+    static let member = Argument(name: "member", help: "The member: a name, or a key fingerprint or its start.")
+    static let memberName = Option(
+        long: "name", kind: .value("name"), help: "The name the club knows you by (default: your login name).",
+        parse: .note)
+
+    static func name(_ arguments: ParsedArguments) throws -> String? {
+        guard let name = try arguments[memberName] ?? nil else { return nil }
+        guard let trimmed = name.nonBlank, trimmed.count <= 64 else {
+            throw ParseError.invalidValue(value: name, label: "--name <name>", reason: "a name of 1 to 64 characters")
+        }
+        return trimmed
+    }
+
+    /// A host's change of the roster: synced first, the member found, the change published and pushed.
+    static func changeRoster(
+        _ reference: String?, member: String, in session: Session, json: Bool, verb: String,
+        change: (ClubMember) throws -> ClubChange
+    ) throws {
+        var sync = try session.sharedClub(reference)
+        let club = try session.syncClub(&sync)
+        guard club.member(sync.state.fingerprint)?.state == .host else {
+            throw CommandFailure(
+                "Only a host of \(club.name) can do that; its hosts: \(club.members.filter { $0.state == .host }.map(\.name).joined(separator: ", "))."
+            )
+        }
+        let target = try club.member(matching: member)
+        guard target.fingerprint != club.founder else { throw CommandFailure("\(target.name) founded \(club.name).") }
+        let changed = try session.syncClub(&sync, publishing: [change(target)])
+        if json { try session.writeJSON(SharedClubJSON.summary(changed, sync.state)) }
+        let now = changed.member(target.fingerprint)?.state.rawValue ?? "?"
+        session.output.write(TerminalText("\(target.name) (\(target.fingerprint)) \(verb): now \(now)."), as: .message)
+    }
+}
+
+extension Session {
+    /// The name a member goes by when they give none: their login name.
+    var readerName: String {
+        (services.variables["USER"] ?? services.variables["LOGNAME"])?.nonBlank ?? "reader"
+    }
+}
+
+extension ClubOptions {
+    /// The club's book named by words of its title; omitted, the next meeting's.
+    static func book(_ words: String?, of club: SharedClub, now: Date) throws -> ClubBook {
+        var books: [ClubBook] = []
+        for book in club.meetings.compactMap(\.book) where !books.contains(where: { $0.id == book.id }) {
+            books.append(book)
+        }
+        guard let words = words?.lowercased().trimmed, !words.isEmpty else {
+            if let next = club.meetings.first(where: { $0.date >= now && $0.book != nil })?.book { return next }
+            if books.count == 1 { return books[0] }
+            throw CommandFailure("\(club.name) has no upcoming meeting with a book: name the book with --club-book.")
+        }
+        let matches = books.filter { $0.title.lowercased().contains(words) || $0.id.hasPrefix(words) }
+        guard matches.count == 1 else {
+            throw CommandFailure(
+                matches.isEmpty
+                    ? "\(club.name) meets about no book like \(words): its books: \(books.map(\.title).joined(separator: ", "))."
+                    : "\(words) names \(matches.count) of \(club.name)'s books: \(matches.map(\.title).joined(separator: ", "))."
+            )
+        }
+        return matches[0]
+    }
+
+    /// The place a post may reveal: where the reader is in their linked copy, or lower (`--at`).
+    static func place(_ at: String?, of book: ClubBook, club: SharedClub, sync: ClubSync, in session: Session) throws
+        -> ClubPosition
+    {
+        guard let linked = sync.state.links[book.id], let own = try session.library().state[id: linked] else {
+            throw CommandFailure(
+                "Link your copy of \(book.title) first: bookclub club link \(club.name.shellWord) BOOK")
+        }
+        let here = Spoilers.position(of: own)
+        guard let at else { return here }
+        let lowered: ClubPosition
+        if at.lowercased() == "target" {
+            guard let meeting = club.meetings.first(where: { $0.date >= session.now() && $0.book?.id == book.id }),
+                let target = ClubSync.target(of: meeting)
+            else { throw CommandFailure("No upcoming meeting of \(club.name) about \(book.title) has a target.") }
+            lowered = target
+        } else {
+            switch ProgressValue(parsing: at) {
+            case .page(let page)?:
+                guard let pages = own.pages, page <= pages else {
+                    throw CommandFailure(
+                        "--at \(at): your copy of \(own.title) has \(own.pages.map { NumberText.count($0, "page") } ?? "no page count"); give a percent."
+                    )
+                }
+                lowered = ClubPosition(
+                    page: page, pages: pages, isbn: here.isbn, fraction: Double(page) / Double(pages))
+            case .percent(let percent)?:
+                lowered = ClubPosition(
+                    page: own.pages.map { Int((percent / 100 * Double($0)).rounded()) }, pages: own.pages,
+                    isbn: here.isbn,
+                    fraction: percent / 100)
+            default:
+                throw ParseError.invalidValue(
+                    value: at, label: "--at <place>", reason: "expected a page, a percent or target")
+            }
+        }
+        guard here.furthest(lowered) == here || Spoilers.reveals(lowered, to: here) else {
+            throw CommandFailure(
+                "--at \(at) is further than you have read (\(SharedClubText.place(here, author: nil))): a post can only be placed lower."
+            )
+        }
+        return lowered
+    }
+}
+
+extension Session {
+    /// The reader's furthest position in each club book they linked.
+    func clubPositions(_ sync: ClubSync) throws -> [String: ClubPosition] {
+        let library = try self.library().state
+        var positions: [String: ClubPosition] = [:]
+        for (clubBook, id) in sync.state.links {
+            if let book = library[id: id] { positions[clubBook] = Spoilers.position(of: book) }
+        }
+        return positions
+    }
+}

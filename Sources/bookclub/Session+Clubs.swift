@@ -1,0 +1,97 @@
+import BookClubCore
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// Shared clubs around a command: a club command syncs its club first (pull, verify, publish, push);
+/// a command that moved a linked book on publishes it after its save.
+extension Session {
+    var clubHome: ClubHome { ClubHome(storePath: storage.path, fileSystem: services.fileSystem) }
+
+    var keygen: SSHKeygen {
+        SSHKeygen(runner: services.runner, environment: services.variables, fileSystem: services.fileSystem)
+    }
+
+    /// The key that signs: the `clubKey` setting (`~/` for the home folder), else bookclub's own.
+    func clubKeyPath() throws -> String {
+        let key = try settings().state.clubKey.trimmed
+        if key.isEmpty { return clubHome.defaultKeyPath }
+        if key.hasPrefix("~/") { return (services.variables["HOME"] ?? FileSystem.userHome()) + key.dropFirst(1) }
+        return absolutePath(key)
+    }
+
+    /// The shared club a reference names.
+    func sharedClub(_ reference: String?) throws -> ClubSync {
+        ClubSync(home: clubHome, keygen: keygen, state: try clubHome.choose(reference))
+    }
+
+    /// Syncs a shared club: in a git work tree pulls first; verifies what came; links the club's books
+    /// found in the library; publishes what is due and `extra`; commits this device's log and pushes.
+    @discardableResult
+    func syncClub(_ sync: inout ClubSync, publishing extra: [ClubChange] = []) throws -> SharedClub {
+        let git = Git(folder: sync.state.folder, environment: services.variables, runner: services.runner)
+        try git?.pull()
+        var (club, report) = try sync.sync(now: services.now())
+        let library = try self.library().state
+        try sync.link(sync.foundLinks(in: club, library: library))
+        let changes =
+            sync.meetingChanges(library: library, club: club)
+            + sync.progressChanges(library: library, club: club, granularity: try settings().state.clubProgress) + extra
+        if !changes.isEmpty {
+            let published = try sync.sync(now: services.now(), publishing: changes)
+            club = published.club
+            report.sent += published.report.sent
+            report.problems += published.report.problems
+        }
+        try git?.commitAndPush(
+            log: ClubFolder(path: sync.state.folder).logPath(of: sync.state.device), device: sync.state.name)
+        warn(report, club: club)
+        return club
+    }
+
+    func warn(_ report: ClubReport, club: SharedClub) {
+        if report.restored {
+            output.write(
+                "\(club.name): this member's log in the folder was damaged; it was written again from the copy kept here",
+                as: .warning)
+        }
+        for problem in report.problems {
+            output.write(TerminalText("\(club.name): \(SyncText.problem(problem))"), as: .warning)
+        }
+        if report.waiting > 0 {
+            output.write(
+                "\(club.name): more arrived than one sync verifies; the rest comes with the next", as: .warning)
+        }
+    }
+
+    /// After a command's save: publishes, to each shared club, the linked books it moved on.
+    /// A failure is a warning: the change stands here, and the next club sync publishes it.
+    func publishToClubs() {
+        guard let change = savedChange, !change.books.isEmpty else { return }
+        let home = clubHome
+        let clubs = home.clubs()
+        guard !clubs.isEmpty else { return }
+        let changed = Library(books: change.books.compactMap(\.after))
+        let ids = Set(changed.books.map(\.id))
+        for id in clubs {
+            do {
+                guard let state = try home.state(of: id), !state.left, state.links.values.contains(where: ids.contains)
+                else { continue }
+                var sync = ClubSync(home: home, keygen: keygen, state: state)
+                let club = try sync.club()
+                let changes = sync.progressChanges(
+                    library: changed, club: club, granularity: try settings().state.clubProgress)
+                guard !changes.isEmpty else { continue }
+                let (synced, report) = try sync.sync(now: services.now(), publishing: changes)
+                warn(report, club: synced)
+            } catch {
+                output.write(
+                    "the change is saved here, but not yet shared with club \(id) (the next `bookclub club sync` tries again): \(ErrorReport.line(error, timeZone: timeZone))",
+                    as: .warning)
+            }
+        }
+    }
+}

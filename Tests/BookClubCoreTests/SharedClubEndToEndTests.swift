@@ -1,0 +1,270 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A club of many, as readers run it: three homes in three time zones sharing one plain folder, each
+/// signing with its own key; forged, damaged and hostile logs; nothing private in the folder.
+@Suite(.serialized) struct SharedClubEndToEndTests {
+    /// Ana founds the club (New York), Ben (Kolkata) reads another edition, Cy (London) the same one.
+    struct Club {
+        let ana: BookClubRunner
+        let ben: BookClubRunner
+        let cy: BookClubRunner
+        let folder: String
+        var founder = ""
+
+        init() throws {
+            var homes: [BookClubRunner] = []
+            for (zone, user) in [("America/New_York", "ana"), ("Asia/Kolkata", "ben"), ("Europe/London", "cy")] {
+                var home = try BookClubRunner()
+                home.environment["TZ"] = zone
+                home.environment["USER"] = user
+                homes.append(home)
+            }
+            (ana, ben, cy) = (homes[0], homes[1], homes[2])
+            folder = ana.home + "/club-folder"
+        }
+
+        var all: [BookClubRunner] { [ana, ben, cy] }
+
+        /// Ana's club with a meeting about her Dune (412 pages) in two weeks to p. 200; Ben and Cy have
+        /// their own Dunes and ask to join; Ana admits both.
+        mutating func start() throws {
+            try expectSuccess(
+                ana, "add", "Dune", "--author", "Frank Herbert", "--pages", "412", "--isbn", "9780441172719")
+            try expectSuccess(ana, "club", "add", "Sci-Fi 🚀")
+            try expectSuccess(
+                ana, "club", "meeting", "sci-fi", "--date", "in 2 weeks", "--book", "dune", "--target", "200")
+            let shared = try ana.run("club", "share", "sci-fi", folder)
+            #expect(shared.exitCode == 0, "\(shared.stderr)")
+            founder = shared.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            #expect(founder.hasPrefix("SHA256:") && founder.count == 50, "\(shared.stdout)")
+            // Ben's Dune is another edition, with another title.
+            try expectSuccess(ben, "add", "デューン 砂の惑星", "--author", "フランク・ハーバート", "--pages", "896")
+            try expectSuccess(cy, "add", "Dune", "--author", "Frank Herbert", "--pages", "412", "--isbn", "0441172717")
+            for home in [ben, cy] { try expectSuccess(home, "club", "join", folder, "--founder", founder) }
+            let pending = try ana.run("club", "members", "sci-fi")
+            #expect(
+                pending.stdout.contains("ben  pending") && pending.stdout.contains("cy  pending"), "\(pending.stdout)")
+            try expectSuccess(ana, "club", "admit", "sci-fi", "ben")
+            try expectSuccess(ana, "club", "admit", "sci-fi", "cy")
+        }
+
+        func expectSuccess(_ home: BookClubRunner, _ arguments: String...) throws {
+            let result = try home.run(arguments, input: nil, environment: [:])
+            #expect(result.exitCode == 0, "\(arguments.joined(separator: " ")): \(result.stderr)")
+        }
+
+        /// Every file of the folder, as one text.
+        func folderText() throws -> String {
+            var text = ""
+            let enumerator = FileManager.default.enumerator(atPath: folder)
+            while let name = enumerator?.nextObject() as? String {
+                if let data = FileManager.default.contents(atPath: folder + "/" + name) {
+                    text += String(decoding: data, as: UTF8.self)
+                }
+            }
+            return text
+        }
+
+        func logPath(of home: BookClubRunner) throws -> String {
+            let names = try FileManager.default.contentsOfDirectory(atPath: folder + "/members")
+            for name in names where name.hasSuffix(".jsonl") {
+                guard FileManager.default.isReadableFile(atPath: folder + "/members/" + name),
+                    (try? FileManager.default.attributesOfItem(atPath: folder + "/members/" + name)[.type]
+                        as? FileAttributeType)
+                        == .typeRegular
+                else { continue }
+                let text = try String(contentsOfFile: folder + "/members/" + name, encoding: .utf8)
+                if text.contains("\"name\":\"\(home.environment["USER"]!)\"") { return folder + "/members/" + name }
+            }
+            throw CocoaError(.fileNoSuchFile)
+        }
+
+        func cleanUp() { for home in all { home.cleanUp() } }
+    }
+
+    @Test func threeHomesReadTogetherWithoutSpoilers() throws {
+        var club = try Club()
+        defer { club.cleanUp() }
+        try club.start()
+        // Ben links his other edition by hand; Cy's is found by its ISBN.
+        try club.expectSuccess(club.ben, "club", "link", "sci-fi", "デューン")
+        try club.expectSuccess(club.ana, "progress", "dune", "400", "--note", "private: the spice must flow")
+        try club.expectSuccess(club.ben, "progress", "デューン", "300")
+        try club.expectSuccess(club.cy, "progress", "dune", "150")
+        try club.expectSuccess(club.cy, "club", "sync")
+
+        let post = try club.ana.run("club", "post", "sci-fi", "The ending: Paul becomes what he feared")
+        #expect(post.exitCode == 0, "\(post.stderr)")
+
+        // Ben (300 of 896, 33%) and Cy (p. 150) do not see it; each is told where it unlocks.
+        for home in [club.ben, club.cy] {
+            let feed = try home.run("club", "feed", "sci-fi")
+            #expect(feed.exitCode == 0, "\(feed.stderr)")
+            #expect(!feed.stdout.contains("ending"), "a spoiler: \(feed.stdout)")
+            #expect(feed.stderr.contains("1 more post waits until you read further"), "\(feed.stderr)")
+            let json = try home.run("club", "feed", "sci-fi", "--json")
+            #expect(!json.stdout.contains("ending") && json.stdout.contains("\"hidden\" : 1"), "\(json.stdout)")
+        }
+        // In Cy's copy, the same edition: the same page; in Ben's, the same fraction (400/412 of 896).
+        #expect(try club.cy.run("club", "feed").stderr.contains("the next at p. 400 (97%)"))
+        #expect(try club.ben.run("club", "feed").stderr.contains("the next at p. 870 (97%)"))
+
+        // Past the page, it shows, with its author and place.
+        try club.expectSuccess(club.cy, "progress", "dune", "400")
+        let seen = try club.cy.run("club", "feed", "sci-fi")
+        #expect(seen.stdout.contains("ana, p. 400 of ana's 412-page edition, 97%"), "\(seen.stdout)")
+        #expect(seen.stdout.contains("The ending: Paul becomes what he feared"))
+        // --spoilers shows it to Ben for this command only.
+        #expect(try club.ben.run("club", "feed", "--spoilers").stdout.contains("The ending"))
+        #expect(try !club.ben.run("club", "feed").stdout.contains("The ending"))
+
+        // Nothing private left any home.
+        let folder = try club.folderText()
+        for secret in ["private: the spice must flow", "デューン", "フランク"] {
+            #expect(!folder.contains(secret), "\(secret) is in the folder")
+        }
+        // Every member sees every member the same way.
+        let rosters = try club.all.map { try $0.run("club", "members", "sci-fi", "--json").stdout }
+        let names = rosters.map { roster in ["ana", "ben", "cy"].filter { roster.contains("\"name\" : \"\($0)\"") } }
+        #expect(names.allSatisfy { $0 == ["ana", "ben", "cy"] }, "\(rosters)")
+        #expect(rosters.allSatisfy { !$0.contains("pending") }, "\(rosters)")
+    }
+
+    @Test func progressAtEachGranularity() throws {
+        var club = try Club()
+        defer { club.cleanUp() }
+        try club.start()
+        try club.expectSuccess(club.ben, "settings", "set", "clubProgress", "target")
+        try club.expectSuccess(club.cy, "settings", "set", "clubProgress", "off")
+        try club.expectSuccess(club.ben, "club", "link", "sci-fi", "デューン")
+        try club.expectSuccess(club.ben, "progress", "デューン", "300")
+        try club.expectSuccess(club.cy, "progress", "dune", "123")
+        var text = try club.folderText()
+        #expect(!text.contains("\"page\":300") && !text.contains("\"page\":123"), "a page left a home")
+        #expect(!text.contains("\"op\":\"reached\""))
+        // Ben passes the target (p. 200 of 412 is 49%: p. 435 of his 896).
+        try club.expectSuccess(club.ben, "progress", "デューン", "440")
+        text = try club.folderText()
+        #expect(text.contains("\"op\":\"reached\"") && !text.contains("\"page\":440"))
+        try club.expectSuccess(club.ana, "progress", "dune", "210")
+        #expect(try club.folderText().contains("\"page\":210"))
+    }
+
+    @Test func forgedAndDamagedLinesAreRefusedInEveryHome() throws {
+        var club = try Club()
+        defer { club.cleanUp() }
+        try club.start()
+        try club.expectSuccess(club.ben, "club", "link", "sci-fi", "デューン")
+        try club.expectSuccess(club.ben, "progress", "デューン", "100")
+        let benLog = try club.logPath(of: club.ben)
+        let cyLog = try club.logPath(of: club.cy)
+        try club.expectSuccess(club.cy, "club", "sync")
+
+        // Unsigned: a post appended to Cy's log, in her name, with no seal.
+        let forged =
+            #"{"at":{"fraction":0},"book":"x","c":0,"id":"forged1","n":99,"op":"post","t":1,"text":"FORGED unsigned","v":1,"written":1}"#
+        try append(forged + "\n", to: cyLog)
+        // Signed by another member: Ben's sealed batch copied to the end of Cy's log.
+        let benText = try String(contentsOfFile: benLog, encoding: .utf8)
+        let benLines = benText.split(separator: "\n").map(String.init)
+        try append(benLines.suffix(2).joined(separator: "\n") + "\n", to: cyLog)
+        for home in club.all {
+            let members = try home.run("club", "sync")
+            #expect(members.exitCode == 0, "\(members.stderr)")
+            if home.home != club.cy.home {
+                #expect(members.stderr.contains(cyLog + ":"), "the forged lines are reported: \(members.stderr)")
+            }
+            let feed = try home.run("club", "feed", "--spoilers")
+            #expect(!feed.stdout.contains("FORGED"))
+        }
+        let ana = try club.ana.run("club", "sync")
+        #expect(!ana.stderr.contains("FORGED"))
+
+        // A byte flipped in a sealed batch of Ben's log: reported once, with its file and line; what was
+        // verified stays.
+        var data = try Data(contentsOf: URL(fileURLWithPath: benLog))
+        let index = data.firstIndex(of: UInt8(ascii: "\"")).map { data.index($0, offsetBy: 3) }!
+        data[index] ^= 1
+        try data.write(to: URL(fileURLWithPath: benLog))
+        let reported = try club.ana.run("club", "sync")
+        #expect(
+            reported.stderr.contains(benLog) && reported.stderr.contains("rewritten"), "\(reported.stderr) \(benLog)")
+        #expect(try !club.ana.run("club", "sync").stderr.contains("rewritten"), "said once")
+        #expect(try club.ana.run("club", "members").stdout.contains("ben  member"))
+    }
+
+    @Test func aRemovedMemberWritesInVain() throws {
+        var club = try Club()
+        defer { club.cleanUp() }
+        try club.start()
+        try club.expectSuccess(club.ana, "progress", "dune", "400")
+        try club.expectSuccess(club.cy, "club", "post", "sci-fi", "before removal", "--at", "0")
+        try club.expectSuccess(club.ana, "club", "expel", "sci-fi", "cy")
+        // Cy has not heard yet, and posts again: a line numbered past what Ana covered.
+        try club.expectSuccess(club.cy, "club", "post", "sci-fi", "after removal", "--at", "0")
+        for home in [club.ana, club.ben] {
+            let feed = try home.run("club", "feed", "--spoilers")
+            #expect(feed.stdout.contains("before removal") || home.home == club.ben.home)
+            #expect(!feed.stdout.contains("after removal"), "\(feed.stdout)")
+            #expect(try home.run("club", "members").stdout.contains("cy  removed"))
+        }
+    }
+
+    @Test func aHostileFolderHarmsNoOne() throws {
+        var club = try Club()
+        defer { club.cleanUp() }
+        try club.start()
+        let members = club.folder + "/members/"
+        // A link where a log belongs, pointing at a private file of Ana's.
+        let secret = club.ana.home + "/secret.txt"
+        try "SECRET of ana\n".write(toFile: secret, atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(
+            atPath: members + "0123456789abcdef0123456789abcdef.jsonl", withDestinationPath: secret)
+        #expect(mkfifo(members + "fedcba9876543210fedcba9876543210.jsonl", 0o600) == 0)
+        try FileManager.default.createDirectory(
+            atPath: members + "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa.jsonl", withIntermediateDirectories: true)
+        let started = Date()
+        let sync = try club.ana.run("club", "sync")
+        #expect(Date().timeIntervalSince(started) < 20, "a FIFO made it wait")
+        #expect(sync.exitCode == 0, "\(sync.stderr)")
+        #expect(sync.stderr.contains("not a plain file: left unopened"), "\(sync.stderr)")
+        #expect(!sync.stderr.contains("SECRET") && !sync.stdout.contains("SECRET"))
+        #expect(try String(contentsOfFile: secret, encoding: .utf8) == "SECRET of ana\n")
+
+        // Ana's own log, cut by someone else, is written again from her copy.
+        let own = try club.logPath(of: club.ana)
+        let whole = try Data(contentsOf: URL(fileURLWithPath: own))
+        try whole.prefix(40).write(to: URL(fileURLWithPath: own))
+        let mended = try club.ana.run("club", "sync")
+        #expect(mended.stderr.contains("written again from the copy kept here"), "\(mended.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: own)).prefix(whole.count) == whole)
+
+        // Control characters in a name never reach the terminal.
+        let escape = try club.ben.run("club", "members")
+        #expect(!escape.stdout.contains("\u{1B}"))
+    }
+
+    @Test func withoutSSHKeygenNothingIsShownOrPublished() throws {
+        var club = try Club()
+        defer { club.cleanUp() }
+        try club.start()
+        let empty = club.ben.home + "/empty-path"
+        try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
+        let feed = try club.ben.run("club", "feed", environment: ["PATH": empty])
+        #expect(feed.exitCode == 69, "\(feed.stderr)")
+        #expect(feed.stderr.contains("openssh-client"), "\(feed.stderr)")
+        #expect(feed.stdout.isEmpty)
+    }
+
+    private func append(_ text: String, to path: String) throws {
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(text.utf8))
+        try handle.close()
+    }
+}
