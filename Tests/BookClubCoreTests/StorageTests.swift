@@ -3,6 +3,10 @@ import Testing
 
 @testable import BookClubCore
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 @Suite struct LibraryStorageTests {
     let path = "/data/store.json"
 
@@ -367,6 +371,146 @@ import Testing
             #expect(error.localizedDescription.contains(folder + "/file"))
         }
         try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    @Test func thePlainFileCallsReadAndWriteAPlainFile() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let live = FileSystem.live
+        let path = folder + "/devices/log.jsonl"
+        #expect(try live.plainSize(path) == nil)
+        #expect(try live.readPlainRange(path, 0, 10) == nil)
+        #expect(throws: POSIXFile.tooShort(path, 0, 3), "a file that should hold bytes is not made anew") {
+            try live.appendPlain(path, Data("x".utf8), 3)
+        }
+        try live.appendPlain(path, Data("one\n".utf8), 0)
+        try live.appendPlain(path, Data("two\n".utf8), 4)
+        try live.appendPlain(path, Data("three\n".utf8), 8)
+        #expect(try live.plainSize(path) == 14)
+        #expect(try live.readPlainRange(path, 4, 100) == Data("two\nthree\n".utf8))
+        #expect(try live.readPlainRange(path, 0, 3) == Data("one".utf8))
+        let attributes = try FileManager.default.attributesOfItem(atPath: path)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+    }
+
+    /// A unix socket bound at `path`, left open; its descriptor.
+    static func bindSocket(_ path: String) throws -> Int32 {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        try #require(bytes.count < MemoryLayout.size(ofValue: address.sun_path))
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        try #require(fd >= 0 && bound == 0, "a socket at \(path)")
+        return fd
+    }
+
+    /// Where a plain file belongs, a link (to a file, or to nowhere), a folder, a named pipe, a socket
+    /// or a device is refused, never opened: nothing is read or written through a link, nothing
+    /// waits on a pipe. The calls that follow links still do (a store may be a link in a reader's
+    /// dotfiles).
+    @Test func thePlainFileCallsRefuseWhatIsNotAPlainFile() throws {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let live = FileSystem.live
+        let secret = folder + "/secret"
+        let held = Data("the reader's secret\n".utf8)
+        try held.write(to: URL(fileURLWithPath: secret))
+        let manager = FileManager.default
+        try manager.createSymbolicLink(atPath: folder + "/link", withDestinationPath: secret)
+        try manager.createSymbolicLink(atPath: folder + "/dangling", withDestinationPath: folder + "/made-through")
+        try manager.createDirectory(atPath: folder + "/folder", withIntermediateDirectories: false)
+        #expect(mkfifo(folder + "/pipe", 0o600) == 0)
+        let socket = try Self.bindSocket(folder + "/socket")
+        defer { close(socket) }
+        let others: [(String, OtherFileKind)] = [
+            (folder + "/link", .symbolicLink), (folder + "/dangling", .symbolicLink), (folder + "/folder", .folder),
+            (folder + "/pipe", .namedPipe), (folder + "/socket", .socket), ("/dev/null", .device),
+        ]
+        for (path, kind) in others {
+            let refusal = BookClubError.io(path: path, cause: "is \(kind.rawValue), not a plain file: left unopened")
+            #expect(FileSystem.plainFileRefusal(path, kind) == refusal)
+            #expect(throws: refusal) { _ = try live.plainSize(path) }
+            #expect(throws: refusal) { _ = try live.readPlainRange(path, 0, 100) }
+            for offset in [0, 5] {
+                #expect(throws: refusal) { try live.appendPlain(path, Data("written\n".utf8), offset) }
+            }
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: secret)) == held)
+        #expect(!manager.fileExists(atPath: folder + "/made-through"), "no file is made where a link points")
+        #expect(try live.size(folder + "/link") == held.count)
+        #expect(try live.readRange(folder + "/link", 0, 100) == held)
+    }
+
+    /// A link, a pipe or a folder put in place after the first look (`lstat`) and before the `open` is
+    /// refused as well: by the open (`O_NOFOLLOW`, and a pipe with no reader is not opened to write) or
+    /// by the look at what was opened (`fstat`).
+    @Test(arguments: [OtherFileKind.symbolicLink, .namedPipe, .folder])
+    func whatIsPutInPlaceBeforeTheOpenIsRefusedAsWell(_ kind: OtherFileKind) throws {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let secret = folder + "/secret"
+        let held = Data("the reader's secret\n".utf8)
+        try held.write(to: URL(fileURLWithPath: secret))
+        let path = folder + "/log.jsonl"
+        var sys = Syscalls.real
+        sys.open = { opened, flags, mode in
+            if opened == path {
+                try? FileManager.default.removeItem(atPath: path)
+                switch kind {
+                case .symbolicLink:
+                    try? FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: secret)
+                case .namedPipe: mkfifo(path, 0o600)
+                default: try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+                }
+            }
+            return Syscalls.real.open(opened, flags, mode)
+        }
+        let refusal = FileSystem.plainFileRefusal(path, kind)
+        for flags in [O_RDONLY, O_WRONLY] {
+            try Data("log\n".utf8).write(to: URL(fileURLWithPath: path))
+            #expect(throws: refusal) {
+                if let fd = try POSIXFile.openPlain(path, flags, sys: sys) { close(fd) }
+            }
+            try FileManager.default.removeItem(atPath: path)
+        }
+        try Data("log\n".utf8).write(to: URL(fileURLWithPath: path))
+        #expect(throws: refusal) { try FileSystem.live(sys).appendPlain(path, Data("written\n".utf8), 4) }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: secret)) == held)
+    }
+
+    /// The plain-file append goes through the calls a test makes fail, as `append` does.
+    @Test func aFailedCallOfAPlainAppendIsReported() throws {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/log.jsonl"
+        #expect(throws: BookClubError.io(path: path, cause: "cannot open: Permission denied")) {
+            try FileSystem.live(injecting: .open, occurrence: 1, code: EACCES).appendPlain(path, Data("x\n".utf8), 0)
+        }
+        #expect(throws: BookClubError.io(path: path, cause: "cannot write: No space left on device")) {
+            try FileSystem.live(injecting: .write, occurrence: 1, code: ENOSPC).appendPlain(path, Data("x\n".utf8), 0)
+        }
+        #expect(throws: BookClubError.io(path: path, cause: "cannot sync: Input/output error")) {
+            try FileSystem.live(injecting: .fsync, occurrence: 1, code: EIO).appendPlain(path, Data("x\n".utf8), 0)
+        }
+    }
+
+    /// In memory, what `others` names is listed and refused by the plain-file calls.
+    @Test func inMemoryOthersAreListedAndRefused() throws {
+        let files = FileSystem.inMemory(["/f/log": Data("log\n".utf8)], others: ["/f/link": .symbolicLink])
+        #expect(files.list("/f").sorted() == ["link", "log"])
+        #expect(files.kind("/f/link") == .symbolicLink && files.kind("/f/log") == nil)
+        let refusal = FileSystem.plainFileRefusal("/f/link", .symbolicLink)
+        #expect(throws: refusal) { _ = try files.plainSize("/f/link") }
+        #expect(throws: refusal) { _ = try files.readPlainRange("/f/link", 0, 10) }
+        #expect(throws: refusal) { try files.appendPlain("/f/link", Data("x".utf8), 0) }
+        try files.appendPlain("/f/log", Data("more\n".utf8), 4)
+        #expect(try files.plainSize("/f/log") == 9)
+        #expect(try files.readPlainRange("/f/log", 4, 10) == Data("more\n".utf8))
     }
 }
 

@@ -368,6 +368,157 @@ import Testing
         }
     }
 
+    /// In a folder shared with other people, one of them may put a link where a log belongs, pointing
+    /// at a file of the reader's. It is never opened: reported, and nothing of the file is read.
+    @Test func aLogThatIsALinkToAPrivateFileIsReportedAndNeverRead() throws {
+        let homes = try TwoHomes()
+        defer { homes.cleanUp() }
+        try homes.join()
+        #expect(try homes.desk.run("add", "Kindred").exitCode == 0)
+        let devices = homes.folder + "/devices"
+        // A private file that reads as a log: followed, it would bring in a book titled with the secret.
+        let secret = "the reader's secret 7f3a9c"
+        let stranger = String(repeating: "e", count: 32)
+        let privateFile = homes.laptop.home + "/private.txt"
+        try
+            (#"{"v":1,"device":"\#(stranger)","n":1,"t":1795578592641,"c":1,"op":"book.add","book":{"id":"ab12","title":"\#(secret)","tags":[],"added":"2026-11-20T10:00:00Z"}}"#
+            + "\n").write(toFile: privateFile, atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(
+            atPath: devices + "/\(stranger).jsonl", withDestinationPath: privateFile)
+        // And a link to the store itself.
+        let other = String(repeating: "f", count: 32)
+        try FileManager.default.createSymbolicLink(
+            atPath: devices + "/\(other).jsonl", withDestinationPath: homes.laptop.storePath)
+
+        var outputs: [BookClubRunner.Result] = []
+        let sync = try homes.laptop.run("sync")
+        outputs.append(sync)
+        #expect(sync.exitCode == 65, "\(sync)")
+        for device in [stranger, other] {
+            #expect(
+                sync.stderr.contains(
+                    "\(devices)/\(device).jsonl: a symbolic link, not a log: left unopened; that device's changes wait until its log is put in its place\n"
+                ), "\(sync.stderr)")
+        }
+        let json = try homes.laptop.run("sync", "--json")
+        outputs.append(json)
+        #expect(json.exitCode == 65)
+        #expect(json.stdout.contains(#""detail" : "a symbolic link, not a log: left unopened""#), "\(json.stdout)")
+        let status = try homes.laptop.run("sync", "status")
+        outputs.append(status)
+        #expect(status.exitCode == 65)
+        #expect(status.stderr.contains("\(stranger).jsonl: a symbolic link"), "\(status.stderr)")
+        // Every other command warns, and goes on with the other devices' logs.
+        let list = try homes.laptop.run("list")
+        outputs.append(list)
+        #expect(list.exitCode == 0 && list.stdout.contains("Kindred"), "\(list)")
+        #expect(list.stderr.contains("\(stranger).jsonl: a symbolic link"), "\(list.stderr)")
+        let export = try homes.laptop.run("export")
+        outputs.append(export)
+        let desk = try homes.desk.run("sync")
+        outputs.append(desk)
+        #expect(desk.exitCode == 65, "the other machine does not follow the link either")
+        for result in outputs {
+            #expect(!result.stdout.contains(secret) && !result.stderr.contains(secret), "\(result)")
+        }
+        for home in [homes.laptop, homes.desk] {
+            let store = home.home + "/.local/share/bookclub"
+            for name in try FileManager.default.contentsOfDirectory(atPath: store) {
+                let data = try Data(contentsOf: URL(fileURLWithPath: store + "/" + name))
+                #expect(!String(decoding: data, as: UTF8.self).contains(secret), "\(name) holds nothing of it")
+            }
+        }
+
+        // The links taken away: nothing is reported any more.
+        for device in [stranger, other] { try FileManager.default.removeItem(atPath: devices + "/\(device).jsonl") }
+        let after = try homes.laptop.run("list")
+        #expect(after.exitCode == 0 && !after.stderr.contains("left unopened"), "\(after.stderr)")
+        #expect(try homes.laptop.run("sync").exitCode == 0)
+        #expect(try homes.desk.run("sync").exitCode == 0)
+    }
+
+    /// A named pipe where a log belongs would hang a reader that opened it, waiting for a writer; a
+    /// folder cannot be read. Both are reported at once, and the other logs applied.
+    @Test func aPipeOrAFolderWhereALogBelongsIsReportedWithoutWaiting() throws {
+        let homes = try TwoHomes()
+        defer { homes.cleanUp() }
+        try homes.join()
+        #expect(try homes.desk.run("add", "Kindred").exitCode == 0)
+        let devices = homes.folder + "/devices"
+        let piped = String(repeating: "e", count: 32)
+        let folder = String(repeating: "f", count: 32)
+        #expect(mkfifo(devices + "/\(piped).jsonl", 0o600) == 0)
+        try FileManager.default.createDirectory(
+            atPath: devices + "/\(folder).jsonl", withIntermediateDirectories: false)
+        let started = Date()
+        let sync = try homes.laptop.run(["sync"], timeLimit: 30)
+        #expect(!sync.signalled, "sync returned without waiting on the pipe")
+        #expect(sync.exitCode == 65, "\(sync)")
+        #expect(sync.stderr.contains("\(devices)/\(piped).jsonl: a named pipe, not a log: left unopened"), "\(sync)")
+        #expect(sync.stderr.contains("\(devices)/\(folder).jsonl: a folder, not a log: left unopened"), "\(sync)")
+        #expect(sync.stderr.contains("1 book from desk"), "\(sync.stderr)")
+        for arguments in [["list"], ["sync", "status"], ["progress", "kindred", "10%"]] {
+            let result = try homes.laptop.run(arguments, timeLimit: 30)
+            #expect(!result.signalled, "\(arguments) returned without waiting on the pipe")
+            #expect(result.exitCode == (arguments == ["sync", "status"] ? 65 : 0), "\(arguments): \(result)")
+            #expect(result.stderr.contains("\(piped).jsonl: a named pipe"), "\(arguments): \(result.stderr)")
+        }
+        #expect(Date().timeIntervalSince(started) < 60)
+        #expect(try homes.desk.run(["sync"], timeLimit: 30).exitCode == 65)
+        #expect(try homes.desk.run("list").stdout.contains("10%"), "the laptop's log is written as before")
+    }
+
+    /// This machine's own log replaced by a link (by a file-sync tool or a git pull of someone else's
+    /// commit), or by a named pipe (which a writer would wait on for a reader): nothing is written
+    /// through it, nothing waits, and the command says so in one line.
+    @Test(arguments: [OtherFileKind.symbolicLink, .namedPipe])
+    func thisMachinesLogReplacedByALinkIsNeverWrittenThrough(_ kind: OtherFileKind) throws {
+        let homes = try TwoHomes()
+        defer { homes.cleanUp() }
+        #expect(try homes.laptop.run("add", "Dune", "--pages", "400").exitCode == 0)
+        let joined = try homes.laptop.run("sync", "init", homes.folder, "--name", "laptop")
+        #expect(joined.exitCode == 0)
+        #expect(try homes.desk.run("sync", "init", homes.folder, "--name", "desk").exitCode == 0)
+        let device = joined.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let own = homes.folder + "/devices/\(device).jsonl"
+        let log = try Data(contentsOf: URL(fileURLWithPath: own))
+        // The link points at a file of the reader's that reads as the log (a backup of it), so that
+        // only the refusal keeps a command from appending there.
+        let target = homes.laptop.home + "/log-backup.jsonl"
+        let held = log
+        try held.write(to: URL(fileURLWithPath: target))
+        try FileManager.default.removeItem(atPath: own)
+        if kind == .symbolicLink {
+            try FileManager.default.createSymbolicLink(atPath: own, withDestinationPath: target)
+        } else {
+            #expect(mkfifo(own, 0o600) == 0)
+        }
+        let refusal =
+            "\(own): is \(kind.rawValue) where this machine's log belongs: left unopened, nothing written through it; put the log itself in its place"
+
+        // A command that would append its change: the change stands here, the log is not written.
+        let progress = try homes.laptop.run(["progress", "dune", "120"], timeLimit: 30)
+        #expect(progress.exitCode == 0 && !progress.signalled, "\(progress)")
+        let warnings = progress.stderr.split(separator: "\n").filter { $0.contains(own) }
+        #expect(warnings == ["Warning: could not sync: " + refusal[...]], "one line: \(progress.stderr)")
+        let sync = try homes.laptop.run(["sync"], timeLimit: 30)
+        #expect(sync.exitCode == 74 && !sync.signalled, "\(sync)")
+        #expect(sync.stderr == "Error: \(refusal)\n", "one line")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: target)) == held)
+        let names = try FileManager.default.contentsOfDirectory(atPath: homes.folder + "/devices")
+        #expect(names.count == 2, "no log of a new id was started: \(names)")
+        #expect(FileSystem.live.kind(own) == kind, "what stands there is left as it is")
+
+        // The log put back: the change goes out.
+        try FileManager.default.removeItem(atPath: own)
+        try log.write(to: URL(fileURLWithPath: own))
+        let mended = try homes.laptop.run("sync")
+        #expect(mended.exitCode == 0, "\(mended)")
+        #expect(try homes.desk.run("sync").exitCode == 0)
+        #expect(try homes.desk.run("list").stdout.contains("p. 120/400"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: target)) == held)
+    }
+
     @Test func aCopiedDiskIsToldApartAndTakesANewID() throws {
         let homes = try TwoHomes()
         defer { homes.cleanUp() }

@@ -172,6 +172,72 @@ import Testing
         #expect(bounded.length >= 1 << 20 && bounded.length < (1 << 20) + 200)
     }
 
+    /// A log's name where something other than a plain file stands is no log: reported, at line 0,
+    /// until it is taken away; this device's own is refused, read or written.
+    @Test func whatIsNotAPlainFileWhereALogBelongsIsReportedUnopened() throws {
+        let own = String(repeating: "a", count: 32)
+        let other = String(repeating: "b", count: 32)
+        let linked = String(repeating: "c", count: 32)
+        let piped = String(repeating: "d", count: 32)
+        let log = SyncLine.encode(
+            SyncOperation(
+                device: other, sequence: 1, clock: HybridClock(milliseconds: 1, counter: 0), change: .nameDevice("desk")
+            ))
+        let devices = "/f/devices/"
+        let others: [String: OtherFileKind] = [
+            devices + linked + ".jsonl": .symbolicLink, devices + piped + ".jsonl": .namedPipe,
+            devices + other + ".sync-conflict-20261125-101010-ABCDEFG.jsonl": .folder,
+            devices + "README": .folder,
+        ]
+        let folder = SyncFolder(
+            path: "/f", fileSystem: .inMemory([devices + other + ".jsonl": log], others: others))
+        let (logs, unopened) = folder.contents()
+        #expect(logs.map(\.name) == [other + ".jsonl"])
+        let expected: [SyncReport.Problem] = [
+            .init(
+                file: devices + other + ".sync-conflict-20261125-101010-ABCDEFG.jsonl", line: 0,
+                detail: "a folder, not a log: left unopened"),
+            .init(file: devices + linked + ".jsonl", line: 0, detail: "a symbolic link, not a log: left unopened"),
+            .init(file: devices + piped + ".jsonl", line: 0, detail: "a named pipe, not a log: left unopened"),
+        ]
+        #expect(unopened == expected)
+        let state = SyncState(device: own, folder: "/f")
+        #expect(Sync.hasNews(folder, state: state))
+        let synced = try Sync.reconcile(Library(), folder: folder, state: state, capture: true, now: Self.time)
+        #expect(synced.report.problems == unopened)
+        #expect(synced.state.unopenedFiles == Set(unopened.map(\.file)))
+        #expect(synced.state.names[other] == "desk", "the plain log is read")
+        #expect(!Sync.hasNews(folder, state: synced.state), "reported once, then said from the state")
+        #expect(try Sync.news(folder, state: synced.state)?.report.problems == unopened)
+        #expect(try Sync.devices(in: folder).problems == unopened)
+
+        // Taken away: news, and no longer reported.
+        let mended = SyncFolder(path: "/f", fileSystem: .inMemory([devices + other + ".jsonl": log]))
+        #expect(Sync.hasNews(mended, state: synced.state))
+        #expect(try Sync.news(mended, state: synced.state)?.report.problems == [])
+
+        // This device's own log.
+        let ownLog = devices + own + ".jsonl"
+        let refusal = BookClubError.io(
+            path: ownLog,
+            cause:
+                "is a symbolic link where this machine's log belongs: left unopened, nothing written through it; put the log itself in its place"
+        )
+        let hijacked = SyncFolder(
+            path: "/f", fileSystem: .inMemory([devices + other + ".jsonl": log], others: [ownLog: .symbolicLink]))
+        #expect(Sync.hasNews(hijacked, state: synced.state))
+        #expect(throws: refusal) { _ = try Sync.news(hijacked, state: synced.state) }
+        #expect(throws: refusal) {
+            _ = try Sync.reconcile(Library(), folder: hijacked, state: synced.state, capture: true, now: Self.time)
+        }
+        var library = Library()
+        library.addBook(Book(id: "d0000000000000000000000000000001", title: "Dune", added: Self.time))
+        #expect(throws: FileSystem.plainFileRefusal(ownLog, .symbolicLink)) {
+            _ = try Sync.record(
+                LibraryDiff(from: Library(), to: library), folder: hijacked, state: synced.state, now: Self.time)
+        }
+    }
+
     @Test func aLineOfALaterVersionOrOperationIsPassedOver() throws {
         #expect(try SyncLine.decode(Data(#"{"v":2,"op":"book.split","whatever":[1,2]}"#.utf8)) == .newer)
         let later =

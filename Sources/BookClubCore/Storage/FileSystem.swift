@@ -64,6 +64,19 @@ public struct FileSystem {
     /// parent; nothing when it is there.
     public var makeFolder: (_ path: String) throws -> Void
 
+    // For files someone else may have put in place (the sync folder's logs): a symbolic link, a folder,
+    // a named pipe, a socket or a device where a plain file belongs is refused, never followed nor
+    // opened (a pipe would hang the reader, a link would read or write a file of the reader's own),
+    // with a `BookClubError.io` that says what it is (`plainFileRefusal`).
+
+    /// As `size`, of a plain file only.
+    public var plainSize: (_ path: String) throws -> Int?
+    /// As `readRange`, from a plain file only.
+    public var readPlainRange: (_ path: String, _ offset: Int, _ count: Int) throws -> Data?
+    /// As `append`, to a plain file only: a link is not written through, nor created through when it
+    /// points nowhere.
+    public var appendPlain: (_ path: String, _ data: Data, _ offset: Int) throws -> Void
+
     public init(
         read: @escaping (String) throws -> Data?,
         size: @escaping (String) throws -> Int?,
@@ -82,8 +95,31 @@ public struct FileSystem {
         kind: @escaping (String) -> OtherFileKind? = { _ in nil },
         replace: ((String, Data) throws -> Void)? = nil,
         realPath: @escaping (String) -> String? = { _ in nil },
-        makeFolder: @escaping (String) throws -> Void = { _ in }
+        makeFolder: @escaping (String) throws -> Void = { _ in },
+        plainSize: ((String) throws -> Int?)? = nil,
+        readPlainRange: ((String, Int, Int) throws -> Data?)? = nil,
+        appendPlain: ((String, Data, Int) throws -> Void)? = nil
     ) {
+        // Without calls of their own: `size`, `readRange` and `append`, where `kind` says a plain file
+        // or nothing is there (right where nothing can change between the two, as in memory).
+        func refusingOther(_ path: String) throws {
+            if let other = kind(path) { throw Self.plainFileRefusal(path, other) }
+        }
+        self.plainSize =
+            plainSize ?? { path in
+                try refusingOther(path)
+                return try size(path)
+            }
+        self.readPlainRange =
+            readPlainRange ?? { path, offset, count in
+                try refusingOther(path)
+                return try readRange(path, offset, count)
+            }
+        self.appendPlain =
+            appendPlain ?? { path, data, offset in
+                try refusingOther(path)
+                try append(path, data, offset)
+            }
         self.realPath = realPath
         self.makeFolder = makeFolder
         self.replace = replace ?? writeAtomically
@@ -102,6 +138,12 @@ public struct FileSystem {
         self.rename = rename
         self.syncFolder = syncFolder
         self.kind = kind
+    }
+
+    /// What the plain-file calls throw where something else stands: `is a symbolic link, not a plain
+    /// file: left unopened`.
+    static func plainFileRefusal(_ path: String, _ kind: OtherFileKind) -> BookClubError {
+        .io(path: path, cause: "is \(kind.rawValue), not a plain file: left unopened")
     }
 }
 
@@ -163,11 +205,16 @@ extension FileSystem {
                 defer { free(real) }
                 return String(cString: real)
             },
-            makeFolder: { try POSIXFile.makeParent(of: $0 + "/.", sys: sys) })
+            makeFolder: { try POSIXFile.makeParent(of: $0 + "/.", sys: sys) },
+            plainSize: POSIXFile.plainSize,
+            readPlainRange: POSIXFile.readPlainRange,
+            appendPlain: { try POSIXFile.append($0, $1, at: $2, plainOnly: true, sys: sys) })
     }
 
-    /// Files kept in memory, for tests; locks always succeed.
-    public static func inMemory(_ files: [String: Data] = [:]) -> FileSystem {
+    /// Files kept in memory, for tests; locks always succeed. `others` are paths where something other
+    /// than a plain file stands: `kind` and `list` show them, the plain-file calls refuse them, and the
+    /// other calls find nothing there.
+    public static func inMemory(_ files: [String: Data] = [:], others: [String: OtherFileKind] = [:]) -> FileSystem {
         let box = MemoryFiles(files)
         return FileSystem(
             read: { box.files[$0] },
@@ -191,14 +238,17 @@ extension FileSystem {
                 let prefix = POSIXFile.temporaryPrefix(for: path)
                 for name in box.files.keys where name.hasPrefix(prefix) { box.files[name] = nil }
             },
-            list: { folder in box.files.keys.filter { $0.parentPath == folder }.map(\.lastPathComponent) },
+            list: { folder in
+                (Array(box.files.keys) + others.keys).filter { $0.parentPath == folder }.map(\.lastPathComponent)
+            },
             remove: { box.files.removeValue(forKey: $0) != nil },
             rename: { from, to in
                 guard let data = box.files.removeValue(forKey: from) else {
                     throw BookClubError.io(path: from, cause: "No such file or directory")
                 }
                 box.files[to] = data
-            })
+            },
+            kind: { others[$0] })
     }
 }
 
@@ -291,14 +341,60 @@ enum POSIXFile {
     static func kind(_ path: String) -> OtherFileKind? {
         var status = stat()
         guard lstat(path, &status) == 0 else { return nil }
-        switch status.st_mode & S_IFMT {
-        case S_IFREG: return nil
-        case S_IFLNK: return .symbolicLink
-        case S_IFDIR: return .folder
-        case S_IFIFO: return .namedPipe
-        case S_IFSOCK: return .socket
-        default: return .device
+        return kind(mode: status.st_mode)
+    }
+
+    /// What a file of this mode is, `nil` for a plain file.
+    static func kind(mode: mode_t) -> OtherFileKind? {
+        switch mode & S_IFMT {
+        case S_IFREG: nil
+        case S_IFLNK: .symbolicLink
+        case S_IFDIR: .folder
+        case S_IFIFO: .namedPipe
+        case S_IFSOCK: .socket
+        default: .device
         }
+    }
+
+    /// The size of a plain file, as `lstat(2)` gives it: a link is not followed, nothing is opened.
+    static func plainSize(_ path: String) throws -> Int? {
+        var status = stat()
+        guard lstat(path, &status) == 0 else {
+            if errno == ENOENT { return nil }
+            throw failure(path, "cannot read the size")
+        }
+        if let other = kind(mode: status.st_mode) { throw FileSystem.plainFileRefusal(path, other) }
+        return Int(status.st_size)
+    }
+
+    /// Opens `path` only when it is a plain file: what stands there is looked at first (`lstat(2)`, so
+    /// that a pipe or a device is never opened), then opened following no link (`O_NOFOLLOW`), waiting
+    /// for no writer (`O_NONBLOCK`, which a plain file ignores) and taking no terminal (`O_NOCTTY`),
+    /// and what was opened looked at again (`fstat(2)`): something put in place between the two is
+    /// refused as well. `nil` when there is no file and `flags` do not create one.
+    static func openPlain(_ path: String, _ flags: Int32, mode: mode_t = 0, sys: Syscalls) throws -> Int32? {
+        var status = stat()
+        if lstat(path, &status) == 0, let other = kind(mode: status.st_mode) {
+            throw FileSystem.plainFileRefusal(path, other)
+        }
+        let fd = sys.open(path, flags | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, mode)
+        guard fd >= 0 else {
+            let code = errno
+            // A link put in place meanwhile (ELOOP), a folder (EISDIR), a pipe opened to write (ENXIO).
+            if let other = kind(path) { throw FileSystem.plainFileRefusal(path, other) }
+            if code == ENOENT { return nil }
+            throw failure(path, "cannot open", code)
+        }
+        guard fstat(fd, &status) == 0 else {
+            let code = errno
+            close(fd)
+            throw failure(path, "cannot read the size", code)
+        }
+        if let other = kind(mode: status.st_mode) {
+            close(fd)
+            throw FileSystem.plainFileRefusal(path, other)
+        }
+        return fd
     }
 
     static func tooShort(_ path: String, _ size: Int, _ expected: Int) -> BookClubError {
@@ -313,6 +409,19 @@ enum POSIXFile {
             throw failure(path, "cannot open")
         }
         defer { close(fd) }
+        return try readRange(fd, path: path, offset: offset, count: count)
+    }
+
+    /// As `readRange`, from a plain file only (`openPlain`). Reads are not among the calls a test makes
+    /// fail, so the real `open` is used.
+    static func readPlainRange(_ path: String, offset: Int, count: Int) throws -> Data? {
+        guard let fd = try openPlain(path, O_RDONLY, sys: .real) else { return nil }
+        defer { close(fd) }
+        return try readRange(fd, path: path, offset: offset, count: count)
+    }
+
+    /// At most `count` bytes from `offset` of the file open as `fd`.
+    private static func readRange(_ fd: Int32, path: String, offset: Int, count: Int) throws -> Data {
         var data = Data(count: max(count, 0))
         var read = 0
         while read < count {
@@ -472,14 +581,25 @@ enum POSIXFile {
         }
     }
 
-    static func append(_ path: String, _ data: Data, at offset: Int, sys: Syscalls) throws {
+    /// - Parameter plainOnly: a link, a folder, a pipe, a socket or a device at `path` is refused
+    ///   unopened (`openPlain`).
+    static func append(_ path: String, _ data: Data, at offset: Int, plainOnly: Bool = false, sys: Syscalls) throws {
         try makeParent(of: path, sys: sys)
         let existed = FileManager.default.fileExists(atPath: path)
         // Created only to be written from its start: a file that should hold bytes and is gone is not
         // replaced by an empty one.
-        let fd = sys.open(path, O_WRONLY | O_CLOEXEC | (offset == 0 ? O_CREAT : 0), 0o600)
-        if fd < 0, errno == ENOENT { throw tooShort(path, 0, offset) }
-        guard fd >= 0 else { throw failure(path, "cannot open") }
+        let flags = O_WRONLY | (offset == 0 ? O_CREAT : 0)
+        let fd: Int32
+        if plainOnly {
+            guard let opened = try openPlain(path, flags, mode: 0o600, sys: sys) else {
+                throw tooShort(path, 0, offset)
+            }
+            fd = opened
+        } else {
+            fd = sys.open(path, flags | O_CLOEXEC, 0o600)
+            if fd < 0, errno == ENOENT { throw tooShort(path, 0, offset) }
+            guard fd >= 0 else { throw failure(path, "cannot open") }
+        }
         defer { close(fd) }
         var status = stat()
         guard fstat(fd, &status) == 0 else { throw failure(path, "cannot read the size") }

@@ -17,9 +17,10 @@ extension Sync {
     /// The devices whose logs are in the folder, by name, and the lines that could not be read.
     public static func devices(in folder: SyncFolder) throws -> (devices: [Device], problems: [SyncReport.Problem]) {
         var devices: [String: Device] = [:]
-        var problems: [SyncReport.Problem] = []
+        let (logs, unopened) = folder.contents()
+        var problems = unopened
         var everything: [SyncOperation] = []
-        for log in folder.logs() {
+        for log in logs {
             let read = try folder.read(log)
             everything += read.operations
             if let problem = read.problem {

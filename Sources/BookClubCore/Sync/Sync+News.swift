@@ -29,9 +29,14 @@ extension Sync {
         for (name, mark) in state.files {
             seen[String(name.prefix(32))] = max(seen[String(name.prefix(32))] ?? 0, mark.operations)
         }
-        for log in folder.logs() {
+        try folder.checkOwnLog(of: state.device)
+        let (logs, unopened) = folder.contents()
+        // What is not a log is said again as it is now: a link put in place, or taken away.
+        state.problems = state.problems.filter { $0.value.line != 0 }
+        for problem in unopened { state.problems[problem.file] = problem }
+        for log in logs {
             let mark = state.files[log.name]
-            guard let size = try folder.fileSystem.size(folder.devicesPath + "/" + log.name),
+            guard let size = try folder.fileSystem.plainSize(folder.devicesPath + "/" + log.name),
                 size != mark?.size ?? mark?.length
             else { continue }
             // This device's own log changed under it, or a log was cut or replaced.

@@ -6,10 +6,13 @@
 /// Syncing a library through a `SyncFolder`: reading every device's log, writing this one's.
 public enum Sync {
     /// Whether the folder holds anything this device has not read: a log whose size is not the size last
-    /// read. Costs a listing of the folder and a `stat` a log.
+    /// read, or a log's name where something other than a plain file stands that was not reported (or
+    /// no longer does). Costs a listing of the folder and two `lstat`s a log.
     static func hasNews(_ folder: SyncFolder, state: SyncState) -> Bool {
-        folder.logs().contains { log in
-            let size = try? folder.fileSystem.size(folder.devicesPath + "/" + log.name)
+        let (logs, unopened) = folder.contents()
+        guard Set(unopened.map(\.file)) == state.unopenedFiles else { return true }
+        return logs.contains { log in
+            let size = try? folder.fileSystem.plainSize(folder.devicesPath + "/" + log.name)
             let mark = state.files[log.name]
             return size != mark?.size ?? mark?.length
         }
@@ -38,7 +41,10 @@ public enum Sync {
     ) throws -> (library: Library, state: SyncState, report: SyncReport) {
         var state = state
         var report = SyncReport()
-        let logs = folder.logs().sorted { !$0.isCopy && $1.isCopy }
+        try folder.checkOwnLog(of: state.device)
+        let (found, unopened) = folder.contents()
+        let logs = found.sorted { !$0.isCopy && $1.isCopy }
+        report.problems = unopened
         var reads: [(log: SyncFolder.Log, read: SyncFolder.Read)] = []
         for log in logs { reads.append((log, try folder.read(log))) }
         var own = reads.first { $0.log.device == state.device && !$0.log.isCopy }?.read ?? SyncFolder.Read()

@@ -30,18 +30,50 @@ public struct SyncFolder {
         public var isCopy: Bool
     }
 
+    /// The logs in the folder (see `contents`).
+    public func logs() -> [Log] { contents().logs }
+
     /// The logs in the folder, the device's own files before copies, by name; other files are not
-    /// bookclub's (a sync tool's temporary file, a README) and are left alone.
-    public func logs() -> [Log] {
-        fileSystem.list(devicesPath).sorted().compactMap { name -> Log? in
-            guard name.hasSuffix(".jsonl"), !name.hasPrefix("."), name.utf8.count > 32 else { return nil }
-            let device = String(name.prefix(32))
-            guard SyncLine.isDeviceID(device) else { return nil }
-            let rest = name.dropFirst(32)
-            if rest == ".jsonl" { return Log(name: name, device: device, isCopy: false) }
-            guard rest.contains(".sync-conflict-") || rest.contains("conflicted copy") else { return nil }
-            return Log(name: name, device: device, isCopy: true)
+    /// bookclub's (a sync tool's temporary file, a README) and are left alone. A log's name where
+    /// something other than a plain file stands (a symbolic link, which may point at any file of the
+    /// reader's; a named pipe, which would hang the reader; a folder) is not a log: it is left unopened
+    /// and said in `unopened`, a problem of its file, at line 0.
+    public func contents() -> (logs: [Log], unopened: [SyncReport.Problem]) {
+        var logs: [Log] = []
+        var unopened: [SyncReport.Problem] = []
+        for name in fileSystem.list(devicesPath).sorted() {
+            guard let log = Self.log(named: name) else { continue }
+            let path = devicesPath + "/" + name
+            if let other = fileSystem.kind(path) {
+                unopened.append(.init(file: path, line: 0, detail: "\(other.rawValue), not a log: left unopened"))
+            } else {
+                logs.append(log)
+            }
         }
+        return (logs, unopened)
+    }
+
+    /// The log a file of this name would be, or `nil` when the name is not a log's.
+    static func log(named name: String) -> Log? {
+        guard name.hasSuffix(".jsonl"), !name.hasPrefix("."), name.utf8.count > 32 else { return nil }
+        let device = String(name.prefix(32))
+        guard SyncLine.isDeviceID(device) else { return nil }
+        let rest = name.dropFirst(32)
+        if rest == ".jsonl" { return Log(name: name, device: device, isCopy: false) }
+        guard rest.contains(".sync-conflict-") || rest.contains("conflicted copy") else { return nil }
+        return Log(name: name, device: device, isCopy: true)
+    }
+
+    /// Refuses to go on when something other than a plain file stands where this device's own log
+    /// belongs: it is never read, nor written through a link.
+    func checkOwnLog(of device: String) throws {
+        let own = logPath(of: device)
+        guard let other = fileSystem.kind(own) else { return }
+        throw BookClubError.io(
+            path: own,
+            cause:
+                "is \(other.rawValue) where this machine's log belongs: left unopened, nothing written through it; put the log itself in its place"
+        )
     }
 
     /// What reading a log found.
@@ -75,13 +107,13 @@ public struct SyncFolder {
         var line = read.lines
         var lastClock: (HybridClock, Int)?
         let path = devicesPath + "/" + log.name
-        guard let size = try fileSystem.size(path) else { return read }
+        guard let size = try fileSystem.plainSize(path) else { return read }
         read.size = size
         // Thrown to stop reading at the first problem.
         struct Stop: Error {}
         do {
             var offset = read.length
-            while offset < size, let chunk = try fileSystem.readRange(path, offset, min(1 << 20, size - offset)),
+            while offset < size, let chunk = try fileSystem.readPlainRange(path, offset, min(1 << 20, size - offset)),
                 !chunk.isEmpty
             {
                 offset += chunk.count
@@ -139,12 +171,13 @@ public struct SyncFolder {
     }
 
     /// Appends operations to this device's log, synced before it returns. The log and its folder are
-    /// created when missing, readable by their owner only (they hold the reader's notes).
+    /// created when missing, readable by their owner only (they hold the reader's notes). Anything but
+    /// a plain file where the log belongs is refused, never written through.
     func append(_ operations: [SyncOperation], device: String, at length: Int) throws {
         guard !operations.isEmpty else { return }
         var data = Data()
         for operation in operations { data += SyncLine.encode(operation) }
-        try fileSystem.append(logPath(of: device), data, length)
+        try fileSystem.appendPlain(logPath(of: device), data, length)
         if length == 0 { try fileSystem.syncFolder(logPath(of: device)) }
     }
 }

@@ -38,6 +38,8 @@ public struct SyncReport: Equatable, Sendable {
 
     public struct Problem: Codable, Equatable, Sendable {
         public var file: String
+        /// The line that could not be read; 0 for the file as a whole (one that is not a plain file,
+        /// left unopened).
         public var line: Int
         public var detail: String
     }

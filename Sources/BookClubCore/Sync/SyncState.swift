@@ -37,7 +37,11 @@ public struct SyncState: Codable, Equatable, Sendable {
     /// The names the devices go by, by id, as last read.
     public var names: [String: String] = [:]
     /// The lines that could not be read, by file, as last read: said again until they are mended.
+    /// A file that is not a plain file is one of them, at line 0.
     public var problems: [String: SyncReport.Problem] = [:]
+
+    /// The files of `problems` that are not plain files, left unopened.
+    var unopenedFiles: Set<String> { Set(problems.values.filter { $0.line == 0 }.map(\.file)) }
 
     enum CodingKeys: String, CodingKey {
         case device, folder, clock, captured, files, frontier, hidden, names, problems

@@ -54,8 +54,13 @@ enum SyncText {
             : "this machine's id \(clone.old) was in use on another machine too (a restored backup or a copied disk); this machine goes on as \(clone.new)"
     }
 
+    /// A line that could not be read; a file that is not a plain file (line 0) as a whole.
     static func problem(_ problem: SyncReport.Problem) -> TerminalText {
-        "\(problem.file):\(problem.line): \(problem.detail); that device's later changes wait until the line is mended"
+        guard problem.line > 0 else {
+            return "\(problem.file): \(problem.detail); that device's changes wait until its log is put in its place"
+        }
+        return
+            "\(problem.file):\(problem.line): \(problem.detail); that device's later changes wait until the line is mended"
     }
 
     /// A line a device: its name, id, changes and latest change; this one marked.
