@@ -108,7 +108,9 @@ public struct ClubSync {
         var found: [Found] = []
         for log in folder.logs(fileSystem).prefix(ClubFolder.maximumLogs) where !log.isCopy {
             let path = folder.membersPath + "/" + log.name
-            guard fileSystem.kind(path) == nil, let data = try? fileSystem.readRange(path, 0, 1 << 20) else { continue }
+            guard fileSystem.kind(path) == nil, let data = try? fileSystem.readPlainRange(path, 0, 1 << 20) else {
+                continue
+            }
             let read = ClubLog(data, device: log.device, after: ClubLog.Mark())
             let lines = read.batches.flatMap(\.lines)
             guard let start = lines.first, start.op == .start, let key = start.key, let club = start.club,
@@ -259,8 +261,8 @@ public struct ClubSync {
         // The folder's copy: written again whole from home when it is not what home holds.
         let path = folder.logPath(of: state.device)
         try fileSystem.makeFolder(folder.membersPath)
-        if fileSystem.kind(path) == nil, try fileSystem.size(path) == from.length {
-            try fileSystem.append(path, whole, from.length)
+        if fileSystem.kind(path) == nil, try fileSystem.plainSize(path) == from.length {
+            try fileSystem.appendPlain(path, whole, from.length)
         } else {
             try restoreOwnLog()
         }
@@ -308,7 +310,7 @@ public struct ClubSync {
                 // This device's own log: only it writes there, so anything but the verified copy is damage.
                 guard !log.isCopy else { continue }
                 let own = try home.copy(of: state.club, device: state.device)
-                if try fileSystem.size(path) != own.count || fileSystem.read(path) != own {
+                if try fileSystem.plainSize(path) != own.count || fileSystem.readPlainRange(path, 0, own.count) != own {
                     try restoreOwnLog()
                     report.restored = true
                 }
@@ -318,7 +320,8 @@ public struct ClubSync {
             // A time within two seconds of now may be the time of a change yet to come in the same
             // second (the clock counts seconds): such a file is read again next time, as git does.
             let modified = fileSystem.modified(path)?.timeIntervalSince1970
-            guard let size = try fileSystem.size(path), size != mark.length || modified != mark.modified || log.isCopy
+            guard let size = try fileSystem.plainSize(path),
+                size != mark.length || modified != mark.modified || log.isCopy
             else { continue }
             guard size <= ClubFolder.maximumLogSize else {
                 problems[path] = .init(
@@ -326,7 +329,7 @@ public struct ClubSync {
                     detail: "larger than \(ClubFolder.maximumLogSize >> 20) MiB, more than a club reads")
                 continue
             }
-            let data = try fileSystem.readRange(path, 0, size) ?? Data()
+            let data = try fileSystem.readPlainRange(path, 0, size) ?? Data()
             let verified = try home.copy(of: state.club, device: log.device)
             guard data.count >= verified.count, data.prefix(verified.count) == verified else {
                 // A stale copy a file-sync tool left is only behind; anything else was rewritten.
