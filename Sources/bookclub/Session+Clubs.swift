@@ -52,6 +52,25 @@ extension Session {
         return club
     }
 
+    /// Every shared club of this store, as its verified logs make it once what came is read (nothing is
+    /// published, nothing pushed): for `agenda` and `notes`. A club that cannot be read is a warning.
+    func sharedClubsRead() -> [(sync: ClubSync, joined: JoinedClub)] {
+        let home = clubHome
+        var clubs: [(sync: ClubSync, joined: JoinedClub)] = []
+        for id in home.clubs() {
+            do {
+                guard let state = try home.state(of: id) else { continue }
+                var sync = ClubSync(home: home, keygen: keygen, state: state)
+                let (club, report) = try sync.sync(now: services.now())
+                warn(report, club: club)
+                clubs.append((sync, sync.joined(club)))
+            } catch {
+                output.write("could not read club \(id): \(ErrorReport.line(error, timeZone: timeZone))", as: .warning)
+            }
+        }
+        return clubs
+    }
+
     func warn(_ report: ClubReport, club: SharedClub) {
         if report.restored {
             output.write(

@@ -114,14 +114,28 @@ import Testing
         #expect(try club.cy.run("club", "feed").stderr.contains("the next at p. 400 (97%)"))
         #expect(try club.ben.run("club", "feed").stderr.contains("the next at p. 870 (97%)"))
 
+        // Ben's agenda: where everyone stands, and the target in his own edition (p. 200 of 412 is
+        // p. 435 of his 896); his meeting notes lack the ending.
+        let agenda = try club.ben.run("agenda")
+        #expect(agenda.exitCode == 0, "\(agenda.stderr)")
+        #expect(agenda.stdout.contains("to p. 435"), "\(agenda.stdout)")
+        #expect(agenda.stdout.contains("ana: p. 400 of 412 (97%), target reached"), "\(agenda.stdout)")
+        #expect(agenda.stdout.contains("cy: p. 150 of 412 (36%)"), "\(agenda.stdout)")
+        let agendaJSON = try club.ben.run("agenda", "--json")
+        #expect(agendaJSON.stdout.contains("\"members\"") && agendaJSON.stdout.contains("\"reached\" : true"))
+        let notes = try club.ben.run("notes", "--club", "sci-fi", "--meeting", "next")
+        #expect(notes.exitCode == 0, "\(notes.stderr)")
+        #expect(notes.stdout.contains("## From the club") && !notes.stdout.contains("ending"), "\(notes.stdout)")
+        #expect(try !club.ben.run("notes", "--club", "sci-fi", "--json").stdout.contains("ending"))
+        try club.expectSuccess(club.ben, "progress", "デューン", "880")
+        #expect(
+            try club.ben.run("notes", "--club", "sci-fi").stdout.contains("The ending: Paul becomes what he feared"))
+
         // Past the page, it shows, with its author and place.
         try club.expectSuccess(club.cy, "progress", "dune", "400")
         let seen = try club.cy.run("club", "feed", "sci-fi")
         #expect(seen.stdout.contains("ana, p. 400 of ana's 412-page edition, 97%"), "\(seen.stdout)")
         #expect(seen.stdout.contains("The ending: Paul becomes what he feared"))
-        // --spoilers shows it to Ben for this command only.
-        #expect(try club.ben.run("club", "feed", "--spoilers").stdout.contains("The ending"))
-        #expect(try !club.ben.run("club", "feed").stdout.contains("The ending"))
 
         // Nothing private left any home.
         let folder = try club.folderText()
@@ -259,6 +273,60 @@ import Testing
         #expect(feed.exitCode == 69, "\(feed.stderr)")
         #expect(feed.stderr.contains("openssh-client"), "\(feed.stderr)")
         #expect(feed.stdout.isEmpty)
+    }
+
+    @Test func threeClonesOfOneGitRepository() throws {
+        let club = try Club()
+        defer { club.cleanUp() }
+        let bare = club.ana.home + "/club.git"
+        func git(_ arguments: String...) throws {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments =
+                ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "init.defaultBranch=main"] + arguments
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0, "git \(arguments)")
+        }
+        try git("init", "--quiet", "--bare", bare)
+        for home in club.all { try git("clone", "--quiet", bare, home.home + "/clone") }
+        let folder = { (home: BookClubRunner) in home.home + "/clone/sci-fi" }
+        try club.expectSuccess(club.ana, "add", "Dune", "--pages", "412", "--isbn", "9780441172719")
+        try club.expectSuccess(club.ana, "club", "add", "Sci-Fi")
+        try club.expectSuccess(club.ana, "club", "meeting", "sci-fi", "--date", "in 2 weeks", "--book", "dune")
+        let shared = try club.ana.run("club", "share", "sci-fi", folder(club.ana))
+        #expect(shared.exitCode == 0, "\(shared.stderr)")
+        let founder = shared.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        for home in [club.ben, club.cy] {
+            try club.expectSuccess(home, "add", "Dune", "--pages", "412", "--isbn", "9780441172719")
+            try club.expectSuccess(home, "club", "join", folder(home), "--founder", founder)
+        }
+        try club.expectSuccess(club.ana, "club", "admit", "sci-fi", "ben")
+        try club.expectSuccess(club.ana, "club", "admit", "sci-fi", "cy")
+        // Ben and Cy log progress at once, then sync in turns: only their own logs change, so every
+        // pull merges.
+        try club.expectSuccess(club.ben, "progress", "dune", "100")
+        try club.expectSuccess(club.cy, "progress", "dune", "200")
+        try club.expectSuccess(club.ben, "club", "sync")
+        try club.expectSuccess(club.cy, "club", "sync")
+        try club.expectSuccess(club.ana, "progress", "dune", "50")
+        try club.expectSuccess(club.ana, "club", "post", "sci-fi", "chapter one", "--at", "1%")
+        for home in club.all + club.all { try club.expectSuccess(home, "club", "sync") }
+        let rosters = try club.all.map {
+            try $0.run("club", "members", "--json").stdout.split(separator: "\n").filter { !$0.contains("\"you\"") }
+                .joined(separator: "\n")
+        }
+        #expect(Set(rosters).count == 1, "every clone sees the same roster: \(rosters)")
+        #expect(rosters[0].components(separatedBy: "\"member\"").count == 3, "\(rosters[0])")
+        for home in [club.ben, club.cy] {
+            let agenda = try home.run("agenda")
+            #expect(
+                agenda.stdout.contains("ben: p. 100 of 412") && agenda.stdout.contains("cy: p. 200 of 412"),
+                "\(agenda.stdout)")
+            #expect(try home.run("club", "feed").stdout.contains("chapter one"))
+        }
     }
 
     private func append(_ text: String, to path: String) throws {

@@ -56,3 +56,27 @@ public struct ClubFeed: Equatable, Sendable {
             fraction: fraction)
     }
 }
+
+/// Where one member stands against a shared meeting's target.
+public struct MemberStanding: Equatable, Sendable {
+    public var member: ClubMember
+    /// Their furthest published position in the meeting's book; `nil` when they publish none.
+    public var position: ClubPosition?
+    /// Whether they reached the target: published as such, or read from their position; `nil` when
+    /// unknown.
+    public var reached: Bool?
+}
+
+extension SharedClub {
+    /// Each member's standing against a meeting, in roster order (those who left or were removed not
+    /// among them).
+    public func standings(at meeting: ClubMeeting) -> [MemberStanding] {
+        let target = ClubSync.target(of: meeting)
+        return members.filter { $0.state == .member || $0.state == .host }.map { member in
+            let position = meeting.book.flatMap { progress[member.fingerprint]?[$0.id] }
+            var reached: Bool? = reached[member.fingerprint]?.contains(meeting.id) == true ? true : nil
+            if reached == nil, let position, let target { reached = Spoilers.reveals(target, to: position) }
+            return MemberStanding(member: member, position: position, reached: reached)
+        }
+    }
+}

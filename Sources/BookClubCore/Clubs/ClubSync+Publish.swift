@@ -109,14 +109,32 @@ extension ClubSync {
         return changes
     }
 
-    /// A club's meetings as the reader's own club: each meeting's book is the reader's linked copy.
-    public func asClub(_ club: SharedClub) -> Club {
+    /// The club as this reader joined it: the club and their links.
+    public func joined(_ club: SharedClub) -> JoinedClub { JoinedClub(club: club, links: state.links) }
+}
+
+/// A shared club with the reader's links to its books.
+public struct JoinedClub: Equatable, Sendable {
+    public var club: SharedClub
+    /// The reader's own book for each club book, by the club book's id.
+    public var links: [String: Book.ID]
+
+    /// The club's meetings as the reader's own club: each meeting's book is the reader's linked copy,
+    /// and its target a page of that copy (the same page in the same edition, the same fraction in
+    /// another).
+    public func asClub(library: Library) -> Club {
         Club(
             id: club.id, name: club.name,
             meetings: club.meetings.map { meeting in
-                Meeting(
-                    id: meeting.id, date: meeting.date, bookID: meeting.book.flatMap { state.links[$0.id] },
-                    target: meeting.target, place: meeting.place)
+                let book = meeting.book.flatMap { links[$0.id] }.flatMap { library[id: $0] }
+                var target = meeting.target
+                if let place = ClubSync.target(of: meeting), let book, target?.page != nil {
+                    let converted = ClubFeed.place(of: place, in: Spoilers.position(of: book))
+                    target?.page = converted?.page
+                    if converted?.page == nil { target?.percent = place.fraction.map { $0 * 100 } }
+                }
+                return Meeting(
+                    id: meeting.id, date: meeting.date, bookID: book?.id, target: target, place: meeting.place)
             })
     }
 }

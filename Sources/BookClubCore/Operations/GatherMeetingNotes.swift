@@ -13,6 +13,9 @@ public struct GatherMeetingNotes: LibraryOperation {
     public var now: Date
     public var timeZone: Zone
 
+    /// The shared clubs the reader joined, chosen from when the library has no club of the name.
+    public var joined: [JoinedClub] = []
+
     public init(club: ClubChoice, meeting: String?, now: Date, timeZone: Zone) {
         self.club = club
         self.meeting = meeting ?? "next"
@@ -23,7 +26,16 @@ public struct GatherMeetingNotes: LibraryOperation {
     public var books: LibraryScope.Books { .everything }
 
     public func resolve(in snapshot: Library) throws -> OperationPlan<MeetingNotes.Report> {
-        let club = try club.choose(in: snapshot)
+        let club: Club
+        do {
+            club = try self.club.choose(in: snapshot)
+        } catch BookClubError.clubNotFound(let reference) {
+            let name = reference.lowercased()
+            guard
+                let match = joined.first(where: { $0.club.name.lowercased().contains(name) || $0.club.id == reference })
+            else { throw BookClubError.clubNotFound(reference) }
+            club = match.asClub(library: snapshot)
+        }
         let meeting = try club.meeting(meeting, now: now, timeZone: timeZone)
         return OperationPlan(history: meeting.bookID.map { [$0] } ?? []) { [now] library in
             try MeetingNotes.report(club: club, meeting: meeting, library: library, now: now)

@@ -12,8 +12,11 @@ public struct PlanAgenda: LibraryOperation {
     public var scene: SceneState
     public var now: Date
     public var days: Int
+    /// The shared clubs the reader joined (a founder's own club is in the library already).
+    public var joined: [JoinedClub]
 
-    public init(club: String?, scene: SceneState, now: Date, days: Int) {
+    public init(club: String?, scene: SceneState, now: Date, days: Int, joined: [JoinedClub] = []) {
+        self.joined = joined
         self.club = club
         self.scene = scene
         self.now = now
@@ -24,7 +27,15 @@ public struct PlanAgenda: LibraryOperation {
 
     /// The clubs to show: the one named, else the selected one, else every club (`nil`).
     func clubs(in library: Library) throws -> [Club]? {
-        if let club { return [try library.resolveClub(club)] }
+        let joined = joined.filter { joined in !library.clubs.contains { $0.id == joined.club.id } }.map {
+            $0.asClub(library: library)
+        }
+        if let club {
+            let name = club.lowercased()
+            if let match = joined.first(where: { $0.name.lowercased() == name || $0.id == club }) { return [match] }
+            return [try library.resolveClub(club)]
+        }
+        if !joined.isEmpty, scene.club == nil { return library.clubs + joined }
         guard let selected = scene.club, let club = library.clubs.first(where: { $0.id == selected }) else {
             return nil
         }

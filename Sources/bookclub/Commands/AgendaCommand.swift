@@ -31,10 +31,25 @@ struct AgendaCommand: Command {
     }
 
     func run(in session: Session) throws {
+        let shared = session.sharedClubsRead()
         let (library, items) = try session.compute(
-            PlanAgenda(club: club, scene: session.scene().state, now: session.now(), days: days))
+            PlanAgenda(
+                club: club, scene: session.scene().state, now: session.now(), days: days,
+                joined: shared.map(\.joined)))
+        let clubs = Dictionary(
+            shared.map { ($0.joined.club.id, $0.joined.club) }, uniquingKeysWith: { first, _ in first })
+        func standings(_ item: AgendaItem) -> [MemberStanding]? {
+            guard let club = clubs[item.club.id], let meeting = club.meetings.first(where: { $0.id == item.meeting.id })
+            else { return nil }
+            return club.standings(at: meeting)
+        }
         if json {
-            try session.writeJSON(items.map { AgendaJSON($0, library: library) })
+            try session.writeJSON(
+                items.map { item in
+                    var json = AgendaJSON(item, library: library)
+                    json.members = standings(item).map { $0.map(SharedClubJSON.Standing.init) }
+                    return json
+                })
             return
         }
         guard !items.isEmpty else {
@@ -60,6 +75,9 @@ struct AgendaCommand: Command {
                 style.bold("\(date)") + "  "
                     + TextWrapping.hanging(line, width: session.terminal.lineWidth, firstColumn: indent, indent: indent),
                 as: .data)
+            for standing in standings(item) ?? [] {
+                session.output.write(.spaces(indent + 2) + SharedClubText.standing(standing), as: .data)
+            }
         }
     }
 }

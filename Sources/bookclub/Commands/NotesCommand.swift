@@ -48,6 +48,8 @@ struct NotesCommand: Command {
         var since: Date?
         var notes: [NotesJSON.Note]
         var highlights: [Highlight]
+        /// A shared club's: the members' posts about the book since the last meeting that you can see.
+        var club: SharedClubJSON.Feed? = nil
     }
 
     struct NotesJSON: Encodable {
@@ -83,18 +85,40 @@ struct NotesCommand: Command {
     }
 
     private func runForClub(session: Session) throws {
-        let (library, report) = try session.compute(
-            GatherMeetingNotes(
-                club: ClubChoice(self.club, in: session), meeting: meeting, now: session.now(),
-                timeZone: session.timeZone))
+        let shared = session.sharedClubsRead()
+        var gather = GatherMeetingNotes(
+            club: try ClubChoice(self.club, in: session), meeting: meeting, now: session.now(),
+            timeZone: session.timeZone)
+        gather.joined = shared.map(\.joined)
+        let (library, report) = try session.compute(gather)
+        // A shared club's meeting: every member's posts about its book since the last meeting that the
+        // reader has read far enough to see.
+        var feed: (club: SharedClub, feed: ClubFeed)?
+        if let (sync, joined) = shared.first(where: { $0.joined.club.id == report.item.club.id }),
+            let meeting = joined.club.meetings.first(where: { $0.id == report.item.meeting.id }),
+            let book = meeting.book
+        {
+            let positions = try session.clubPositions(sync)
+            feed = (
+                joined.club,
+                ClubFeed(
+                    joined.club, me: sync.state.fingerprint, positions: positions, books: [book.id], since: report.since
+                )
+            )
+        }
         if target.json {
             let notes = report.notes.map { NotesJSON.Note(place: $0.place, time: $0.time, text: $0.text) }
-            try session.writeJSON(
-                MeetingNotesJSON(
-                    agenda: AgendaJSON(report.item, library: library), since: report.since, notes: notes,
-                    highlights: report.highlights))
+            var json = MeetingNotesJSON(
+                agenda: AgendaJSON(report.item, library: library), since: report.since, notes: notes,
+                highlights: report.highlights)
+            json.club = feed.map { SharedClubJSON.feed($0.feed, club: $0.club) }
+            try session.writeJSON(json)
         } else {
-            try session.writeDocument(MeetingNotes.markdown(report, timeZone: session.timeZone), to: outputPath)
+            var text = MeetingNotes.markdown(report, timeZone: session.timeZone)
+            if let (club, feed) = feed {
+                text += SharedClubText.markdown(feed, club: club, timeZone: session.timeZone)
+            }
+            try session.writeDocument(text, to: outputPath)
         }
     }
 }

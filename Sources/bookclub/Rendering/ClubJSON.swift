@@ -61,6 +61,8 @@ struct AgendaJSON: Encodable {
     var reached: Bool
     var onTrack: Bool?
     var standing: AgendaItem.Standing
+    /// In a shared club, where each member stands.
+    var members: [SharedClubJSON.Standing]?
 
     init(_ item: AgendaItem, library: Library) {
         meeting = MeetingJSON(item.meeting, club: item.club, library: library)

@@ -33,6 +33,19 @@ enum SharedClubText {
         return "p. \(page)" + (percent.isEmpty ? "" : " (\(percent))")
     }
 
+    /// "ben: p. 300 of 896 (33%)", "cy: target reached", "ana: shares no progress".
+    static func standing(_ standing: MemberStanding) -> TerminalText {
+        var text = standing.member.name + ": "
+        if let position = standing.position {
+            text += position.finished == true ? "finished" : readerPlace(position)
+            if let pages = position.pages, position.page != nil { text = text.replacing(" (", with: " of \(pages) (") }
+            if standing.reached == true { text += ", target reached" }
+        } else {
+            text += standing.reached == true ? "target reached" : "shares no progress"
+        }
+        return TerminalText(text)
+    }
+
     /// A post: who, where, when; then its passage and words.
     static func post(_ post: ClubPost, club: SharedClub, bookTitle: String?, timeZone: Zone) -> [TerminalText] {
         let author = club.member(post.author)?.name ?? post.author
@@ -44,6 +57,23 @@ enum SharedClubText {
         if let quote = post.quote { lines.append(TerminalText("  > \(quote)")) }
         if let text = post.text { lines.append(TerminalText("  \(text)")) }
         return lines
+    }
+
+    /// The club's posts as a section of the meeting's notes, in book order.
+    static func markdown(_ feed: ClubFeed, club: SharedClub, timeZone: Zone) -> TerminalText {
+        var lines: [TerminalText] = ["", "## From the club", ""]
+        if feed.shown.isEmpty { lines.append("_Nothing you can see yet._") }
+        for post in feed.shown {
+            let author = club.member(post.author)?.name ?? post.author
+            var line = "- \(author), \(place(post.at, author: author))"
+            if let place = post.place { line += " (\(place))" }
+            line += ", \(DateText.day(post.written, timeZone: timeZone)): "
+            if let quote = post.quote { line += "> \(quote)" + (post.text == nil ? "" : " ") }
+            if let text = post.text { line += text }
+            lines.append(TerminalText(line))
+        }
+        if let hidden = hidden(feed) { lines += ["", TerminalText("_\(hidden.string)._")] }
+        return lines.joined(separator: "\n") + "\n"
     }
 
     /// "2 more posts wait until you read further; the next at p. 310 (75 %)".
@@ -77,6 +107,18 @@ enum SharedClubJSON {
                 name: $0.name, fingerprint: $0.fingerprint, state: $0.state.rawValue,
                 founder: $0.fingerprint == club.founder,
                 you: $0.fingerprint == me, devices: $0.devices)
+        }
+    }
+
+    struct Standing: Encodable {
+        var name: String
+        var fingerprint: String
+        var position: ClubPosition?
+        var reached: Bool?
+
+        init(_ standing: MemberStanding) {
+            (name, fingerprint) = (standing.member.name, standing.member.fingerprint)
+            (position, reached) = (standing.position, standing.reached)
         }
     }
 

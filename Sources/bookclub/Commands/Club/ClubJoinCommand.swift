@@ -42,6 +42,8 @@ struct ClubJoinCommand: Command {
     func run(in session: Session) throws {
         let path = session.absolutePath(folder)
         let name = name ?? session.readerName
+        // In a git clone, the club's folder may come with the first pull.
+        try session.fileSystem.makeFolder(path)
         let git = Git(folder: path, environment: session.variables, runner: session.runner)
         try git?.pull()
         var (sync, report) = try ClubSync.join(
