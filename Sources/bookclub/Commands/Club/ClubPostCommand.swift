@@ -46,6 +46,9 @@ struct ClubPostCommand: Command {
 
     func run(in session: Session) throws {
         var sync = try session.sharedClub(reference)
+        guard !sync.state.left else {
+            throw CommandFailure("You left \(sync.state.clubName): nothing is posted to it.")
+        }
         let club = try session.syncClub(&sync)
         let book = try ClubOptions.book(clubBook, of: club, now: session.now())
         let place = try ClubOptions.place(at, of: book, club: club, sync: sync, in: session)
