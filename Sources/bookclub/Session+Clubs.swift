@@ -25,7 +25,8 @@ extension Session {
 
     /// The shared club a reference names.
     func sharedClub(_ reference: String?) throws -> ClubSync {
-        ClubSync(home: clubHome, keygen: keygen, state: try clubHome.choose(reference))
+        ClubSync(
+            home: clubHome, keygen: keygen, state: try clubHome.choose(reference, selected: try scene().state.club))
     }
 
     /// Syncs a shared club: in a git work tree pulls first; verifies what came; links the club's books
@@ -41,10 +42,8 @@ extension Session {
             sync.meetingChanges(library: library, club: club)
             + sync.progressChanges(library: library, club: club, granularity: try settings().state.clubProgress) + extra
         if !changes.isEmpty {
-            let published = try sync.sync(now: services.now(), publishing: changes)
-            club = published.club
-            report.sent += published.report.sent
-            report.problems += published.report.problems
+            report.sent = try sync.publish(changes, now: services.now(), club: club)
+            club = try sync.club()
         }
         try git?.commitAndPush(
             log: ClubFolder(path: sync.state.folder).logPath(of: sync.state.device), device: sync.state.name)
@@ -96,9 +95,11 @@ extension Session {
         let changed = Library(books: change.books.compactMap(\.after))
         let ids = Set(changed.books.map(\.id))
         for id in clubs {
+            var name = id
             do {
                 guard let state = try home.state(of: id), !state.left, state.links.values.contains(where: ids.contains)
                 else { continue }
+                name = state.clubName
                 var sync = ClubSync(home: home, keygen: keygen, state: state)
                 let club = try sync.club()
                 let changes = sync.progressChanges(
@@ -108,7 +109,7 @@ extension Session {
                 warn(report, club: synced)
             } catch {
                 output.write(
-                    "the change is saved here, but not yet shared with club \(id) (the next `bookclub club sync` tries again): \(ErrorReport.line(error, timeZone: timeZone))",
+                    "the change is saved here, but not yet shared with \(name) (the next `bookclub club sync` tries again): \(ErrorReport.line(error, timeZone: timeZone))",
                     as: .warning)
             }
         }

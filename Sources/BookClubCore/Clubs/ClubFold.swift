@@ -95,7 +95,7 @@ enum ClubFold {
         for _ in 0..<(ClubFolder.maximumLogs + 1) {
             roster = Roster(founder: founder)
             for item in all where item.line.n <= cut[item.device] ?? Int.max {
-                roster.apply(item.line, device: item.device, author: item.member, key: item.key)
+                roster.apply(item.line, author: item.member, key: item.key)
             }
             var next: [String: Int] = [:]
             for (member, through) in roster.removed {
@@ -164,7 +164,7 @@ enum ClubFold {
 
         init(founder: String) { self.founder = founder }
 
-        mutating func apply(_ line: ClubLine, device: String, author: String, key: String) {
+        mutating func apply(_ line: ClubLine, author: String, key: String) {
             let isHost = state[author] == .host
             switch line.op {
             case .start:

@@ -134,25 +134,9 @@ public struct ClubFolder: Sendable {
 
     public func logPath(of device: String) -> String { membersPath + "/" + device + ".jsonl" }
 
-    /// A log file in the folder.
-    struct Log: Equatable, Sendable {
-        var name: String
-        var device: String
-        /// A copy a file-sync tool made (Syncthing's `.sync-conflict-…`, Dropbox's "conflicted copy").
-        var isCopy: Bool
-    }
-
-    /// The logs, each device's own file first.
-    func logs(_ fileSystem: FileSystem) -> [Log] {
-        fileSystem.list(membersPath).sorted().compactMap { name -> Log? in
-            guard name.hasSuffix(".jsonl"), !name.hasPrefix("."), name.utf8.count > 32 else { return nil }
-            let device = String(name.prefix(32))
-            guard SyncLine.isDeviceID(device) else { return nil }
-            let rest = name.dropFirst(32)
-            if rest == ".jsonl" { return Log(name: name, device: device, isCopy: false) }
-            guard rest.contains(".sync-conflict-") || rest.contains("conflicted copy") else { return nil }
-            return Log(name: name, device: device, isCopy: true)
-        }
-        .sorted { ($0.isCopy ? 1 : 0, $0.name) < ($1.isCopy ? 1 : 0, $1.name) }
+    /// The logs, named as a sync folder's are (`SyncFolder.log(named:)`), each device's own file first.
+    func logs(_ fileSystem: FileSystem) -> [SyncFolder.Log] {
+        fileSystem.list(membersPath).sorted().compactMap(SyncFolder.log(named:))
+            .sorted { ($0.isCopy ? 1 : 0, $0.name) < ($1.isCopy ? 1 : 0, $1.name) }
     }
 }

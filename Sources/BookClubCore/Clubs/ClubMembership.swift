@@ -59,11 +59,11 @@ public struct ClubHome {
     func statePath(of club: String) -> String { folder(of: club) + "/state.json" }
     func copyPath(of club: String, device: String) -> String { folder(of: club) + "/" + device + ".jsonl" }
     /// Where bookclub's own key for clubs is made, when the `clubKey` setting names none.
-    public var defaultKeyPath: String { path + "/id_ed25519" }
+    public var defaultKeyPath: String { path + "/.key/id_ed25519" }
 
     /// The clubs this store shares or joined: one listing, nothing when it never did.
     public func clubs() -> [String] {
-        fileSystem.list(path).filter { SyncLine.isID($0) && $0 != "id_ed25519" && !$0.hasSuffix(".pub") }.sorted()
+        fileSystem.list(path).filter { SyncLine.isID($0) && !$0.hasPrefix(".") }.sorted()
     }
 
     public func state(of club: String) throws -> ClubMembership? {
@@ -83,30 +83,29 @@ public struct ClubHome {
 }
 
 extension ClubHome {
-    /// The shared club a reference names, as clubs are named everywhere: its id or an id prefix, its
-    /// name, a prefix or words of its name; omitted, the only one.
-    public func choose(_ reference: String?) throws -> ClubMembership {
+    /// The shared club a reference names, as clubs are named everywhere (`Library.resolveClub`);
+    /// omitted, the selected club when it is shared, else the only one.
+    public func choose(_ reference: String?, selected: Club.ID? = nil) throws -> ClubMembership {
         let states = try clubs().compactMap { try state(of: $0) }
         guard !states.isEmpty else {
             throw BookClubError.clubRefused(
                 "This store shares no club and joined none: run `bookclub club share CLUB FOLDER` or `bookclub club join FOLDER`"
             )
         }
-        guard let reference = reference?.trimmed.lowercased(), !reference.isEmpty else {
-            if states.count == 1 { return states[0] }
-            throw BookClubError.ambiguousClub("", candidates: states.map(\.clubName))
+        let named = Library(clubs: states.map { Club(id: $0.club, name: $0.clubName) })
+        let id: Club.ID
+        if let reference {
+            id = try named.resolveClub(reference).id
+        } else if let selected, states.contains(where: { $0.club == selected }) {
+            id = selected
+        } else if states.count == 1 {
+            id = states[0].club
+        } else {
+            throw BookClubError.clubRefused(
+                "Name the club: this store is in \(states.count) shared clubs (\(states.map(\.clubName).joined(separator: "; ")))"
+            )
         }
-        let tests: [(ClubMembership) -> Bool] = [
-            { $0.club.lowercased() == reference }, { $0.clubName.lowercased() == reference },
-            { $0.club.lowercased().hasPrefix(reference) }, { $0.clubName.lowercased().hasPrefix(reference) },
-            { $0.clubName.lowercased().contains(reference) },
-        ]
-        for test in tests {
-            let matches = states.filter(test)
-            if matches.count == 1 { return matches[0] }
-            if matches.count > 1 { throw BookClubError.ambiguousClub(reference, candidates: matches.map(\.clubName)) }
-        }
-        throw BookClubError.clubNotFound(reference)
+        return states.first { $0.club == id }!
     }
 }
 

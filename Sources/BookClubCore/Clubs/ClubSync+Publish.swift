@@ -38,10 +38,16 @@ extension ClubSync {
         return books
     }
 
+    /// Whether this reader is in the club as a member or host: only they publish progress and posts (a
+    /// pending member's would wait in the folder, unshown, and they were told only their name leaves).
+    public func isIn(_ club: SharedClub) -> Bool {
+        !state.left && [.member, .host].contains(club.member(state.fingerprint)?.state)
+    }
+
     /// What the linked books say that the club has not heard: at `exact`, each book's furthest
     /// position when it moved on; at `target`, each meeting whose target was reached.
     public func progressChanges(library: Library, club: SharedClub, granularity: ClubProgress) -> [ClubChange] {
-        guard !state.left, granularity != .off else { return [] }
+        guard isIn(club), granularity != .off else { return [] }
         var changes: [ClubChange] = []
         for (clubBook, bookID) in state.links.sorted(by: { $0.key < $1.key }) {
             guard let book = library[id: bookID] else { continue }
@@ -111,6 +117,19 @@ extension ClubSync {
 
     /// The club as this reader joined it: the club and their links.
     public func joined(_ club: SharedClub) -> JoinedClub { JoinedClub(club: club, links: state.links) }
+}
+
+extension Library {
+    /// The library with the clubs the reader joined among its own, each as `JoinedClub.asClub` makes
+    /// it (a founder's club is the library's own already): so that they are named, listed and
+    /// planned for as its own clubs are.
+    public func joining(_ joined: [JoinedClub]) -> Library {
+        var library = self
+        library.clubs += joined.filter { joined in !clubs.contains { $0.id == joined.club.id } }.map {
+            $0.asClub(library: self)
+        }
+        return library
+    }
 }
 
 /// A shared club with the reader's links to its books.

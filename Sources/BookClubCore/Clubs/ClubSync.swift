@@ -67,9 +67,10 @@ public struct ClubSync {
     }
 
     /// Shares `club` through the folder at `folderPath` (absolute; made when missing), this reader its
-    /// founder: their log starts with the club's name and its meetings.
+    /// founder: their log starts with the club's name (the meetings follow with the first sync, as
+    /// every later change of them does).
     public static func share(
-        _ club: Club, meetings: [ClubMeeting], folderPath: String, home: ClubHome, keygen: SSHKeygen, keyPath: String,
+        _ club: Club, folderPath: String, home: ClubHome, keygen: SSHKeygen, keyPath: String,
         name: String, device: String, now: Date
     ) throws -> (ClubSync, ClubReport) {
         if try home.state(of: club.id) != nil {
@@ -90,7 +91,9 @@ public struct ClubSync {
                 clubName: club.name))
         var found = ClubLine(.found, sequence: 0, clock: HybridClock())
         found.name = club.name
-        _ = try sync.publish([found] + meetings.map { Self.line(.meeting($0)) }, now: now)
+        let unlock = try sync.lock()
+        _ = try sync.publish([found], now: now)
+        unlock()
         let (_, synced) = try sync.sync(now: now)
         return (sync, synced)
     }
@@ -165,7 +168,9 @@ public struct ClubSync {
             state: ClubMembership(
                 club: chosen.club, folder: folderPath, founder: chosen.founder, device: device, keyPath: keyPath,
                 key: key, name: name, clubName: chosen.name))
+        let unlock = try sync.lock()
         _ = try sync.publish([], now: now)
+        unlock()
         let (_, report) = try sync.sync(now: now)
         return (sync, report)
     }
@@ -208,9 +213,22 @@ public struct ClubSync {
     }
 
     /// Appends `changes` to this device's log, sealed with one signature: first to the verified copy
-    /// at home, then to the folder. A removal covers the member's lines as this device has verified them.
-    public mutating func publish(_ changes: [ClubChange], now: Date, club: SharedClub? = nil) throws -> Int {
-        guard !state.left else { return 0 }
+    /// at home, then to the folder. A removal covers the member's lines as this device has verified them
+    /// in `club`. Returns the lines written.
+    public mutating func publish(_ changes: [ClubChange], now: Date, club: SharedClub) throws -> Int {
+        let unlock = try lock()
+        defer { unlock() }
+        return try publishHeld(changes, now: now, club: club)
+    }
+
+    /// The club's lock, held by whoever changes its files at home.
+    private func lock() throws -> () -> Void {
+        try fileSystem.lock(home.folder(of: state.club) + "/lock", 30)
+    }
+
+    /// `publish`, its lock held.
+    private mutating func publishHeld(_ changes: [ClubChange], now: Date, club: SharedClub?) throws -> Int {
+        guard !state.left, !changes.isEmpty else { return 0 }
         var lines = changes.map(Self.line)
         for index in lines.indices where lines[index].op == .remove {
             var through: [String: Int] = [:]
@@ -219,6 +237,7 @@ public struct ClubSync {
             }
             lines[index].through = through
         }
+        record(changes)
         return try publish(lines, now: now)
     }
 
@@ -288,7 +307,7 @@ public struct ClubSync {
     ) {
         var report = ClubReport()
         guard keygen.isAvailable else { throw BookClubError.unavailable(SSHKeygen.missing) }
-        let unlock = try fileSystem.lock(home.folder(of: state.club) + "/lock", 30)
+        let unlock = try lock()
         defer { unlock() }
         var budget = Self.sealsPerSync
         var problems: [String: SyncReport.Problem] = [:]
@@ -302,8 +321,8 @@ public struct ClubSync {
         }
         for log in logs.prefix(ClubFolder.maximumLogs) {
             let path = folder.membersPath + "/" + log.name
-            if fileSystem.kind(path) != nil {
-                problems[path] = .init(file: path, line: 0, detail: "not a plain file: left unopened")
+            if let other = fileSystem.kind(path) {
+                problems[path] = .init(file: path, line: 0, detail: "\(other.rawValue), not a log: left unopened")
                 continue
             }
             if log.device == state.device {
@@ -399,8 +418,7 @@ public struct ClubSync {
         }
         if !changes.isEmpty {
             let club = try club()
-            report.sent = try publish(changes, now: now, club: club)
-            record(changes)
+            report.sent = try publishHeld(changes, now: now, club: club)
         }
         // Each problem is said once, until it changes.
         for (file, problem) in problems.sorted(by: { $0.key < $1.key }) {
@@ -447,7 +465,9 @@ public struct ClubSync {
 
     /// Stops publishing: the last line says so.
     public mutating func leave(now: Date) throws {
-        _ = try publish([.leave], now: now)
+        let unlock = try lock()
+        defer { unlock() }
+        _ = try publishHeld([.leave], now: now, club: nil)
         state.left = true
         try home.save(state)
     }

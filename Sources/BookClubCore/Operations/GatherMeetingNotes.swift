@@ -26,16 +26,7 @@ public struct GatherMeetingNotes: LibraryOperation {
     public var books: LibraryScope.Books { .everything }
 
     public func resolve(in snapshot: Library) throws -> OperationPlan<MeetingNotes.Report> {
-        let club: Club
-        do {
-            club = try self.club.choose(in: snapshot)
-        } catch BookClubError.clubNotFound(let reference) {
-            let name = reference.lowercased()
-            guard
-                let match = joined.first(where: { $0.club.name.lowercased().contains(name) || $0.club.id == reference })
-            else { throw BookClubError.clubNotFound(reference) }
-            club = match.asClub(library: snapshot)
-        }
+        let club = try self.club.choose(in: snapshot.joining(joined))
         let meeting = try club.meeting(meeting, now: now, timeZone: timeZone)
         return OperationPlan(history: meeting.bookID.map { [$0] } ?? []) { [now] library in
             try MeetingNotes.report(club: club, meeting: meeting, library: library, now: now)

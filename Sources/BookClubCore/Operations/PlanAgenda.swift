@@ -27,17 +27,10 @@ public struct PlanAgenda: LibraryOperation {
 
     /// The clubs to show: the one named, else the selected one, else every club (`nil`).
     func clubs(in library: Library) throws -> [Club]? {
-        let joined = joined.filter { joined in !library.clubs.contains { $0.id == joined.club.id } }.map {
-            $0.asClub(library: library)
-        }
-        if let club {
-            let name = club.lowercased()
-            if let match = joined.first(where: { $0.name.lowercased() == name || $0.id == club }) { return [match] }
-            return [try library.resolveClub(club)]
-        }
-        if !joined.isEmpty, scene.club == nil { return library.clubs + joined }
-        guard let selected = scene.club, let club = library.clubs.first(where: { $0.id == selected }) else {
-            return nil
+        let all = library.joining(joined)
+        if let club { return [try all.resolveClub(club)] }
+        guard let selected = scene.club, let club = all.clubs.first(where: { $0.id == selected }) else {
+            return all.clubs
         }
         return [club]
     }

@@ -8,12 +8,18 @@ import BookClubCore
 
 /// A shared club as text: its members, and its posts with where each sits in the author's copy.
 enum SharedClubText {
-    static func members(_ club: SharedClub, me: String, style: Style) -> [TerminalText] {
-        club.members.map { member in
-            var line: TerminalText = "\(member.name.isEmpty ? "(no name)" : member.name)  \(member.state.rawValue)"
-            if member.fingerprint == club.founder { line += ", founder" }
-            if member.fingerprint == me { line += ", you" }
-            return line + "  " + style.dim(TerminalText(member.fingerprint))
+    static func members(_ club: SharedClub, me: String, width: Int?, style: Style) -> [TerminalText] {
+        let rows = club.members.map { member -> [TerminalText] in
+            var state = member.state.rawValue
+            if member.fingerprint == club.founder { state += ", founder" }
+            if member.fingerprint == me { state += ", you" }
+            return [
+                TerminalText(member.name.isEmpty ? "(no name)" : member.name), TerminalText(state),
+                TerminalText(member.fingerprint),
+            ]
+        }
+        return Table(rows: rows, flexibleColumn: 0).render(width: width) { column, text in
+            column == 2 ? style.dim(text) : text
         }
     }
 

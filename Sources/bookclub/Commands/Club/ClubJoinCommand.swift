@@ -42,9 +42,15 @@ struct ClubJoinCommand: Command {
     func run(in session: Session) throws {
         let path = session.absolutePath(folder)
         let name = name ?? session.readerName
-        // In a git clone, the club's folder may come with the first pull.
-        try session.fileSystem.makeFolder(path)
-        let git = Git(folder: path, environment: session.variables, runner: session.runner)
+        // In a git clone, the club's folder may come with the first pull: git runs in the nearest
+        // folder there is, and a mistyped path is never made.
+        var existing = path
+        while session.fileSystem.kind(existing) != .folder, let slash = existing.lastIndex(of: "/"),
+            slash != existing.startIndex
+        {
+            existing = String(existing[..<slash])
+        }
+        let git = Git(folder: existing, environment: session.variables, runner: session.runner)
         try git?.pull()
         var (sync, report) = try ClubSync.join(
             folderPath: path, home: session.clubHome, keygen: session.keygen, keyPath: session.clubKeyPath(),

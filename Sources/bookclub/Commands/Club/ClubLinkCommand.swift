@@ -38,7 +38,8 @@ struct ClubLinkCommand: Command {
         let linked = try session.syncClub(&sync)
         if json { try session.writeJSON(SharedClubJSON.summary(linked, sync.state)) }
         session.output.write(
-            TerminalText("Linked \(club.name)'s \(chosen.title) to your \(own.title) (\(ProgressText.describe(own)))."),
+            TerminalText(
+                "Linked \(club.name)'s \(chosen.title) to your \(own.title), at \(ProgressText.describe(own))."),
             as: .message)
     }
 }

@@ -24,7 +24,9 @@ struct ClubMembersCommand: Command {
             try session.writeJSON(SharedClubJSON.members(club, me: sync.state.fingerprint))
             return
         }
-        for line in SharedClubText.members(club, me: sync.state.fingerprint, style: session.style) {
+        for line in SharedClubText.members(
+            club, me: sync.state.fingerprint, width: session.terminal.lineWidth, style: session.style)
+        {
             session.output.write(line, as: .data)
         }
     }

@@ -23,26 +23,6 @@ enum ClubOptions {
         }
         return trimmed
     }
-
-    /// A host's change of the roster: synced first, the member found, the change published and pushed.
-    static func changeRoster(
-        _ reference: String?, member: String, in session: Session, json: Bool, verb: String,
-        change: (ClubMember) throws -> ClubChange
-    ) throws {
-        var sync = try session.sharedClub(reference)
-        let club = try session.syncClub(&sync)
-        guard club.member(sync.state.fingerprint)?.state == .host else {
-            throw CommandFailure(
-                "Only a host of \(club.name) can do that; its hosts: \(club.members.filter { $0.state == .host }.map(\.name).joined(separator: ", "))."
-            )
-        }
-        let target = try club.member(matching: member)
-        guard target.fingerprint != club.founder else { throw CommandFailure("\(target.name) founded \(club.name).") }
-        let changed = try session.syncClub(&sync, publishing: [change(target)])
-        if json { try session.writeJSON(SharedClubJSON.summary(changed, sync.state)) }
-        let now = changed.member(target.fingerprint)?.state.rawValue ?? "?"
-        session.output.write(TerminalText("\(target.name) (\(target.fingerprint)) \(verb): now \(now)."), as: .message)
-    }
 }
 
 extension Session {
@@ -84,7 +64,16 @@ extension ClubOptions {
                 "Link your copy of \(book.title) first: bookclub club link \(club.name.shellWord) BOOK")
         }
         let here = Spoilers.position(of: own)
-        guard let at else { return here }
+        guard let at else {
+            // A post placed where you are would tell the club what the setting keeps from it.
+            let granularity = try session.settings().state.clubProgress
+            guard granularity == .exact else {
+                throw CommandFailure(
+                    "Give the place the post may reveal with --at (a page, a percent or target): the clubProgress setting (\(granularity)) keeps where you are from the club."
+                )
+            }
+            return here
+        }
         let lowered: ClubPosition
         if at.lowercased() == "target" {
             guard let meeting = club.meetings.first(where: { $0.date >= session.now() && $0.book?.id == book.id }),
@@ -129,5 +118,57 @@ extension Session {
             if let book = library[id: id] { positions[clubBook] = Spoilers.position(of: book) }
         }
         return positions
+    }
+}
+
+/// What the roster commands (`club admit`, `expel`, `host`) take: the club, the member, `--json`.
+struct RosterTarget {
+    var reference: String?
+    var member: String
+    var json: Bool
+
+    init(_ arguments: ParsedArguments) throws {
+        reference = try arguments[ClubOptions.club]
+        member = try arguments[ClubOptions.member] ?? ""
+        json = arguments[CommonOptions.json]
+    }
+}
+
+/// A host's change of the roster: synced first, the member found, the change published and pushed.
+protocol RosterCommand: Command {
+    /// What the change made of the member, for the message ("admitted").
+    static var verb: String { get }
+    /// The change for `member`, or why there is none.
+    static func change(for member: ClubMember) throws -> ClubChange
+    init(target: RosterTarget)
+    var target: RosterTarget { get }
+}
+
+extension RosterCommand {
+    static func rosterConfiguration(name: String, abstract: String, discussion: String) -> CommandConfiguration {
+        CommandConfiguration(
+            name: name, abstract: abstract, discussion: discussion, examples: ["bookclub club \(name) sci-fi Ben"],
+            arguments: [ClubOptions.club, ClubOptions.member], options: [CommonOptions.json])
+    }
+
+    init(_ arguments: ParsedArguments) throws {
+        self.init(target: try RosterTarget(arguments))
+    }
+
+    func run(in session: Session) throws {
+        var sync = try session.sharedClub(target.reference)
+        let club = try session.syncClub(&sync)
+        guard club.member(sync.state.fingerprint)?.state == .host else {
+            throw CommandFailure(
+                "Only a host of \(club.name) can do that; its hosts: \(club.members.filter { $0.state == .host }.map(\.name).joined(separator: ", "))."
+            )
+        }
+        let member = try club.member(matching: target.member)
+        guard member.fingerprint != club.founder else { throw CommandFailure("\(member.name) founded \(club.name).") }
+        let changed = try session.syncClub(&sync, publishing: [Self.change(for: member)])
+        if target.json { try session.writeJSON(SharedClubJSON.summary(changed, sync.state)) }
+        let now = changed.member(member.fingerprint)?.state.rawValue ?? "?"
+        session.output.write(
+            TerminalText("\(member.name) (\(member.fingerprint)) \(Self.verb): now \(now)."), as: .message)
     }
 }

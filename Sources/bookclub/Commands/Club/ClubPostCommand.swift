@@ -46,10 +46,16 @@ struct ClubPostCommand: Command {
 
     func run(in session: Session) throws {
         var sync = try session.sharedClub(reference)
-        guard !sync.state.left else {
-            throw CommandFailure("You left \(sync.state.clubName): nothing is posted to it.")
-        }
         let club = try session.syncClub(&sync)
+        guard sync.isIn(club) else {
+            let why =
+                switch club.member(sync.state.fingerprint)?.state {
+                case .pending?: "a host of \(club.name) has not admitted you yet"
+                case .removed?: "you were removed from \(club.name)"
+                default: "you left \(club.name)"
+                }
+            throw CommandFailure("Nothing posted: \(why).")
+        }
         let book = try ClubOptions.book(clubBook, of: club, now: session.now())
         let place = try ClubOptions.place(at, of: book, club: club, sync: sync, in: session)
         let id = session.makeID()

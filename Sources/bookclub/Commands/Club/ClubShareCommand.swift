@@ -36,7 +36,7 @@ struct ClubShareCommand: Command {
         let name = name ?? session.readerName
         let path = session.absolutePath(folder)
         var (sync, report) = try ClubSync.share(
-            chosen, meetings: [], folderPath: path, home: session.clubHome, keygen: session.keygen,
+            chosen, folderPath: path, home: session.clubHome, keygen: session.keygen,
             keyPath: session.clubKeyPath(), name: name, device: session.makeID(), now: session.now())
         session.warn(report, club: try sync.club())
         let club = try session.syncClub(&sync)

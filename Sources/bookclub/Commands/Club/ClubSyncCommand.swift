@@ -25,8 +25,9 @@ struct ClubSyncCommand: Command {
         let states =
             try reference.map { [try session.clubHome.choose($0)] }
             ?? session.clubHome.clubs().compactMap { try session.clubHome.state(of: $0) }
+        // A cron line on a machine in no club has nothing to do: that is not a failure.
         guard !states.isEmpty else {
-            _ = try session.clubHome.choose(nil)
+            session.output.write("This store shares no club and joined none: nothing to sync.", as: .message)
             return
         }
         var summaries: [SharedClubJSON.Summary] = []
