@@ -229,9 +229,16 @@ def main():
     parser.add_argument("--books", type=int, help="a fixed number of books at every size (default: 300 per 100,000 entries)")
     parser.add_argument("--quick", action="store_true", help="1,000 and 10,000 entries only, a smaller batch")
     parser.add_argument("--sync-only", action="store_true", help="only the sync figures")
+    parser.add_argument("--clubs-only", action="store_true", help="only the shared-club figures")
     args = parser.parse_args()
     sizes = [1000, 10000] if args.quick else [int(s) for s in args.sizes.split(",")]
     binary = build()
+    if args.clubs_only:
+        work = tempfile.mkdtemp(prefix="bookclub-bench-")
+        report_clubs(measure_clubs(binary, dict(os.environ, HOME=work, NO_COLOR="1", TZ="UTC"),
+                                   os.path.join(work, "clubs"), args.runs), args.runs)
+        shutil.rmtree(work)
+        return
     if args.sync_only:
         work = tempfile.mkdtemp(prefix="bookclub-bench-")
         report_sync(measure_sync(binary, dict(os.environ, HOME=work, NO_COLOR="1", TZ="UTC"),
@@ -291,6 +298,7 @@ def main():
     batch = measure_batch(binary, env, os.path.join(work, "batch"), batch_lines, runs=args.runs)
     sync_ops = 10_000 if args.quick else 100_000
     synced = measure_sync(binary, env, os.path.join(work, "sync"), sync_ops, runs=args.runs)
+    clubs = measure_clubs(binary, env, os.path.join(work, "clubs"), args.runs)
 
     cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
     print(f"Machine: {cpu}, {os.cpu_count()} cores; release build, -static-executable")
@@ -320,6 +328,7 @@ def main():
                   f"{seconds:.2f} s ({seconds * 1e6 / lines:.1f} µs a line)")
 
     report_sync(synced, sync_ops, args.runs, targets=False)
+    report_clubs(clubs, args.runs, targets=False)
 
     print("\nTargets:")
     def check(label, value, limit):
@@ -349,6 +358,7 @@ def main():
         check(f"{name.split()[0]} at {largest:,}: µs per entry", median(largest, name) * 1000 / largest, 1)
     check(f"stats --html of a year at {largest:,}, ms", median(largest, "stats --html (a year)"), 2000)
     report_sync(synced, sync_ops, args.runs, figures=False)
+    report_clubs(clubs, args.runs, figures=False)
     peak = max(v[3] for (s, n), v in results.items() if s == largest and not n.startswith(("task", "sqlite3")))
     check(f"peak memory of any command at {largest:,} (MB)", peak, 50)
     shutil.rmtree(work)
@@ -434,6 +444,72 @@ def measure_sync(binary, env, folder, operations, runs):
     subprocess.run(bookclub(fresh, "sync"), env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     result["news"] = (time.perf_counter() - started) * 1000
     return result
+
+
+def measure_clubs(binary, env, folder, runs, posts=100):
+    """A shared club as readers run it: a founder's store and a member's, each of 10,000 entries over
+    300 books, the member admitted and one of their books linked to the club's; beside them a store of
+    the same entries in no club. Times `list` and `progress` (on a book the club does not read) with and
+    without the club, `progress` on the linked book (which publishes: one signature), `club sync` with
+    nothing new, and `club sync` verifying `posts` new batches of the founder's (one seal each)."""
+    env = dict(env, BOOKCLUB_NO_HOOKS="1")
+    homes = {name: os.path.join(folder, name) for name in ["plain", "member", "founder"]}
+    for path in homes.values():
+        os.makedirs(path)
+        generate_store(path, 10_000, 300)
+    shared = os.path.join(folder, "shared")
+    def bookclub(name, *arguments, check=True):
+        path = homes[name]
+        command = [binary, "--store", os.path.join(path, "store.json"), "--settings",
+                   os.path.join(path, "settings.json"), *arguments]
+        if check:
+            return subprocess.run(command, env=dict(env, USER=name), check=True, capture_output=True, text=True).stdout
+        return command
+    linked = uuid.UUID(int=2).hex
+    bookclub("founder", "club", "add", "Bench Club")
+    bookclub("founder", "club", "meeting", "bench", "--date", "in 30 days", "--book", linked, "--target", "50%")
+    founder = bookclub("founder", "club", "share", "bench", shared).strip()
+    bookclub("member", "club", "join", shared, "--founder", founder)
+    bookclub("founder", "club", "admit", "bench", "member")
+    bookclub("member", "club", "link", "bench", linked)
+    other = uuid.UUID(int=3).hex
+    menv = dict(env, USER="member")
+    commands = {
+        "list": (bookclub("plain", "list", check=False), env),
+        "list (in a club)": (bookclub("member", "list", check=False), menv),
+        "progress": (bookclub("plain", "progress", other, "+1", check=False), env),
+        "progress (in a club)": (bookclub("member", "progress", other, "+1", check=False), menv),
+        "progress (linked: publishes)": (bookclub("member", "progress", linked, "+1", check=False), menv),
+        "club sync (nothing new)": (bookclub("member", "club", "sync", check=False), menv),
+    }
+    result = measure(commands, runs)
+    seals = []
+    for _ in range(3):
+        for n in range(posts):
+            bookclub("founder", "club", "post", "bench", f"post {n}", "--at", "1")
+        started = time.perf_counter()
+        bookclub("member", "club", "sync")
+        seals.append((time.perf_counter() - started) * 1000)
+    result["sync news"] = (statistics.median(seals), posts)
+    return result
+
+
+def report_clubs(clubs, runs, figures=True, targets=True):
+    def more(name):
+        return clubs[name + " (in a club)"][0] - clubs[name][0]
+    if figures:
+        print(f"\nShared clubs, on stores of 10,000 entries (median ms over {runs} interleaved runs):")
+        for name in ["list", "progress"]:
+            print(f"- {name}: {clubs[name][0]:.1f} in no club, {clubs[name + ' (in a club)'][0]:.1f} in one")
+        print(f"- progress on the linked book, published and signed: {clubs['progress (linked: publishes)'][0]:.1f}")
+        print(f"- club sync with nothing new: {clubs['club sync (nothing new)'][0]:.1f}")
+        median, posts = clubs["sync news"]
+        print(f"- club sync verifying {posts} new batches (one seal each): {median:.0f} ({median / posts:.1f} a seal)")
+    if targets:
+        for name in ["list", "progress"]:
+            value = more(name)
+            print(f"- {name} in a club with nothing new, ms more than in none: {value:.2f} (target ≤ 1) "
+                  f"{'met' if value <= 1 else 'MISSED'}")
 
 
 def generate_books(entries, books=None):

@@ -64,3 +64,33 @@ extension ClubPosition {
         return (other.fraction ?? other.derivedFraction ?? 0) > (fraction ?? derivedFraction ?? 0) ? other : self
     }
 }
+
+extension Spoilers {
+    /// Where a reader was in their copy at `time`: the furthest entry logged by then, in any reading.
+    /// Reads the book's whole history.
+    public static func position(of book: Book, at time: Date) throws -> ClubPosition {
+        var place = ClubPosition(pages: book.pages, isbn: book.isbn.flatMap(ISBN.matchKey))
+        var fraction = 0.0
+        for reading in book.readings {
+            if reading.ending?.outcome == .finished, let date = reading.ending?.date, date <= time {
+                place.finished = true
+            }
+            for entry in try reading.progress.wholeEntries(of: book.title) where entry.time <= time {
+                fraction = max(fraction, entry.progress)
+            }
+        }
+        place.fraction = place.finished == true ? 1 : fraction
+        if let pages = book.pages { place.page = Int(((place.fraction ?? 0) * Double(pages)).rounded()) }
+        return place
+    }
+
+    /// The furthest place a highlight may reveal: where its reader was when they made it, or its own
+    /// page when that is further (a passage marked before the progress was logged).
+    public static func place(of highlight: Highlight, in book: Book, at position: ClubPosition) -> ClubPosition {
+        guard let page = highlight.page, let pages = book.pages, pages > 0 else { return position }
+        let own = ClubPosition(
+            page: page, pages: pages, isbn: book.isbn.flatMap(ISBN.matchKey),
+            fraction: min(1, Double(page) / Double(pages)))
+        return position.furthest(own)
+    }
+}

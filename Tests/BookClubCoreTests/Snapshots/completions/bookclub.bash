@@ -97,7 +97,7 @@ _bookclub() {
             'bookclub/list:--tag'|'bookclub/list:-t'|'bookclub/list:--store'|'bookclub/list:--settings'|'bookclub/list:--color') skip=$word ;;
             'bookclub/show:--store'|'bookclub/show:--settings'|'bookclub/show:--color') skip=$word ;;
             'bookclub/progress:--note'|'bookclub/progress:--date'|'bookclub/progress:--store'|'bookclub/progress:--settings'|'bookclub/progress:--color') skip=$word ;;
-            'bookclub/highlight:--page'|'bookclub/highlight:-p'|'bookclub/highlight:--note'|'bookclub/highlight:--date'|'bookclub/highlight:--store'|'bookclub/highlight:--settings'|'bookclub/highlight:--color') skip=$word ;;
+            'bookclub/highlight:--page'|'bookclub/highlight:-p'|'bookclub/highlight:--note'|'bookclub/highlight:--date'|'bookclub/highlight:--club'|'bookclub/highlight:--store'|'bookclub/highlight:--settings'|'bookclub/highlight:--color') skip=$word ;;
             'bookclub/finish:--date'|'bookclub/finish:--note'|'bookclub/finish:--rating'|'bookclub/finish:--review'|'bookclub/finish:--store'|'bookclub/finish:--settings'|'bookclub/finish:--color') skip=$word ;;
             'bookclub/unfinish:--store'|'bookclub/unfinish:--settings'|'bookclub/unfinish:--color') skip=$word ;;
             'bookclub/abandon:--date'|'bookclub/abandon:--note'|'bookclub/abandon:--store'|'bookclub/abandon:--settings'|'bookclub/abandon:--color') skip=$word ;;
@@ -173,6 +173,7 @@ _bookclub() {
             'bookclub/progress:--settings') files=1 ;;
             'bookclub/progress:--color') values='auto always never' ;;
             'bookclub/highlight:--date') values='today yesterday monday tuesday wednesday thursday friday saturday sunday' ;;
+            'bookclub/highlight:--club') listing=--clubs ;;
             'bookclub/highlight:--store') files=1 ;;
             'bookclub/highlight:--settings') files=1 ;;
             'bookclub/highlight:--color') values='auto always never' ;;
@@ -388,7 +389,7 @@ _bookclub() {
             'bookclub/list') read -r -a candidates <<< '--reading --finished --abandoned --unstarted --all --tag --stars --json --store --settings --quiet --color --no-color --no-hooks --no-pager --version --help' ;;
             'bookclub/show') read -r -a candidates <<< '--json --store --settings --quiet --color --no-color --no-hooks --no-pager --version --help' ;;
             'bookclub/progress') read -r -a candidates <<< '--note --date --edit --json --store --settings --quiet --color --no-color --no-hooks --no-pager --version --help' ;;
-            'bookclub/highlight') read -r -a candidates <<< '--page --note --date --json --store --settings --quiet --color --no-color --no-hooks --no-pager --version --help' ;;
+            'bookclub/highlight') read -r -a candidates <<< '--page --note --date --club --json --store --settings --quiet --color --no-color --no-hooks --no-pager --version --help' ;;
             'bookclub/finish') read -r -a candidates <<< '--date --note --rating --review --json --store --settings --quiet --color --no-color --no-hooks --no-pager --version --help' ;;
             'bookclub/unfinish') read -r -a candidates <<< '--json --store --settings --quiet --color --no-color --no-hooks --no-pager --version --help' ;;
             'bookclub/abandon') read -r -a candidates <<< '--date --note --json --store --settings --quiet --color --no-color --no-hooks --no-pager --version --help' ;;

@@ -129,7 +129,7 @@ function __bookclub_state
                 set skip 1
             case 'bookclub/progress:--note' 'bookclub/progress:--date' 'bookclub/progress:--store' 'bookclub/progress:--settings' 'bookclub/progress:--color'
                 set skip 1
-            case 'bookclub/highlight:--page' 'bookclub/highlight:-p' 'bookclub/highlight:--note' 'bookclub/highlight:--date' 'bookclub/highlight:--store' 'bookclub/highlight:--settings' 'bookclub/highlight:--color'
+            case 'bookclub/highlight:--page' 'bookclub/highlight:-p' 'bookclub/highlight:--note' 'bookclub/highlight:--date' 'bookclub/highlight:--club' 'bookclub/highlight:--store' 'bookclub/highlight:--settings' 'bookclub/highlight:--color'
                 set skip 1
             case 'bookclub/finish:--date' 'bookclub/finish:--note' 'bookclub/finish:--rating' 'bookclub/finish:--review' 'bookclub/finish:--store' 'bookclub/finish:--settings' 'bookclub/finish:--color'
                 set skip 1
@@ -329,6 +329,7 @@ complete -c bookclub -n '__bookclub_argument_is bookclub/highlight 0' -a '(__boo
 complete -c bookclub -n '__bookclub_command_is bookclub/highlight' -l page -s p -x -d 'The page it is on.'
 complete -c bookclub -n '__bookclub_command_is bookclub/highlight' -l note -x -d 'A note to keep with it.'
 complete -c bookclub -n '__bookclub_command_is bookclub/highlight' -l date -x -a 'today yesterday monday tuesday wednesday thursday friday saturday sunday' -d 'When it happened: today, friday, last friday 19:00, 2 days ago, -2d, 20 nov or 2026-11-20T19:00 (a day alone is noon; today is now).'
+complete -c bookclub -n '__bookclub_command_is bookclub/highlight' -l club -x -a '(__bookclub_list --clubs)' -d 'Share it with a shared club, hidden from members who have not read as far as you had.'
 complete -c bookclub -n '__bookclub_command_is bookclub/highlight' -l json -d 'Print the result as JSON.'
 complete -c bookclub -n '__bookclub_argument_is bookclub/finish 0' -a '(__bookclub_list --titles)'
 complete -c bookclub -n '__bookclub_command_is bookclub/finish' -l date -x -a 'today yesterday monday tuesday wednesday thursday friday saturday sunday' -d 'When it happened: today, friday, last friday 19:00, 2 days ago, -2d, 20 nov or 2026-11-20T19:00 (a day alone is noon; today is now).'

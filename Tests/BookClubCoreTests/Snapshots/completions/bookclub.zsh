@@ -72,7 +72,7 @@ _bookclub() {
             ('bookclub/list:--tag'|'bookclub/list:-t'|'bookclub/list:--store'|'bookclub/list:--settings'|'bookclub/list:--color') skip=$word ;;
             ('bookclub/show:--store'|'bookclub/show:--settings'|'bookclub/show:--color') skip=$word ;;
             ('bookclub/progress:--note'|'bookclub/progress:--date'|'bookclub/progress:--store'|'bookclub/progress:--settings'|'bookclub/progress:--color') skip=$word ;;
-            ('bookclub/highlight:--page'|'bookclub/highlight:-p'|'bookclub/highlight:--note'|'bookclub/highlight:--date'|'bookclub/highlight:--store'|'bookclub/highlight:--settings'|'bookclub/highlight:--color') skip=$word ;;
+            ('bookclub/highlight:--page'|'bookclub/highlight:-p'|'bookclub/highlight:--note'|'bookclub/highlight:--date'|'bookclub/highlight:--club'|'bookclub/highlight:--store'|'bookclub/highlight:--settings'|'bookclub/highlight:--color') skip=$word ;;
             ('bookclub/finish:--date'|'bookclub/finish:--note'|'bookclub/finish:--rating'|'bookclub/finish:--review'|'bookclub/finish:--store'|'bookclub/finish:--settings'|'bookclub/finish:--color') skip=$word ;;
             ('bookclub/unfinish:--store'|'bookclub/unfinish:--settings'|'bookclub/unfinish:--color') skip=$word ;;
             ('bookclub/abandon:--date'|'bookclub/abandon:--note'|'bookclub/abandon:--store'|'bookclub/abandon:--settings'|'bookclub/abandon:--color') skip=$word ;;
@@ -149,6 +149,7 @@ _bookclub() {
             ('bookclub/progress:--settings') files=1 ;;
             ('bookclub/progress:--color') values=('auto' 'always' 'never') ;;
             ('bookclub/highlight:--date') values=('today' 'yesterday' 'monday' 'tuesday' 'wednesday' 'thursday' 'friday' 'saturday' 'sunday') ;;
+            ('bookclub/highlight:--club') listing=--clubs ;;
             ('bookclub/highlight:--store') files=1 ;;
             ('bookclub/highlight:--settings') files=1 ;;
             ('bookclub/highlight:--color') values=('auto' 'always' 'never') ;;
@@ -374,7 +375,7 @@ _bookclub() {
         ('bookclub/list') opts=('--reading' '--finished' '--abandoned' '--unstarted' '--all' '--tag' '--stars' '--json' '--store' '--settings' '--quiet' '--color' '--no-color' '--no-hooks' '--no-pager' '--version' '--help') ;;
         ('bookclub/show') opts=('--json' '--store' '--settings' '--quiet' '--color' '--no-color' '--no-hooks' '--no-pager' '--version' '--help') ;;
         ('bookclub/progress') opts=('--note' '--date' '--edit' '--json' '--store' '--settings' '--quiet' '--color' '--no-color' '--no-hooks' '--no-pager' '--version' '--help') ;;
-        ('bookclub/highlight') opts=('--page' '--note' '--date' '--json' '--store' '--settings' '--quiet' '--color' '--no-color' '--no-hooks' '--no-pager' '--version' '--help') ;;
+        ('bookclub/highlight') opts=('--page' '--note' '--date' '--club' '--json' '--store' '--settings' '--quiet' '--color' '--no-color' '--no-hooks' '--no-pager' '--version' '--help') ;;
         ('bookclub/finish') opts=('--date' '--note' '--rating' '--review' '--json' '--store' '--settings' '--quiet' '--color' '--no-color' '--no-hooks' '--no-pager' '--version' '--help') ;;
         ('bookclub/unfinish') opts=('--json' '--store' '--settings' '--quiet' '--color' '--no-color' '--no-hooks' '--no-pager' '--version' '--help') ;;
         ('bookclub/abandon') opts=('--date' '--note' '--json' '--store' '--settings' '--quiet' '--color' '--no-color' '--no-hooks' '--no-pager' '--version' '--help') ;;
