@@ -294,8 +294,52 @@ import Testing
         #expect(try Data(contentsOf: URL(fileURLWithPath: own)).prefix(whole.count) == whole)
 
         // Control characters in a name never reach the terminal.
-        let escape = try club.ben.run("club", "members")
-        #expect(!escape.stdout.contains("\u{1B}"))
+        var dee = try BookClubRunner()
+        dee.environment["USER"] = "dee"
+        defer { dee.cleanUp() }
+        let joined = try dee.run("club", "join", club.folder, "--founder", club.founder, "--name", "dee\u{1B}[2Jx")
+        #expect(joined.exitCode == 0, "\(joined.stderr)")
+        #expect(!joined.stderr.contains("\u{1B}"))
+        let escape = try club.ana.run("club", "members")
+        #expect(!escape.stdout.contains("\u{1B}") && escape.stdout.contains("dee\\u{1B}[2Jx"), "\(escape.stdout)")
+    }
+
+    @Test func aKeyWithAPassphraseNeverHoldsUpACronJob() throws {
+        let reader = try BookClubRunner()
+        defer { reader.cleanUp() }
+        let key = reader.home + "/locked_ed25519"
+        let made = Process()
+        made.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        made.arguments = ["ssh-keygen", "-q", "-t", "ed25519", "-N", "a passphrase", "-f", key]
+        try made.run()
+        made.waitUntilExit()
+        #expect(made.terminationStatus == 0)
+        #expect(try reader.run("settings", "set", "clubKey", key).exitCode == 0)
+        #expect(try reader.run("club", "add", "Night Owls 🦉").exitCode == 0)
+        // No terminal, no ssh-agent: as cron runs it. It fails at once, saying what to do, and shares
+        // nothing.
+        // setsid: no controlling terminal, even when the tests run in one.
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [
+            "timeout", "-s", "KILL", "60", "setsid", "--wait", BookClubRunner.executable.path, "club", "share",
+            "night", reader.home + "/owls",
+        ]
+        var environment = reader.environment
+        environment["SSH_AUTH_SOCK"] = nil
+        process.environment = environment
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        let errors = Pipe()
+        process.standardError = errors
+        let started = Date()
+        try process.run()
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(Date().timeIntervalSince(started) < 30, "it waited for a passphrase")
+        #expect(process.terminationStatus == 69 && stderr.contains("ssh-agent"), "\(stderr)")
+        let members = (try? FileManager.default.contentsOfDirectory(atPath: reader.home + "/owls/members")) ?? []
+        #expect(members.isEmpty, "\(members)")
     }
 
     @Test func withoutSSHKeygenNothingIsShownOrPublished() throws {

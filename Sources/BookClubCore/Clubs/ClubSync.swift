@@ -58,10 +58,10 @@ public struct ClubSync {
 
     /// The key at `keyPath`, made there first when it is bookclub's own (`home.defaultKeyPath`) and
     /// missing: `TYPE BASE64`.
-    public static func key(at keyPath: String, home: ClubHome, keygen: SSHKeygen, comment: String) throws -> String {
+    public static func key(at keyPath: String, home: ClubHome, keygen: SSHKeygen) throws -> String {
         guard keygen.isAvailable else { throw BookClubError.unavailable(SSHKeygen.missing) }
         if keyPath == home.defaultKeyPath, try home.fileSystem.size(keyPath) == nil {
-            try keygen.makeKey(at: keyPath, comment: comment)
+            try keygen.makeKey(at: keyPath)
         }
         return try keygen.publicKey(of: keyPath)
     }
@@ -81,7 +81,7 @@ public struct ClubSync {
             throw BookClubError.clubRefused(
                 "\(folderPath) holds another club already (\(other.name)): give an empty folder")
         }
-        let key = try Self.key(at: keyPath, home: home, keygen: keygen, comment: name)
+        let key = try Self.key(at: keyPath, home: home, keygen: keygen)
         try home.fileSystem.makeFolder(folder.membersPath)
         try home.fileSystem.makeFolder(home.folder(of: club.id))
         var sync = ClubSync(
@@ -161,7 +161,7 @@ public struct ClubSync {
         if try home.state(of: chosen.club) != nil {
             throw BookClubError.clubRefused("this store is in \(chosen.name) already")
         }
-        let key = try Self.key(at: keyPath, home: home, keygen: keygen, comment: name)
+        let key = try Self.key(at: keyPath, home: home, keygen: keygen)
         try home.fileSystem.makeFolder(home.folder(of: chosen.club))
         var sync = ClubSync(
             home: home, keygen: keygen,

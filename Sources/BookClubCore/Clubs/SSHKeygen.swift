@@ -25,19 +25,27 @@ public struct SSHKeygen {
     /// What to say when it is not.
     public static let missing = "ssh-keygen is not installed: install OpenSSH's client (apt install openssh-client)"
 
-    private func run(_ arguments: [String], input: Program.Input = .null, showsErrors: Bool) throws -> ProgramResult {
+    /// Runs `ssh-keygen`, its standard input `/dev/null` unless given. Without a terminal (cron) a key
+    /// that needs a passphrase reads an empty one there and fails at once. On a terminal, signing stays
+    /// in the terminal's process group, where ssh-keygen may ask for the passphrase (a process group
+    /// of its own would be stopped by the terminal the moment it asked); anything else runs in a group
+    /// of its own, stopped whole at its time-out.
+    private func run(
+        _ arguments: [String], input: Program.Input = .null, showsErrors: Bool, mayAsk: Bool = false
+    ) throws -> ProgramResult {
         guard isAvailable else { throw BookClubError.unavailable(Self.missing) }
         return try runner.run(
             Program(
                 "ssh-keygen", arguments, environment: environment, input: input, output: .capture(limit: 64 * 1024),
-                showsErrors: showsErrors, timeout: 60, ownProcessGroup: true))
+                showsErrors: showsErrors, timeout: mayAsk ? 300 : 60, ownProcessGroup: !mayAsk))
     }
 
     /// Makes an Ed25519 key without a passphrase at `path` (and `path.pub`), for a member who has none.
-    func makeKey(at path: String, comment: String) throws {
+    func makeKey(at path: String) throws {
         let parent = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
         if !parent.isEmpty { try fileSystem.makeFolder(parent) }
-        let result = try run(["-q", "-t", "ed25519", "-N", "", "-C", comment, "-f", path], showsErrors: true)
+        let result = try run(
+            ["-q", "-t", "ed25519", "-N", "", "-C", "bookclub club key", "-f", path], showsErrors: true)
         guard result.ending == .exited(0) else {
             throw BookClubError.unavailable(
                 "ssh-keygen could not make a key at \(path): it \(result.ending.problem ?? "failed")")
@@ -45,17 +53,21 @@ public struct SSHKeygen {
     }
 
     /// The public key of the key at `path` (a private key, or a public one whose private key is in
-    /// `ssh-agent`): `TYPE BASE64`.
+    /// `ssh-agent`): `TYPE BASE64`, its comment left out (a comment is the key owner's text, and
+    /// may hold anything).
     func publicKey(of path: String) throws -> String {
+        func key(_ text: String) -> (type: String, blob: [UInt8], comment: String?)? {
+            SSHPublicKey.parse(text.trimmed.split(separator: " ", maxSplits: 2).prefix(2).joined(separator: " "))
+        }
         let publicPath = path.hasSuffix(".pub") ? path : path + ".pub"
         if let data = try fileSystem.read(publicPath), let line = String(data: data, encoding: .utf8),
-            let key = SSHPublicKey.parse(line.trimmed)
+            let key = key(line)
         {
             return key.type + " " + Data(key.blob).base64EncodedString()
         }
         let result = try run(["-y", "-f", path], showsErrors: true)
         guard result.ending == .exited(0), let line = String(data: result.output, encoding: .utf8),
-            let key = SSHPublicKey.parse(line.trimmed)
+            let key = key(line)
         else {
             throw BookClubError.unavailable(
                 "ssh-keygen could not read the public key of \(path) (a key with a passphrase needs \(publicPath) beside it, and ssh-agent)"
@@ -73,7 +85,8 @@ public struct SSHKeygen {
             _ = fileSystem.remove(scratch)
             _ = fileSystem.remove(scratch + ".sig")
         }
-        let result = try run(["-Y", "sign", "-q", "-f", keyPath, "-n", namespace, scratch], showsErrors: true)
+        let result = try run(
+            ["-Y", "sign", "-q", "-f", keyPath, "-n", namespace, scratch], showsErrors: true, mayAsk: true)
         guard result.ending == .exited(0), let data = try fileSystem.read(scratch + ".sig"),
             let signature = String(data: data, encoding: .utf8), signature.hasPrefix("-----BEGIN SSH SIGNATURE-----")
         else {
