@@ -42,7 +42,7 @@ extension Session {
             sync.meetingChanges(library: library, club: club)
             + sync.progressChanges(library: library, club: club, granularity: try settings().state.clubProgress) + extra
         if !changes.isEmpty {
-            report.sent = try sync.publish(changes, now: services.now(), club: club)
+            try sync.publish(changes, now: services.now(), club: club)
             club = try sync.club()
         }
         try git?.commitAndPush(
@@ -101,12 +101,13 @@ extension Session {
                 else { continue }
                 name = state.clubName
                 var sync = ClubSync(home: home, keygen: keygen, state: state)
-                let club = try sync.club()
+                // What came first (an admission, a meeting), then what this change says.
+                let (club, read) = try sync.sync(now: services.now())
+                warn(read, club: club)
                 let changes = sync.progressChanges(
                     library: changed, club: club, granularity: try settings().state.clubProgress)
                 guard !changes.isEmpty else { continue }
-                let (synced, report) = try sync.sync(now: services.now(), publishing: changes)
-                warn(report, club: synced)
+                try sync.publish(changes, now: services.now(), club: club)
             } catch {
                 output.write(
                     "the change is saved here, but not yet shared with \(name) (the next `bookclub club sync` tries again): \(ErrorReport.line(error, timeZone: timeZone))",

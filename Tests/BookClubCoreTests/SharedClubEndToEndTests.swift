@@ -108,6 +108,8 @@ import Testing
         try club.expectSuccess(club.ana, "progress", "dune", "400", "--note", "private: the spice must flow")
         try club.expectSuccess(club.ben, "progress", "デューン", "300")
         try club.expectSuccess(club.cy, "progress", "dune", "150")
+        // Cy was admitted since her last club command: her progress goes out with it all the same.
+        #expect(try club.folderText().contains("\"page\":150"))
         try club.expectSuccess(club.cy, "club", "sync")
 
         let post = try club.ana.run("club", "post", "sci-fi", "The ending: Paul becomes what he feared")

@@ -29,8 +29,6 @@ public struct ClubReport: Equatable, Sendable {
     public var verified = 0
     /// Seals left for the next sync: more arrived than one sync verifies.
     public var waiting = 0
-    /// Lines this device published.
-    public var sent = 0
 }
 
 /// A shared club, synced through its folder: every member device appends to its own log, signs each
@@ -92,7 +90,7 @@ public struct ClubSync {
         var found = ClubLine(.found, sequence: 0, clock: HybridClock())
         found.name = club.name
         let unlock = try sync.lock()
-        _ = try sync.publish([found], now: now)
+        try sync.publish([found], now: now)
         unlock()
         let (_, synced) = try sync.sync(now: now)
         return (sync, synced)
@@ -169,7 +167,7 @@ public struct ClubSync {
                 club: chosen.club, folder: folderPath, founder: chosen.founder, device: device, keyPath: keyPath,
                 key: key, name: name, clubName: chosen.name))
         let unlock = try sync.lock()
-        _ = try sync.publish([], now: now)
+        try sync.publish([], now: now)
         unlock()
         let (_, report) = try sync.sync(now: now)
         return (sync, report)
@@ -215,10 +213,10 @@ public struct ClubSync {
     /// Appends `changes` to this device's log, sealed with one signature: first to the verified copy
     /// at home, then to the folder. A removal covers the member's lines as this device has verified them
     /// in `club`. Returns the lines written.
-    public mutating func publish(_ changes: [ClubChange], now: Date, club: SharedClub) throws -> Int {
+    public mutating func publish(_ changes: [ClubChange], now: Date, club: SharedClub) throws {
         let unlock = try lock()
         defer { unlock() }
-        return try publishHeld(changes, now: now, club: club)
+        try publishHeld(changes, now: now, club: club)
     }
 
     /// The club's lock, held by whoever changes its files at home.
@@ -227,8 +225,8 @@ public struct ClubSync {
     }
 
     /// `publish`, its lock held.
-    private mutating func publishHeld(_ changes: [ClubChange], now: Date, club: SharedClub?) throws -> Int {
-        guard !state.left, !changes.isEmpty else { return 0 }
+    private mutating func publishHeld(_ changes: [ClubChange], now: Date, club: SharedClub?) throws {
+        guard !state.left, !changes.isEmpty else { return }
         var lines = changes.map(Self.line)
         for index in lines.indices where lines[index].op == .remove {
             var through: [String: Int] = [:]
@@ -238,10 +236,10 @@ public struct ClubSync {
             lines[index].through = through
         }
         record(changes)
-        return try publish(lines, now: now)
+        try publish(lines, now: now)
     }
 
-    private mutating func publish(_ lines: [ClubLine], now: Date) throws -> Int {
+    private mutating func publish(_ lines: [ClubLine], now: Date) throws {
         var mark = state.marks[state.device] ?? ClubLog.Mark()
         var lines = lines
         if mark.sequence == 0 {
@@ -249,7 +247,7 @@ public struct ClubSync {
             (start.club, start.device, start.key, start.name) = (state.club, state.device, state.key, state.name)
             lines.insert(start, at: 0)
         }
-        guard !lines.isEmpty else { return 0 }
+        guard !lines.isEmpty else { return }
         let from = mark
         var clock = mark.clock
         // What others wrote came first: this device's clock moves past theirs.
@@ -285,7 +283,6 @@ public struct ClubSync {
         } else {
             try restoreOwnLog()
         }
-        return lines.count
     }
 
     private func restoreOwnLog() throws {
@@ -300,9 +297,9 @@ public struct ClubSync {
     // MARK: Reading
 
     /// Reads what the other members' logs grew by, verifying each new seal once, and keeps what
-    /// verifies; mends this device's own log from home when it was damaged; publishes `changes`.
+    /// verifies; mends this device's own log from home when it was damaged.
     /// Returns the club as every verified line makes it.
-    public mutating func sync(now: Date, publishing changes: [ClubChange] = []) throws -> (
+    public mutating func sync(now: Date) throws -> (
         club: SharedClub, report: ClubReport
     ) {
         var report = ClubReport()
@@ -416,10 +413,6 @@ public struct ClubSync {
                 state.marks[log.device] = mark
             }
         }
-        if !changes.isEmpty {
-            let club = try club()
-            report.sent = try publishHeld(changes, now: now, club: club)
-        }
         // Each problem is said once, until it changes.
         for (file, problem) in problems.sorted(by: { $0.key < $1.key }) {
             let said = "\(problem.line) \(problem.detail)"
@@ -467,7 +460,7 @@ public struct ClubSync {
     public mutating func leave(now: Date) throws {
         let unlock = try lock()
         defer { unlock() }
-        _ = try publishHeld([.leave], now: now, club: nil)
+        try publishHeld([.leave], now: now, club: nil)
         state.left = true
         try home.save(state)
     }

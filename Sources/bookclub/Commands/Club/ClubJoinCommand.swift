@@ -79,5 +79,13 @@ struct ClubJoinCommand: Command {
                 "Asked to join \(sync.state.clubName) as \(name), with the key \(sync.state.fingerprint): a host admits you with bookclub club admit \(sync.state.clubName.shellWord) \(name.shellWord)"
             ),
             as: .message)
+        // A club book the library holds under another ISBN or title is linked by hand.
+        for book in sync.unlinked(in: club) {
+            session.output.write(
+                TerminalText(
+                    "Link your copy of \(book.title) when you have it: bookclub club link \(sync.state.clubName.shellWord) BOOK"
+                ),
+                as: .message)
+        }
     }
 }
