@@ -45,7 +45,7 @@ struct Git {
     /// own file).
     func pull() throws {
         if try hasUpstream() {
-            try check(["pull", "--no-rebase", "--no-edit", "--quiet"], "pull")
+            try check(identity() + ["pull", "--no-rebase", "--no-edit", "--quiet"], "pull")
             return
         }
         // A clone made while the remote was empty, or a branch never pushed: it follows the remote's
@@ -55,8 +55,17 @@ struct Git {
         guard !branch.isEmpty, try run(["rev-parse", "--verify", "--quiet", "\(remote)/\(branch)"]).code == 0 else {
             return
         }
-        try check(["merge", "--no-edit", "--quiet", "--allow-unrelated-histories", "\(remote)/\(branch)"], "merge")
+        try check(
+            identity() + ["merge", "--no-edit", "--quiet", "--allow-unrelated-histories", "\(remote)/\(branch)"],
+            "merge")
         try check(["branch", "--quiet", "--set-upstream-to=\(remote)/\(branch)"], "follow \(remote)/\(branch)")
+    }
+
+    /// The reader's own name when git knows it; else bookclub's, rather than a failed commit or merge
+    /// (a pull that merges another machine's commits makes a commit too).
+    private func identity() throws -> [String] {
+        try run(["config", "user.email"]).code == 0
+            ? [] : ["-c", "user.name=bookclub", "-c", "user.email=bookclub@localhost"]
     }
 
     private func hasUpstream() throws -> Bool {
@@ -70,12 +79,8 @@ struct Git {
         let status = try run(["status", "--porcelain", "--", log])
         if !status.output.isEmpty {
             try check(["add", "--", log], "add \(log)")
-            // The reader's own name when git knows it; else bookclub's, rather than a failed commit.
-            let identity =
-                try run(["config", "user.email"]).code == 0
-                ? [] : ["-c", "user.name=bookclub", "-c", "user.email=bookclub@localhost"]
             try check(
-                identity + ["commit", "--quiet", "-m", "bookclub: changes from \(device)", "--", log], "commit")
+                identity() + ["commit", "--quiet", "-m", "bookclub: changes from \(device)", "--", log], "commit")
         }
         guard try hasUpstream() else {
             try check(["push", "--quiet", "--set-upstream", remote, "HEAD"], "push")

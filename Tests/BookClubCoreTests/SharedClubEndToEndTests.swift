@@ -344,6 +344,56 @@ import Testing
         #expect(members.isEmpty, "\(members)")
     }
 
+    @Test func aKeyInSSHAgentSigns() throws {
+        var reader = try BookClubRunner()
+        defer { reader.cleanUp() }
+        let key = reader.home + "/agent_ed25519"
+        let socket = reader.home + "/agent.sock"
+        let ask = reader.home + "/ask"
+        try "#!/bin/sh\necho 'a passphrase'\n".write(toFile: ask, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: ask)
+        func process(_ arguments: [String], _ environment: [String: String] = [:], output: Pipe? = nil) -> Process {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = arguments
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+            process.standardInput = FileHandle.nullDevice
+            process.standardOutput = output ?? FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            return process
+        }
+        func run(_ arguments: [String], _ environment: [String: String] = [:]) throws -> String {
+            let out = Pipe()
+            let running = process(arguments, environment, output: out)
+            try running.run()
+            let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            running.waitUntilExit()
+            #expect(running.terminationStatus == 0, "\(arguments)")
+            return text
+        }
+        _ = try run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "a passphrase", "-f", key])
+        // The agent in the foreground, ours to stop.
+        let agent = process(["ssh-agent", "-D", "-a", socket])
+        try agent.run()
+        // SIGKILL: an agent in the foreground waits out SIGTERM until its next request.
+        defer {
+            kill(agent.processIdentifier, SIGKILL)
+            agent.waitUntilExit()
+        }
+        for _ in 0..<100 where !FileManager.default.fileExists(atPath: socket) { usleep(20_000) }
+        _ = try run(
+            ["ssh-add", key],
+            ["SSH_AUTH_SOCK": socket, "SSH_ASKPASS": ask, "SSH_ASKPASS_REQUIRE": "force", "DISPLAY": "x"])
+        reader.environment["SSH_AUTH_SOCK"] = socket
+        #expect(try reader.run("settings", "set", "clubKey", key + ".pub").exitCode == 0)
+        #expect(try reader.run("club", "add", "Agents 🕵️").exitCode == 0)
+        let shared = try reader.run("club", "share", "agents", reader.home + "/folder")
+        #expect(shared.exitCode == 0, "\(shared.stderr)")
+        let fingerprint = try run(["ssh-keygen", "-lf", key + ".pub"]).split(separator: " ")[1]
+        #expect(shared.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == fingerprint, "\(shared.stdout)")
+        #expect(try reader.run("club", "sync").exitCode == 0)
+    }
+
     @Test func withoutSSHKeygenNothingIsShownOrPublished() throws {
         var club = try Club()
         defer { club.cleanUp() }
@@ -498,6 +548,17 @@ import Testing
         try club.expectSuccess(club.cy, "club", "sync")
         try club.expectSuccess(club.ana, "progress", "dune", "50")
         try club.expectSuccess(club.ana, "club", "post", "sci-fi", "chapter one", "--at", "1%")
+        // Then at once: both push, one is refused, pulls and pushes again; only its own log changed.
+        try club.expectSuccess(club.ben, "progress", "dune", "150")
+        try club.expectSuccess(club.cy, "progress", "dune", "250")
+        let both = [club.ben, club.cy]
+        nonisolated(unsafe) var codes: [Int32] = [-1, -1]
+        let threads = (0..<2).map { index in
+            Thread { codes[index] = (try? both[index].run("club", "sync"))?.exitCode ?? -2 }
+        }
+        for thread in threads { thread.start() }
+        while threads.contains(where: { !$0.isFinished }) { usleep(10_000) }
+        #expect(codes == [0, 0], "\(codes)")
         for home in club.all + club.all { try club.expectSuccess(home, "club", "sync") }
         let rosters = try club.all.map {
             try $0.run("club", "members", "--json").stdout.split(separator: "\n").filter { !$0.contains("\"you\"") }
@@ -508,7 +569,7 @@ import Testing
         for home in [club.ben, club.cy] {
             let agenda = try home.run("agenda")
             #expect(
-                agenda.stdout.contains("ben: p. 100 of 412") && agenda.stdout.contains("cy: p. 200 of 412"),
+                agenda.stdout.contains("ben: p. 150 of 412") && agenda.stdout.contains("cy: p. 250 of 412"),
                 "\(agenda.stdout)")
             #expect(try home.run("club", "feed").stdout.contains("chapter one"))
         }

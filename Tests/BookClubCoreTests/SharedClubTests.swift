@@ -158,4 +158,51 @@ import Testing
         let gap = ClubLog(Data(#"{"c":0,"n":6,"op":"leave","t":1,"v":1}"#.utf8 + [10]), device: device, after: mark)
         #expect(gap.problem?.detail.contains("missing or repeated") == true)
     }
+
+    /// A seal binds its club, member, device and place: the same signature over any other of them
+    /// does not verify, as `ssh-keygen -Y verify` checks it.
+    @Test func aSealHoldsOnlyWhereItWasMade() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("seal-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let keygen = SSHKeygen(
+            runner: .live, environment: ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"],
+            fileSystem: .live)
+        try #require(keygen.isAvailable)
+        for name in ["ana", "ben"] { try keygen.makeKey(at: folder + "/" + name) }
+        let ana = try keygen.publicKey(of: folder + "/ana")
+        let ben = try keygen.publicKey(of: folder + "/ben")
+        let (anaPrint, benPrint) = (SSHPublicKey.fingerprint(of: ana)!, SSHPublicKey.fingerprint(of: ben)!)
+        let batch = Data(#"{"c":0,"n":2,"op":"leave","t":1,"v":1}"#.utf8 + [10])
+        let (device, other) = (Self.devices[0], Self.devices[1])
+        func message(
+            club: String = "club1", member: String = anaPrint, device: String = device, previous: String? = nil
+        )
+            -> Data
+        {
+            ClubLog.message(club: club, member: member, device: device, previous: previous, batch: batch)
+        }
+        let signature = try keygen.sign(
+            message(), keyPath: folder + "/ana", namespace: ClubLog.namespace(club: "club1"),
+            scratch: folder + "/scratch")
+        func verifies(
+            _ message: Data, key: String = ana, principal: String = anaPrint, club: String = "club1"
+        ) throws -> Bool {
+            try keygen.verify(
+                message, signature: signature, key: key, principal: principal, namespace: ClubLog.namespace(club: club),
+                scratch: folder + "/scratch")
+        }
+        #expect(try verifies(message()))
+        // Copied to another club: its namespace and its header differ.
+        #expect(try !verifies(message(club: "club2"), club: "club2"))
+        #expect(try !verifies(message(), club: "club2"))
+        // To another device's log, another place in the log, another member's log.
+        #expect(try !verifies(message(device: other)))
+        #expect(try !verifies(message(previous: "-----BEGIN SSH SIGNATURE-----\nAAAA\n-----END SSH SIGNATURE-----")))
+        #expect(try !verifies(message(member: benPrint), key: ben, principal: benPrint))
+        // A byte of the batch changed.
+        var changed = message()
+        changed[changed.count - 3] ^= 1
+        #expect(try !verifies(changed))
+    }
 }
