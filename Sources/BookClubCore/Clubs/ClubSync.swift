@@ -25,8 +25,6 @@ public struct ClubReport: Equatable, Sendable {
     public var problems: [SyncReport.Problem] = []
     /// This device's log in the folder was damaged and was written again from the verified copy.
     public var restored = false
-    /// Seals verified.
-    public var verified = 0
     /// Seals left for the next sync: more arrived than one sync verifies.
     public var waiting = 0
 }
@@ -47,11 +45,6 @@ public struct ClubSync {
 
     public init(home: ClubHome, keygen: SSHKeygen, state: ClubMembership) {
         (self.home, self.keygen, self.state) = (home, keygen, state)
-    }
-
-    /// This store's sync of the club `id`; `nil` when it neither shares nor joined it.
-    public static func open(_ id: String, home: ClubHome, keygen: SSHKeygen) throws -> ClubSync? {
-        try home.state(of: id).map { ClubSync(home: home, keygen: keygen, state: $0) }
     }
 
     /// The key at `keyPath`, made there first when it is bookclub's own (`home.defaultKeyPath`) and
@@ -395,7 +388,6 @@ public struct ClubSync {
                     )
                     break
                 }
-                report.verified += 1
                 stopped = false
                 appended += batch.whole
                 mark.length += batch.whole.count
