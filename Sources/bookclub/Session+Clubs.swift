@@ -79,16 +79,20 @@ extension Session {
         for problem in report.problems {
             output.write(TerminalText("\(club.name): \(SyncText.problem(problem))"), as: .warning)
         }
+        for line in report.ignored {
+            output.write(TerminalText("\(club.name): \(line.file):\(line.line): \(line.detail)"), as: .warning)
+        }
         if report.waiting > 0 {
             output.write(
                 "\(club.name): more arrived than one sync verifies; the rest comes with the next", as: .warning)
         }
     }
 
-    /// After a command's save: publishes, to each shared club, the linked books it moved on.
+    /// After a command's save: publishes, to each shared club, the linked books it moved on, and to a
+    /// club the reader founded, the meetings it planned or cancelled.
     /// A failure is a warning: the change stands here, and the next club sync publishes it.
     func publishToClubs() {
-        guard let change = savedChange, !change.books.isEmpty else { return }
+        guard let change = savedChange, !change.books.isEmpty || change.clubs != nil else { return }
         let home = clubHome
         let clubs = home.clubs()
         guard !clubs.isEmpty else { return }
@@ -97,15 +101,18 @@ extension Session {
         for id in clubs {
             var name = id
             do {
-                guard let state = try home.state(of: id), !state.left, state.links.values.contains(where: ids.contains)
+                let plans = change.clubs.map { $0.after.contains { $0.id == id } || $0.before.contains { $0.id == id } }
+                guard let state = try home.state(of: id), !state.left,
+                    state.links.values.contains(where: ids.contains) || plans == true
                 else { continue }
                 name = state.clubName
                 var sync = ClubSync(home: home, keygen: keygen, state: state)
                 // What came first (an admission, a meeting), then what this change says.
                 let (club, read) = try sync.sync(now: services.now())
                 warn(read, club: club)
-                let changes = sync.progressChanges(
+                var changes = sync.progressChanges(
                     library: changed, club: club, granularity: try settings().state.clubProgress)
+                if plans == true { changes = sync.meetingChanges(library: try library().state, club: club) + changes }
                 guard !changes.isEmpty else { continue }
                 try sync.publish(changes, now: services.now(), club: club)
             } catch {

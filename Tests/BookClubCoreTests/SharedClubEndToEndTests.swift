@@ -584,7 +584,7 @@ import Testing
 }
 
 /// A small seeded generator, so that a failing order can be run again from its seed.
-struct SplitMix {
+struct SplitMix: RandomNumberGenerator {
     var state: UInt64
     init(seed: UInt64) { state = seed }
     mutating func next() -> UInt64 {

@@ -65,6 +65,8 @@ public struct MemberStanding: Equatable, Sendable {
     /// Whether they reached the target: published as such, or read from their position; `nil` when
     /// unknown.
     public var reached: Bool?
+    /// Whether they are coming; `nil` when they have not said.
+    public var rsvp: ClubRSVP?
 }
 
 extension SharedClub {
@@ -76,7 +78,8 @@ extension SharedClub {
             let position = meeting.book.flatMap { progress[member.fingerprint]?[$0.id] }
             var reached: Bool? = reached[member.fingerprint]?.contains(meeting.id) == true ? true : nil
             if reached == nil, let position, let target { reached = Spoilers.reveals(target, to: position) }
-            return MemberStanding(member: member, position: position, reached: reached)
+            return MemberStanding(
+                member: member, position: position, reached: reached, rsvp: rsvps[meeting.id]?[member.fingerprint])
         }
     }
 }

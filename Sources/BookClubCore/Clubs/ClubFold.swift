@@ -22,9 +22,33 @@ public struct SharedClub: Equatable, Sendable {
     public var reached: [String: Set<String>]
     /// By when they were written, then author and id.
     public var posts: [ClubPost]
+    /// Each member's answer to each meeting, by meeting, then fingerprint.
+    public var rsvps: [String: [String: ClubRSVP]] = [:]
+    /// Who may open polls.
+    public var pollPolicy = ClubPoll.Policy.hosts
+    /// By when they were opened, then id.
+    public var polls: [SharedPoll] = []
+    /// Verified lines that count for nothing (a vote after its poll closed, a poll opened by whom
+    /// the policy does not allow), each with why: in the order they were taken.
+    var ignored: [IgnoredLine] = []
 
     /// The member with this fingerprint.
     public func member(_ fingerprint: String) -> ClubMember? { members.first { $0.fingerprint == fingerprint } }
+
+    /// The poll of this id.
+    public func poll(_ id: String) -> SharedPoll? { polls.first { $0.poll.id == id } }
+
+    /// Who may open a poll: a host, or under the `members` policy any member.
+    public func mayOpenPolls(_ member: String) -> Bool {
+        let state = self.member(member)?.state
+        return state == .host || (pollPolicy == .members && state == .member)
+    }
+
+    /// Who may close a poll: a host, or its opener under the `members` policy.
+    public func mayClose(_ poll: SharedPoll, _ member: String) -> Bool {
+        let state = self.member(member)?.state
+        return state == .host || (pollPolicy == .members && state == .member && poll.opener == member)
+    }
 
     /// The book of a meeting or of any meeting: the club's own description of it.
     public func book(_ id: String) -> ClubBook? { meetings.lazy.compactMap(\.book).first { $0.id == id } }
@@ -66,6 +90,14 @@ public struct ClubPost: Equatable, Sendable {
     public var quote: String?
     public var place: String?
     public var written: Date
+}
+
+/// A verified line that counts for nothing, and why.
+struct IgnoredLine: Equatable, Sendable {
+    var device: String
+    /// Its number in the device's log: its line in the file.
+    var line: Int
+    var detail: String
 }
 
 /// The lines of one device's log that were verified, with whose they are.
@@ -112,10 +144,12 @@ enum ClubFold {
         var meetings: [String: ClubMeeting] = [:]
         var cancelled = Set<String>()
         var posts: [String: ClubPost] = [:]
+        var decisions = Decisions()
         for item in all where item.line.n <= cut[item.device] ?? Int.max {
             let line = item.line
             guard roster.admitted.contains(item.member) else { continue }
             let isHost = roster.everHost.contains(item.member)
+            decisions.apply(line, member: item.member, device: item.device, isHost: isHost)
             switch line.op {
             case .meeting where isHost:
                 if let meeting = line.meeting, !cancelled.contains(meeting.id) { meetings[meeting.id] = meeting }
@@ -146,7 +180,107 @@ enum ClubFold {
         .sorted { ($0.name, $0.fingerprint) < ($1.name, $1.fingerprint) }
         club.meetings = meetings.values.sorted { ($0.date, $0.id) < ($1.date, $1.id) }
         club.posts = posts.values.sorted { ($0.written, $0.author, $0.id) < ($1.written, $1.author, $1.id) }
+        decisions.finish(&club, cancelled: cancelled)
         return club
+    }
+
+    /// RSVPs and polls, as the lines taken in order make them.
+    private struct Decisions {
+        struct Vote {
+            var member: String
+            var device: String
+            var line: ClubLine
+            var choices: [Int]
+        }
+
+        var policy = ClubPoll.Policy.hosts
+        var polls: [String: SharedPoll] = [:]
+        var closes: [String: [String: Int]] = [:]
+        var votes: [String: [Vote]] = [:]
+        var rsvps: [String: [String: ClubRSVP]] = [:]
+        var rsvpLines: [String: [(device: String, n: Int)]] = [:]
+        var meetings = Set<String>()
+        var ignored: [IgnoredLine] = []
+
+        mutating func apply(_ line: ClubLine, member: String, device: String, isHost: Bool) {
+            func ignore(_ detail: String) { ignored.append(IgnoredLine(device: device, line: line.n, detail: detail)) }
+            switch line.op {
+            case .meeting: if let id = line.meeting?.id { meetings.insert(id) }
+            case .policy:
+                guard isHost, let polls = line.polls else {
+                    return ignore("a poll policy set by a member who is not a host")
+                }
+                policy = polls
+            case .poll:
+                guard let poll = line.poll else { return }
+                guard isHost || policy == .members else { return ignore("a poll opened by a member who is not a host") }
+                guard polls[poll.id] == nil else { return ignore("a second poll with the id \(poll.id)") }
+                polls[poll.id] = SharedPoll(
+                    poll: poll, opener: member, opened: Date(timeIntervalSince1970: Double(line.t) / 1000),
+                    closedBy: nil, ballots: [:])
+            case .vote:
+                guard let id = line.id, let choices = line.choices else { return }
+                guard let poll = polls[id]?.poll else { return ignore("a vote in a poll the club does not have") }
+                guard choices.allSatisfy({ $0 <= poll.options.count }) else {
+                    return ignore("a vote for an option that poll \(id) does not have")
+                }
+                guard poll.method != .single || choices.count == 1 else {
+                    return ignore("a vote for more than one option in poll \(id), where one is chosen")
+                }
+                votes[id, default: []].append(
+                    Vote(member: member, device: device, line: line, choices: choices.map { $0 - 1 }))
+            case .close:
+                guard let id = line.id, let through = line.through, let poll = polls[id] else {
+                    return ignore("a close of a poll the club does not have")
+                }
+                guard isHost || (policy == .members && poll.opener == member) else {
+                    return ignore("a close of poll \(id) by a member who may not close it")
+                }
+                guard poll.closedBy == nil else { return }
+                polls[id]?.closedBy = member
+                closes[id] = through
+            case .rsvp:
+                guard let id = line.id, let answer = line.answer else { return }
+                rsvps[id, default: [:]][member] = ClubRSVP(answer: answer, note: line.text)
+                rsvpLines[id, default: []].append((device, line.n))
+            default:
+                break
+            }
+        }
+
+        /// Each poll's ballots that count: a member's latest before the close (as far as the closer had
+        /// read each log), else before its closing time.
+        mutating func finish(_ club: inout SharedClub, cancelled: Set<String>) {
+            for (id, var poll) in polls {
+                for vote in votes[id] ?? [] {
+                    let late =
+                        closes[id].map { vote.line.n > $0[vote.device] ?? 0 } == true
+                        || poll.poll.closes.map { vote.line.t >= Int64(($0.timeIntervalSince1970 * 1000).rounded()) }
+                            == true
+                    if late {
+                        ignored.append(
+                            IgnoredLine(
+                                device: vote.device, line: vote.line.n,
+                                detail: "a vote in poll \(id) after it closed: not counted"))
+                    } else {
+                        poll.ballots[vote.member] = vote.choices
+                    }
+                }
+                polls[id] = poll
+            }
+            club.polls = polls.values.sorted { ($0.opened, $0.poll.id) < ($1.opened, $1.poll.id) }
+            club.pollPolicy = policy
+            let planned = Set(club.meetings.map(\.id))
+            for (meeting, lines) in rsvpLines where !meetings.contains(meeting) && !cancelled.contains(meeting) {
+                for line in lines {
+                    ignored.append(
+                        IgnoredLine(
+                            device: line.device, line: line.n, detail: "an answer to a meeting the club does not have"))
+                }
+            }
+            club.rsvps = rsvps.filter { planned.contains($0.key) }
+            club.ignored = ignored.sorted { ($0.device, $0.line) < ($1.device, $1.line) }
+        }
     }
 
     /// Who is in the club, as the roster lines taken in order make it.

@@ -41,11 +41,12 @@ struct ClubLine: Codable, Equatable, Sendable {
     var name: String?
     /// `admit`, `host`, `remove`: the member, by their key's fingerprint.
     var member: String?
-    /// `remove`: the last line of each of the member's devices that still counts.
+    /// `remove`: the last line of each of the member's devices that still counts; `close`: the last line
+    /// of each device's log the closer had read, whose votes count.
     var through: [String: Int]?
     /// `meeting`.
     var meeting: ClubMeeting?
-    /// `cancel`: a meeting; `post`: the post.
+    /// `cancel`, `rsvp`: a meeting; `post`: the post; `vote`, `close`: a poll.
     var id: String?
     /// `progress`, `post`: the club's book.
     var book: String?
@@ -53,7 +54,7 @@ struct ClubLine: Codable, Equatable, Sendable {
     var at: ClubPosition?
     /// `reached`: the meeting whose target the member reached.
     var reached: String?
-    /// `post`: the member's words.
+    /// `post`: the member's words; `rsvp`: a note.
     var text: String?
     /// `post`: the passage of a highlight.
     var quote: String?
@@ -61,6 +62,14 @@ struct ClubLine: Codable, Equatable, Sendable {
     var place: String?
     /// `post`: when it was written (a highlight: when it was made), in milliseconds.
     var written: Int64?
+    /// `rsvp`: whether the member is coming.
+    var answer: ClubRSVP.Answer?
+    /// `poll`: the question, its options, how it is counted.
+    var poll: ClubPoll?
+    /// `vote`: the options chosen, numbered from 1; in order of preference in a ranked poll.
+    var choices: [Int]?
+    /// `policy`: who may open polls.
+    var polls: ClubPoll.Policy?
     /// `seal`: the armored SSH signature.
     var sig: String?
 
@@ -81,6 +90,12 @@ struct ClubLine: Codable, Equatable, Sendable {
         case reached
         /// A note or a highlight shared with the club.
         case post
+        /// Whether the member is coming to a meeting (the latest answer counts).
+        case rsvp
+        /// A host's: who may open polls.
+        case policy
+        /// A poll opened, a ballot cast (the latest before the close counts), a poll closed.
+        case poll, vote, close
         /// The end of a batch: its signature.
         case seal
     }
@@ -144,6 +159,10 @@ struct ClubLine: Codable, Equatable, Sendable {
         if quote != nil { fields.insert("quote") }
         if place != nil { fields.insert("place") }
         if written != nil { fields.insert("written") }
+        if answer != nil { fields.insert("answer") }
+        if poll != nil { fields.insert("poll") }
+        if choices != nil { fields.insert("choices") }
+        if polls != nil { fields.insert("polls") }
         if sig != nil { fields.insert("sig") }
         return fields
     }
@@ -164,6 +183,11 @@ struct ClubLine: Codable, Equatable, Sendable {
             case .progress: (["book", "at"], [])
             case .reached: (["reached"], [])
             case .post: (["id", "book", "at", "written"], ["text", "quote", "place"])
+            case .rsvp: (["id", "answer"], ["text"])
+            case .policy: (["polls"], [])
+            case .poll: (["poll"], [])
+            case .vote: (["id", "choices"], [])
+            case .close: (["id", "through"], [])
             case .seal: (["sig"], [])
             }
         let present = fields
@@ -197,6 +221,14 @@ struct ClubLine: Codable, Equatable, Sendable {
         }
         if op == .post, text == nil, quote == nil { throw Problem("`post`: expected a text or a passage") }
         if let place { try Self.checkName(place, "place") }
+        if let poll { try poll.check() }
+        if let choices {
+            guard (1...ClubPoll.maximumOptions).contains(choices.count),
+                choices.allSatisfy({ (1...ClubPoll.maximumOptions).contains($0) }), Set(choices).count == choices.count
+            else {
+                throw Problem("`choices`: expected up to \(ClubPoll.maximumOptions) different options, numbered from 1")
+            }
+        }
         if let written, written < 0 { throw Problem("`written`: expected a time") }
         if let sig, sig.utf8.count > 16 * 1024 || !sig.hasPrefix("-----BEGIN SSH SIGNATURE-----") {
             throw Problem("`sig`: not an SSH signature")
@@ -293,5 +325,12 @@ public struct ClubBook: Codable, Equatable, Sendable {
         if let pages, !Library.pageCounts.contains(pages) {
             throw ClubLine.Problem("`book.pages`: expected a page count")
         }
+    }
+}
+
+extension ClubBook {
+    /// A book of the reader's library, as the club knows it.
+    public init(_ book: Book) {
+        self.init(id: book.id, title: book.title, author: book.author, isbn: book.isbn, pages: book.pages)
     }
 }

@@ -14,17 +14,7 @@ extension ClubSync {
         var links: [String: Book.ID] = [:]
         for meeting in club.meetings {
             guard let book = meeting.book, state.links[book.id] == nil, links[book.id] == nil else { continue }
-            if let key = book.isbn.flatMap(ISBN.matchKey),
-                let match = library.books.first(where: { $0.isbn.flatMap(ISBN.matchKey) == key })
-            {
-                links[book.id] = match.id
-                continue
-            }
-            let matches = library.books.filter {
-                $0.title.lowercased() == book.title.lowercased()
-                    && ($0.author ?? "").lowercased() == (book.author ?? "").lowercased()
-            }
-            if matches.count == 1 { links[book.id] = matches[0].id }
+            links[book.id] = library.copy(of: book)?.id
         }
         return links
     }
@@ -102,9 +92,7 @@ extension ClubSync {
         for meeting in local.meetings {
             // A book the command did not load is left as the club has it.
             if let id = meeting.bookID, library[id: id] == nil { continue }
-            let book = meeting.bookID.flatMap { library[id: $0] }.map {
-                ClubBook(id: $0.id, title: $0.title, author: $0.author, isbn: $0.isbn, pages: $0.pages)
-            }
+            let book = meeting.bookID.flatMap { library[id: $0] }.map(ClubBook.init)
             let shared = ClubMeeting(
                 id: meeting.id, date: meeting.date, book: book, target: meeting.target, place: meeting.place)
             if !club.meetings.contains(shared) { changes.append(.meeting(shared)) }
@@ -120,6 +108,21 @@ extension ClubSync {
 }
 
 extension Library {
+    /// The reader's copy of a club book: the book of the same ISBN, else the only one of the same title
+    /// and author.
+    public func copy(of book: ClubBook) -> Book? {
+        if let key = book.isbn.flatMap(ISBN.matchKey),
+            let match = books.first(where: { $0.isbn.flatMap(ISBN.matchKey) == key })
+        {
+            return match
+        }
+        let matches = books.filter {
+            $0.title.lowercased() == book.title.lowercased()
+                && ($0.author ?? "").lowercased() == (book.author ?? "").lowercased()
+        }
+        return matches.count == 1 ? matches[0] : nil
+    }
+
     /// The library with the clubs the reader joined among its own, each as `JoinedClub.asClub` makes
     /// it (a founder's club is the library's own already): so that they are named, listed and
     /// planned for as its own clubs are.

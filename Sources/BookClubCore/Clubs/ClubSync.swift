@@ -17,12 +17,24 @@ public enum ClubChange: Equatable, Sendable {
     /// A host's: a meeting planned or changed, or cancelled.
     case meeting(ClubMeeting)
     case cancel(Meeting.ID)
+    /// Whether the member comes to a meeting.
+    case rsvp(meeting: Meeting.ID, ClubRSVP.Answer, note: String?)
+    /// A host's: who may open polls.
+    case policy(ClubPoll.Policy)
+    /// Opens a poll; votes in one (options numbered from 1, in order of preference); closes one: the
+    /// ballots that count are those this device had read.
+    case poll(ClubPoll)
+    case vote(poll: String, choices: [Int])
+    case close(poll: String)
 }
 
 /// What a club sync did.
 public struct ClubReport: Equatable, Sendable {
-    /// Problems found in the folder, each said once (until it changes).
+    /// Problems found in the folder, each said once (until it changes): what follows each waits.
     public var problems: [SyncReport.Problem] = []
+    /// Verified lines that count for nothing (a vote after its poll closed), the first of each log
+    /// with how many more, said once (until more come).
+    public var ignored: [SyncReport.Problem] = []
     /// This device's log in the folder was damaged and was written again from the verified copy.
     public var restored = false
     /// Seals left for the next sync: more arrived than one sync verifies.
@@ -199,6 +211,21 @@ public struct ClubSync {
         case .cancel(let id):
             line = ClubLine(.cancel, sequence: 0, clock: zero)
             line.id = id
+        case .rsvp(let meeting, let answer, let note):
+            line = ClubLine(.rsvp, sequence: 0, clock: zero)
+            (line.id, line.answer, line.text) = (meeting, answer, note)
+        case .policy(let policy):
+            line = ClubLine(.policy, sequence: 0, clock: zero)
+            line.polls = policy
+        case .poll(let poll):
+            line = ClubLine(.poll, sequence: 0, clock: zero)
+            line.poll = poll
+        case .vote(let poll, let choices):
+            line = ClubLine(.vote, sequence: 0, clock: zero)
+            (line.id, line.choices) = (poll, choices)
+        case .close(let poll):
+            line = ClubLine(.close, sequence: 0, clock: zero)
+            line.id = poll
         }
         return line
     }
@@ -227,6 +254,10 @@ public struct ClubSync {
                 through[device] = state.marks[device]?.sequence ?? 0
             }
             lines[index].through = through
+        }
+        // A close counts the votes of each log as far as this device has read it (its own: so far).
+        for index in lines.indices where lines[index].op == .close {
+            lines[index].through = state.marks.mapValues(\.sequence)
         }
         record(changes)
         try publish(lines, now: now)
@@ -405,13 +436,21 @@ public struct ClubSync {
                 state.marks[log.device] = mark
             }
         }
-        // Each problem is said once, until it changes.
-        for (file, problem) in problems.sorted(by: { $0.key < $1.key }) {
-            let said = "\(problem.line) \(problem.detail)"
-            if state.reported[file] != said { report.problems.append(problem) }
-        }
-        state.reported = problems.mapValues { "\($0.line) \($0.detail)" }
         let club = try club()
+        // Lines that count for nothing: the first of each log, and how many more.
+        var ignored: [String: SyncReport.Problem] = [:]
+        for (device, lines) in Dictionary(grouping: club.ignored, by: \.device) {
+            let path = folder.logPath(of: device)
+            let more = lines.count > 1 ? " (and \(NumberText.count(lines.count - 1, "more line")) of it)" : ""
+            ignored[path + " ignored"] = .init(file: path, line: lines[0].line, detail: lines[0].detail + more)
+        }
+        // Each is said once, until it changes.
+        func unsaid(_ all: [String: SyncReport.Problem]) -> [SyncReport.Problem] {
+            all.sorted { $0.key < $1.key }.filter { state.reported[$0.key] != "\($0.value.line) \($0.value.detail)" }
+                .map(\.value)
+        }
+        (report.problems, report.ignored) = (unsaid(problems), unsaid(ignored))
+        state.reported = problems.merging(ignored) { first, _ in first }.mapValues { "\($0.line) \($0.detail)" }
         state.clubName = club.name
         try home.save(state)
         return (club, report)

@@ -9,11 +9,39 @@
 /// Each meeting has a stable UID (its id and the club's), so importing twice updates rather than
 /// duplicates. Times are written in UTC; lines end with CRLF and are folded at 75 octets.
 public enum ICalendar {
-    public static func render(club: Club, books: Library, now: Date, duration: TimeInterval = 2 * 3600) -> String {
+    /// A member of a shared club, as an event's attendee (or its organizer, the club's founder).
+    public struct Attendee: Equatable, Sendable {
+        public enum Reply: String, Sendable {
+            case accepted = "ACCEPTED"
+            case declined = "DECLINED"
+            case tentative = "TENTATIVE"
+            case unanswered = "NEEDS-ACTION"
+        }
+
+        public var name: String
+        /// Their key's fingerprint: the attendee's address is `urn:bookclub:member:` and it.
+        public var fingerprint: String
+        public var reply: Reply
+
+        public init(name: String, fingerprint: String, reply: Reply) {
+            (self.name, self.fingerprint, self.reply) = (name, fingerprint, reply)
+        }
+
+        var address: String { "urn:bookclub:member:" + fingerprint }
+    }
+
+    /// - Parameters:
+    ///   - organizer, attendees: a shared club's founder, and its members with their replies by
+    ///     meeting. With them, the calendar is a group's (no `METHOD:PUBLISH`, which allows no attendees).
+    public static func render(
+        club: Club, books: Library, now: Date, duration: TimeInterval = 2 * 3600, organizer: Attendee? = nil,
+        attendees: [Meeting.ID: [Attendee]] = [:]
+    ) -> String {
         var lines = [
             "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//bookclub//bookclub//EN", "CALSCALE:GREGORIAN",
-            "METHOD:PUBLISH", "X-WR-CALNAME:" + escape(club.name),
         ]
+        if organizer == nil { lines.append("METHOD:PUBLISH") }
+        lines.append("X-WR-CALNAME:" + escape(club.name))
         for meeting in club.meetings {
             let book = meeting.bookID.flatMap { books[id: $0] }
             var summary = club.name
@@ -29,6 +57,14 @@ public enum ICalendar {
             ]
             if let place = meeting.place { lines.append("LOCATION:" + escape(place)) }
             if let description = club.description { lines.append("DESCRIPTION:" + escape(description)) }
+            if let organizer {
+                lines.append("ORGANIZER;CN=" + parameter(organizer.name) + ":" + organizer.address)
+                for attendee in attendees[meeting.id] ?? [] {
+                    lines.append(
+                        "ATTENDEE;CN=\(parameter(attendee.name));ROLE=REQ-PARTICIPANT;PARTSTAT=\(attendee.reply.rawValue):"
+                            + attendee.address)
+                }
+            }
             lines.append("END:VEVENT")
         }
         lines.append("END:VCALENDAR")
@@ -49,6 +85,22 @@ public enum ICalendar {
             }
         }
         return result
+    }
+
+    /// A parameter value, always quoted, with RFC 6868's escapes for a caret, a quote and a line break;
+    /// other control characters dropped.
+    static func parameter(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "^": result += "^^"
+            case "\"": result += "^'"
+            case "\n": result += "^n"
+            case _ where scalar.properties.generalCategory == .control: continue
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
     }
 
     /// Folds a content line into lines of at most 75 octets, continuation lines starting with a space,

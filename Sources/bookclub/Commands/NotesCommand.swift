@@ -50,6 +50,8 @@ struct NotesCommand: Command {
         var highlights: [Highlight]
         /// A shared club's: the members' posts about the book since the last meeting that you can see.
         var club: SharedClubJSON.Feed? = nil
+        /// A shared club's: where each member stands, and whether they are coming.
+        var members: [SharedClubJSON.Standing]? = nil
     }
 
     struct NotesJSON: Encodable {
@@ -94,6 +96,12 @@ struct NotesCommand: Command {
         // A shared club's meeting: every member's posts about its book since the last meeting that the
         // reader has read far enough to see.
         var feed: (club: SharedClub, feed: ClubFeed)?
+        var standings: [MemberStanding]?
+        if let (_, joined) = shared.first(where: { $0.joined.club.id == report.item.club.id }),
+            let meeting = joined.club.meetings.first(where: { $0.id == report.item.meeting.id })
+        {
+            standings = joined.club.standings(at: meeting)
+        }
         if let (sync, joined) = shared.first(where: { $0.joined.club.id == report.item.club.id }),
             let meeting = joined.club.meetings.first(where: { $0.id == report.item.meeting.id }),
             let book = meeting.book
@@ -112,9 +120,11 @@ struct NotesCommand: Command {
                 agenda: AgendaJSON(report.item, library: library), since: report.since, notes: notes,
                 highlights: report.highlights)
             json.club = feed.map { SharedClubJSON.feed($0.feed, club: $0.club) }
+            json.members = standings.map { $0.map(SharedClubJSON.Standing.init) }
             try session.writeJSON(json)
         } else {
             var text = MeetingNotes.markdown(report, timeZone: session.timeZone)
+            if let standings { text += SharedClubText.markdown(standings) }
             if let (club, feed) = feed {
                 text += SharedClubText.markdown(feed, club: club, timeZone: session.timeZone)
             }

@@ -16,6 +16,8 @@ struct MeetingJSON: Encodable {
     var bookTitle: String?
     var target: Meeting.Target?
     var place: String?
+    /// A shared club's: where each member stands, and whether they are coming.
+    var members: [SharedClubJSON.Standing]? = nil
 
     init(_ meeting: Meeting, club: Club, library: Library) {
         id = meeting.id
@@ -37,13 +39,26 @@ struct ClubJSON: Encodable {
     /// The book of the next meeting that has one.
     var currentBook: String?
     var meetings: [MeetingJSON]
+    /// A shared club's polls.
+    var polls: [PollJSON]? = nil
 
-    init(_ club: Club, library: Library, now: Date) {
+    init(_ club: Club, library: Library, now: Date, shared: (club: SharedClub, me: String)? = nil) {
         id = club.id
         name = club.name
         description = club.description
         currentBook = club.currentBookID(at: now)
-        meetings = club.meetings.map { MeetingJSON($0, club: club, library: library) }
+        meetings = club.meetings.map { meeting in
+            var json = MeetingJSON(meeting, club: club, library: library)
+            json.members = shared.flatMap { shared in
+                shared.club.meetings.first { $0.id == meeting.id }.map {
+                    shared.club.standings(at: $0).map(SharedClubJSON.Standing.init)
+                }
+            }
+            return json
+        }
+        polls = shared.map { shared in
+            shared.club.polls.map { PollJSON($0, club: shared.club, me: shared.me, now: now) }
+        }
     }
 }
 

@@ -49,7 +49,29 @@ enum SharedClubText {
         } else {
             text += standing.reached == true ? "target reached" : "shares no progress"
         }
+        if let rsvp = standing.rsvp { text += "; " + Self.rsvp(rsvp) }
         return TerminalText(text)
+    }
+
+    /// "coming", "not coming", "maybe (if the train runs)".
+    static func rsvp(_ rsvp: ClubRSVP) -> String {
+        let answer =
+            switch rsvp.answer {
+            case .yes: "coming"
+            case .no: "not coming"
+            case .maybe: "maybe"
+            }
+        return answer + (rsvp.note.map { " (\($0))" } ?? "")
+    }
+
+    /// "2 coming, 1 maybe, 1 not coming, 1 yet to say".
+    static func attendance(_ standings: [MemberStanding]) -> String {
+        let answers = standings.map(\.rsvp?.answer)
+        let parts = [
+            (answers.filter { $0 == .yes }.count, "coming"), (answers.filter { $0 == .maybe }.count, "maybe"),
+            (answers.filter { $0 == .no }.count, "not coming"), (answers.filter { $0 == nil }.count, "yet to say"),
+        ]
+        return parts.filter { $0.0 > 0 }.map { "\($0.0) \($0.1)" }.joined(separator: ", ")
     }
 
     /// A post: who, where, when; then its passage and words.
@@ -79,6 +101,13 @@ enum SharedClubText {
             lines.append(TerminalText(line))
         }
         if let hidden = hidden(feed) { lines += ["", TerminalText("_\(hidden.string)._")] }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Who is coming, as a section of the meeting's notes: a line a member.
+    static func markdown(_ standings: [MemberStanding]) -> TerminalText {
+        var lines: [TerminalText] = ["", "## Who is coming", "", TerminalText(attendance(standings) + ".")]
+        lines += standings.map { "- " + standing($0) }
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -121,10 +150,14 @@ enum SharedClubJSON {
         var fingerprint: String
         var position: ClubPosition?
         var reached: Bool?
+        /// yes, no or maybe; absent when they have not said.
+        var rsvp: String?
+        var rsvpNote: String?
 
         init(_ standing: MemberStanding) {
             (name, fingerprint) = (standing.member.name, standing.member.fingerprint)
             (position, reached) = (standing.position, standing.reached)
+            (rsvp, rsvpNote) = (standing.rsvp?.answer.rawValue, standing.rsvp?.note)
         }
     }
 

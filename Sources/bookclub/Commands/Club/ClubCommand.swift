@@ -13,6 +13,7 @@ enum ClubCommand: CommandGroup {
         ClubRemoveCommand.self, ClubMeetingCommand.self, ClubMeetingsCommand.self, ClubCancelCommand.self,
         ClubShareCommand.self, ClubJoinCommand.self, ClubMembersCommand.self, ClubAdmitCommand.self,
         ClubHostCommand.self, ClubExpelCommand.self, ClubLeaveCommand.self, ClubLinkCommand.self, ClubPostCommand.self,
-        ClubFeedCommand.self, ClubSyncCommand.self,
+        ClubFeedCommand.self, ClubRSVPCommand.self, ClubPollCommand.self, ClubVoteCommand.self, ClubPollsCommand.self,
+        ClubCloseCommand.self, ClubPolicyCommand.self, ClubSyncCommand.self,
     ]
 }

@@ -18,6 +18,9 @@ struct ClubMeetingCommand: Command {
     static let label = Option(
         long: "label", kind: .value("text"), help: "The target in words, e.g. \"chapters 1-12\".")
     static let `where` = Option(long: "where", kind: .value("place"), help: "A place or a link.")
+    static let winner = Option(
+        long: "winner", kind: .value("poll"),
+        help: "The book that won a closed poll of the shared club (its id, or last); added when missing.")
     static let club = Argument(name: "club", help: "The club.")
     static let configuration = CommandConfiguration(
         name: "meeting",
@@ -25,6 +28,7 @@ struct ClubMeetingCommand: Command {
         examples: [
             "bookclub club meeting scifi --date \"thursday 19:00\" --book dune --target 250",
             "bookclub club meeting scifi --date 2026-12-03 --label \"chapters 1-12\"",
+            "bookclub club meeting scifi --date \"dec 17 19:00\" --winner last",
         ],
         arguments: [club],
         options: [
@@ -33,6 +37,7 @@ struct ClubMeetingCommand: Command {
             target,
             label,
             `where`,
+            winner,
             CommonOptions.json,
         ])
 
@@ -41,6 +46,7 @@ struct ClubMeetingCommand: Command {
     var book: String?
     var target: Meeting.Target?
     var place: String?
+    var winner: String?
     var json: Bool
 
     init(_ arguments: ParsedArguments) throws {
@@ -57,6 +63,8 @@ struct ClubMeetingCommand: Command {
                 value: text, label: "--target <target>", reason: "expected a page (250) or a percent (40%)")
         }
         place = try arguments[Self.where]?.nonBlank
+        winner = try arguments[Self.winner]
+        if book != nil && winner != nil { throw ParseError.exclusiveFlags(duplicate: "--winner", previous: "--book") }
         json = arguments[CommonOptions.json]
         guard let date else {
             throw ParseError.missingValue(option: "--date", valueName: "when", help: "When the meeting is.")
@@ -67,7 +75,8 @@ struct ClubMeetingCommand: Command {
     func run(in session: Session) throws {
         let store = try session.library(forWriting: true)
         let club = try store.state.resolveClub(reference)
-        let book = try book.map { try store.state.resolve($0) }
+        let book =
+            try winner.map { try Self.winner($0, of: club, in: session) } ?? book.map { try store.state.resolve($0) }
         if let page = target?.page, let pages = book?.pages, page > pages {
             throw BookClubError.pageOutOfRange(page: page, title: book!.title, pages: pages)
         }
@@ -88,5 +97,41 @@ struct ClubMeetingCommand: Command {
                 "That meeting is in the past (\(DateText.minute(date, timeZone: session.timeZone))); it is kept, for the record.",
                 as: .warning)
         }
+    }
+
+    /// The book that won a closed poll of the club's shared club: the reader's copy (by ISBN, else
+    /// title and author), else added to the library as the poll describes it.
+    static func winner(_ reference: String, of club: Club, in session: Session) throws -> Book {
+        var sync = try session.sharedClub(club.id)
+        let shared = try session.syncClub(&sync)
+        let now = session.now()
+        let poll: SharedPoll
+        if reference.lowercased() == "last" {
+            guard let last = shared.polls.last(where: { $0.isClosed(at: now) }) else {
+                throw CommandFailure(
+                    "\(club.name) has no closed poll yet: see bookclub club polls \(club.name.shellWord).")
+            }
+            poll = last
+        } else {
+            poll = try ClubOptions.poll(reference, of: shared, now: now)
+        }
+        guard poll.isClosed(at: now) else {
+            throw CommandFailure("The poll \(poll.poll.question) is still open: close it first (bookclub club close).")
+        }
+        guard let winner = poll.tally.winner else {
+            throw CommandFailure("The poll \(poll.poll.question) had no ballots.")
+        }
+        guard let won = poll.poll.options[winner].book else {
+            throw CommandFailure("\(poll.poll.options[winner].title) won \(poll.poll.question), but it is not a book.")
+        }
+        let store = try session.library(forWriting: true)
+        if let copy = store.state.copy(of: won) { return copy }
+        let book = Book(
+            id: session.makeID(), title: won.title, author: won.author, pages: won.pages, isbn: won.isbn,
+            added: now.wholeSeconds)
+        store.update { $0.addBook(book) }
+        session.output.write(
+            TerminalText("Added '\(book.title)' to your library, as the poll described it."), as: .message)
+        return book
     }
 }

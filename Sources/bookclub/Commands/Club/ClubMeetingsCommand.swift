@@ -37,8 +37,31 @@ struct ClubMeetingsCommand: Command {
         let library = try session.library().state
         let now = session.now()
         if ics {
-            let club = try ClubChoice(reference, in: session).choose(in: library)
-            session.output.write(formatted: ICalendar.render(club: club, books: library, now: now.wholeSeconds))
+            let joined = session.sharedClubsRead()
+            let all = library.joining(joined.map(\.joined))
+            let club = try ClubChoice(reference, in: session).choose(in: all)
+            var organizer: ICalendar.Attendee?
+            var attendees: [Meeting.ID: [ICalendar.Attendee]] = [:]
+            if let shared = joined.first(where: { $0.joined.club.id == club.id })?.joined.club {
+                let founder = shared.member(shared.founder)
+                organizer = ICalendar.Attendee(name: founder?.name ?? "", fingerprint: shared.founder, reply: .accepted)
+                for meeting in shared.meetings {
+                    attendees[meeting.id] = shared.standings(at: meeting).map { standing in
+                        let reply: ICalendar.Attendee.Reply =
+                            switch standing.rsvp?.answer {
+                            case .yes?: .accepted
+                            case .no?: .declined
+                            case .maybe?: .tentative
+                            case nil: .unanswered
+                            }
+                        return ICalendar.Attendee(
+                            name: standing.member.name, fingerprint: standing.member.fingerprint, reply: reply)
+                    }
+                }
+            }
+            session.output.write(
+                formatted: ICalendar.render(
+                    club: club, books: all, now: now.wholeSeconds, organizer: organizer, attendees: attendees))
             return
         }
         let clubs = try reference.map { [try library.resolveClub($0)] } ?? library.clubs

@@ -109,6 +109,52 @@ extension ClubOptions {
     }
 }
 
+extension ClubOptions {
+    static let poll = Argument(
+        name: "poll", help: "The poll: its id or the start of it. Omitted: the only open poll.", isOptional: true)
+
+    /// Throws, saying why, unless the reader is in the club as a member or host: `failure` says what
+    /// did not happen ("Nothing posted").
+    static func requireMember(_ sync: ClubSync, _ club: SharedClub, _ failure: String) throws {
+        guard !sync.isIn(club) else { return }
+        let why =
+            switch club.member(sync.state.fingerprint)?.state {
+            case .pending?: "a host of \(club.name) has not admitted you yet"
+            case .removed?: "you were removed from \(club.name)"
+            default: "you left \(club.name)"
+            }
+        throw CommandFailure("\(failure): \(why).")
+    }
+
+    /// The poll a reference names (its id or the start of it); omitted, the only open poll.
+    static func poll(_ reference: String?, of club: SharedClub, now: Date) throws -> SharedPoll {
+        let list = "bookclub club polls \(club.name.shellWord)"
+        if let reference {
+            let matches = club.polls.filter { $0.poll.id.hasPrefix(reference.lowercased()) }
+            guard matches.count == 1 else {
+                throw CommandFailure(
+                    matches.isEmpty
+                        ? "\(club.name) has no poll \(reference): see \(list)."
+                        : "\(reference) names \(matches.count) polls of \(club.name): give more of the id (\(list)).")
+            }
+            return matches[0]
+        }
+        let open = club.polls.filter { !$0.isClosed(at: now) }
+        guard open.count == 1 else {
+            throw CommandFailure(
+                open.isEmpty
+                    ? "\(club.name) has no open poll"
+                        + (club.polls.last.map {
+                            " (\($0.poll.question) is \(PollText.status($0, club: club, now: now)))"
+                        } ?? "")
+                        + ": see \(list)."
+                    : "\(club.name) has \(open.count) open polls: name one by its id (\(open.map(\.poll.id).joined(separator: ", ")))."
+            )
+        }
+        return open[0]
+    }
+}
+
 extension Session {
     /// The reader's furthest position in each club book they linked.
     func clubPositions(_ sync: ClubSync) throws -> [String: ClubPosition] {

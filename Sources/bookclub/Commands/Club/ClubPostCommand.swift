@@ -47,15 +47,7 @@ struct ClubPostCommand: Command {
     func run(in session: Session) throws {
         var sync = try session.sharedClub(reference)
         let club = try session.syncClub(&sync)
-        guard sync.isIn(club) else {
-            let why =
-                switch club.member(sync.state.fingerprint)?.state {
-                case .pending?: "a host of \(club.name) has not admitted you yet"
-                case .removed?: "you were removed from \(club.name)"
-                default: "you left \(club.name)"
-                }
-            throw CommandFailure("Nothing posted: \(why).")
-        }
+        try ClubOptions.requireMember(sync, club, "Nothing posted")
         let book = try ClubOptions.book(clubBook, of: club, now: session.now())
         let place = try ClubOptions.place(at, of: book, club: club, sync: sync, in: session)
         let id = session.makeID()

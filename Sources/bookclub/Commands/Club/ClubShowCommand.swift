@@ -17,11 +17,13 @@ struct ClubShowCommand: Command {
     }
 
     func run(in session: Session) throws {
-        let library = try session.library().state
+        let joined = session.sharedClubsRead()
+        let library = try session.library().state.joining(joined.map(\.joined))
         let club = try ClubChoice(reference, in: session).choose(in: library)
         let now = session.now()
+        let shared = joined.first { $0.joined.club.id == club.id }.map { ($0.joined.club, $0.sync.state.fingerprint) }
         if json {
-            try session.writeJSON(ClubJSON(club, library: library, now: now))
+            try session.writeJSON(ClubJSON(club, library: library, now: now, shared: shared))
             return
         }
         session.output.write(session.style.bold("\(club.name)"), as: .data)
@@ -37,6 +39,27 @@ struct ClubShowCommand: Command {
             club.meetings.map { (club, $0) }, library: library, session: session, showClub: false)
         {
             session.output.write(line, as: .data)
+        }
+        guard let (shared, me) = shared else { return }
+        let style = session.style
+        if let next = shared.meetings.first(where: { $0.date >= now }) {
+            let standings = shared.standings(at: next)
+            session.output.write("", as: .data)
+            session.output.write(
+                style.bold(TerminalText("Next meeting, \(DateText.minute(next.date, timeZone: session.timeZone))"))
+                    + TerminalText(": \(SharedClubText.attendance(standings))"), as: .data)
+            for standing in standings { session.output.write("  " + SharedClubText.standing(standing), as: .data) }
+        }
+        let open = shared.polls.filter { !$0.isClosed(at: now) }
+        guard !open.isEmpty else { return }
+        session.output.write("", as: .data)
+        session.output.write(style.bold("Open polls"), as: .data)
+        for poll in open {
+            let voted = poll.ballots[me] == nil ? "" : ", you voted"
+            session.output.write(
+                "  " + style.dim(TerminalText(poll.poll.id)) + "  "
+                    + TerminalText("\(poll.poll.question) (\(NumberText.count(poll.ballots.count, "ballot"))\(voted))"),
+                as: .data)
         }
     }
 }

@@ -109,6 +109,18 @@ function __bookclub_state
                 set cmd 'bookclub/club/post'; set n 0
             case 'bookclub/club:feed'
                 set cmd 'bookclub/club/feed'; set n 0
+            case 'bookclub/club:rsvp'
+                set cmd 'bookclub/club/rsvp'; set n 0
+            case 'bookclub/club:poll'
+                set cmd 'bookclub/club/poll'; set n 0
+            case 'bookclub/club:vote'
+                set cmd 'bookclub/club/vote'; set n 0
+            case 'bookclub/club:polls'
+                set cmd 'bookclub/club/polls'; set n 0
+            case 'bookclub/club:close'
+                set cmd 'bookclub/club/close'; set n 0
+            case 'bookclub/club:policy'
+                set cmd 'bookclub/club/policy'; set n 0
             case 'bookclub/club:sync'
                 set cmd 'bookclub/club/sync'; set n 0
             case 'bookclub/settings:list'
@@ -187,7 +199,7 @@ function __bookclub_state
                 set skip 1
             case 'bookclub/club/remove:--store' 'bookclub/club/remove:--settings' 'bookclub/club/remove:--color'
                 set skip 1
-            case 'bookclub/club/meeting:--date' 'bookclub/club/meeting:--book' 'bookclub/club/meeting:--target' 'bookclub/club/meeting:--label' 'bookclub/club/meeting:--where' 'bookclub/club/meeting:--store' 'bookclub/club/meeting:--settings' 'bookclub/club/meeting:--color'
+            case 'bookclub/club/meeting:--date' 'bookclub/club/meeting:--book' 'bookclub/club/meeting:--target' 'bookclub/club/meeting:--label' 'bookclub/club/meeting:--where' 'bookclub/club/meeting:--winner' 'bookclub/club/meeting:--store' 'bookclub/club/meeting:--settings' 'bookclub/club/meeting:--color'
                 set skip 1
             case 'bookclub/club/meetings:--store' 'bookclub/club/meetings:--settings' 'bookclub/club/meetings:--color'
                 set skip 1
@@ -212,6 +224,18 @@ function __bookclub_state
             case 'bookclub/club/post:--at' 'bookclub/club/post:--club-book' 'bookclub/club/post:--store' 'bookclub/club/post:--settings' 'bookclub/club/post:--color'
                 set skip 1
             case 'bookclub/club/feed:--store' 'bookclub/club/feed:--settings' 'bookclub/club/feed:--color'
+                set skip 1
+            case 'bookclub/club/rsvp:--note' 'bookclub/club/rsvp:--store' 'bookclub/club/rsvp:--settings' 'bookclub/club/rsvp:--color'
+                set skip 1
+            case 'bookclub/club/poll:--option' 'bookclub/club/poll:--book' 'bookclub/club/poll:--closes' 'bookclub/club/poll:--store' 'bookclub/club/poll:--settings' 'bookclub/club/poll:--color'
+                set skip 1
+            case 'bookclub/club/vote:--store' 'bookclub/club/vote:--settings' 'bookclub/club/vote:--color'
+                set skip 1
+            case 'bookclub/club/polls:--store' 'bookclub/club/polls:--settings' 'bookclub/club/polls:--color'
+                set skip 1
+            case 'bookclub/club/close:--store' 'bookclub/club/close:--settings' 'bookclub/club/close:--color'
+                set skip 1
+            case 'bookclub/club/policy:--polls' 'bookclub/club/policy:--store' 'bookclub/club/policy:--settings' 'bookclub/club/policy:--color'
                 set skip 1
             case 'bookclub/club/sync:--store' 'bookclub/club/sync:--settings' 'bookclub/club/sync:--color'
                 set skip 1
@@ -424,6 +448,12 @@ complete -c bookclub -n '__bookclub_command_is bookclub/club' -a 'leave' -d 'Lea
 complete -c bookclub -n '__bookclub_command_is bookclub/club' -a 'link' -d 'Link your copy of a shared club'\''s book.'
 complete -c bookclub -n '__bookclub_command_is bookclub/club' -a 'post' -d 'Post a note to a shared club, hidden until read that far.'
 complete -c bookclub -n '__bookclub_command_is bookclub/club' -a 'feed' -d 'What members shared that you have read far enough to see.'
+complete -c bookclub -n '__bookclub_command_is bookclub/club' -a 'rsvp' -d 'Say whether you are coming to a shared club'\''s meeting.'
+complete -c bookclub -n '__bookclub_command_is bookclub/club' -a 'poll' -d 'Open a poll in a shared club: one choice, ranked or approval.'
+complete -c bookclub -n '__bookclub_command_is bookclub/club' -a 'vote' -d 'Vote in a shared club'\''s poll; vote again to change your ballot.'
+complete -c bookclub -n '__bookclub_command_is bookclub/club' -a 'polls' -d 'List a shared club'\''s polls: open ones with your ballot, closed ones with their count.'
+complete -c bookclub -n '__bookclub_command_is bookclub/club' -a 'close' -d 'Close a shared club'\''s poll and print its count.'
+complete -c bookclub -n '__bookclub_command_is bookclub/club' -a 'policy' -d 'Show or set a shared club'\''s policy: who may open polls.'
 complete -c bookclub -n '__bookclub_command_is bookclub/club' -a 'sync' -d 'Sync shared clubs now.'
 complete -c bookclub -n '__bookclub_command_is bookclub/club' -a 'help' -d 'Show subcommand help information.'
 complete -c bookclub -n '__bookclub_command_is bookclub/club/add' -l description -x -d 'What the club is about.'
@@ -442,6 +472,7 @@ complete -c bookclub -n '__bookclub_command_is bookclub/club/meeting' -l book -x
 complete -c bookclub -n '__bookclub_command_is bookclub/club/meeting' -l target -x -d 'How far to read by then: a page (250) or a percent (40%).'
 complete -c bookclub -n '__bookclub_command_is bookclub/club/meeting' -l label -x -d 'The target in words, e.g. "chapters 1-12".'
 complete -c bookclub -n '__bookclub_command_is bookclub/club/meeting' -l where -x -d 'A place or a link.'
+complete -c bookclub -n '__bookclub_command_is bookclub/club/meeting' -l winner -x -d 'The book that won a closed poll of the shared club (its id, or last); added when missing.'
 complete -c bookclub -n '__bookclub_command_is bookclub/club/meeting' -l json -d 'Print the result as JSON.'
 complete -c bookclub -n '__bookclub_argument_is bookclub/club/meetings 0' -a '(__bookclub_list --clubs)'
 complete -c bookclub -n '__bookclub_command_is bookclub/club/meetings' -l past -d 'Include past meetings.'
@@ -477,6 +508,27 @@ complete -c bookclub -n '__bookclub_command_is bookclub/club/post' -l json -d 'P
 complete -c bookclub -n '__bookclub_argument_is bookclub/club/feed 0' -a '(__bookclub_list --clubs)'
 complete -c bookclub -n '__bookclub_command_is bookclub/club/feed' -l spoilers -d 'Show every post, however far you have read.'
 complete -c bookclub -n '__bookclub_command_is bookclub/club/feed' -l json -d 'Print the result as JSON.'
+complete -c bookclub -n '__bookclub_argument_is bookclub/club/rsvp 0' -a '(__bookclub_list --clubs)'
+complete -c bookclub -n '__bookclub_argument_is bookclub/club/rsvp 1' -a '(__bookclub_list --meetings)'
+complete -c bookclub -n '__bookclub_argument_is bookclub/club/rsvp 2' -a 'yes no maybe'
+complete -c bookclub -n '__bookclub_command_is bookclub/club/rsvp' -l note -x -d 'A word for the others ("running late").'
+complete -c bookclub -n '__bookclub_command_is bookclub/club/rsvp' -l json -d 'Print the result as JSON.'
+complete -c bookclub -n '__bookclub_argument_is bookclub/club/poll 0' -a '(__bookclub_list --clubs)'
+complete -c bookclub -n '__bookclub_command_is bookclub/club/poll' -l option -x -d 'An option in words; repeat for more.'
+complete -c bookclub -n '__bookclub_command_is bookclub/club/poll' -l book -x -a '(__bookclub_list --titles)' -d 'A book of your library as an option (with its ISBN, so that it can become the next book).'
+complete -c bookclub -n '__bookclub_command_is bookclub/club/poll' -l ranked -d 'Members rank the options; counted by instant runoff.'
+complete -c bookclub -n '__bookclub_command_is bookclub/club/poll' -l approval -d 'Members approve any number of options; most approvals win.'
+complete -c bookclub -n '__bookclub_command_is bookclub/club/poll' -l closes -x -a 'today yesterday monday tuesday wednesday thursday friday saturday sunday' -d 'When voting ends unless a host closes it first: friday 20:00, in 1 week, 2026-12-03T19:00.'
+complete -c bookclub -n '__bookclub_command_is bookclub/club/poll' -l json -d 'Print the result as JSON.'
+complete -c bookclub -n '__bookclub_argument_is bookclub/club/vote 0' -a '(__bookclub_list --clubs)'
+complete -c bookclub -n '__bookclub_command_is bookclub/club/vote' -l json -d 'Print the result as JSON.'
+complete -c bookclub -n '__bookclub_argument_is bookclub/club/polls 0' -a '(__bookclub_list --clubs)'
+complete -c bookclub -n '__bookclub_command_is bookclub/club/polls' -l json -d 'Print the result as JSON.'
+complete -c bookclub -n '__bookclub_argument_is bookclub/club/close 0' -a '(__bookclub_list --clubs)'
+complete -c bookclub -n '__bookclub_command_is bookclub/club/close' -l json -d 'Print the result as JSON.'
+complete -c bookclub -n '__bookclub_argument_is bookclub/club/policy 0' -a '(__bookclub_list --clubs)'
+complete -c bookclub -n '__bookclub_command_is bookclub/club/policy' -l polls -x -a 'hosts members' -d 'Who may open polls (and close their own): hosts or members.'
+complete -c bookclub -n '__bookclub_command_is bookclub/club/policy' -l json -d 'Print the result as JSON.'
 complete -c bookclub -n '__bookclub_argument_is bookclub/club/sync 0' -a '(__bookclub_list --clubs)'
 complete -c bookclub -n '__bookclub_command_is bookclub/club/sync' -l json -d 'Print the result as JSON.'
 complete -c bookclub -n '__bookclub_command_is bookclub/settings' -a 'list' -d 'List every setting with its value, default and description.'
