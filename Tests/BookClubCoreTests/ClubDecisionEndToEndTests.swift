@@ -174,6 +174,60 @@ import Testing
         #expect(json.stdout.contains("\"yourBallot\" : [\n      2\n    ]"), "\(json.stdout)")
     }
 
+    /// Random ballots, changed minds and a close at a random step, with logs arriving late (hidden for
+    /// a step, as a slow file-sync tool leaves them): every home ends with the same count.
+    @Test func everyHomeCountsTheSameWhateverTheDeliveryOrder() throws {
+        var club = try Club()
+        defer { club.cleanUp() }
+        try club.start()
+        try Self.addBooks(club)
+        var generator = SystemRandomNumberGenerator()
+        let seed = UInt64.random(in: 0...UInt64.max, using: &generator)
+        var random = SplitMix(seed: seed)
+        let opened = try club.ana.run(
+            "club", "poll", "sci-fi", "Next book?", "--book", "piranesi", "--book", "hyperion", "--book", "ノルウェイ",
+            "--ranked")
+        #expect(opened.exitCode == 0, "\(opened.stderr)")
+        // Each member has heard of their admission and the poll.
+        for home in club.all { try club.expectSuccess(home, "club", "sync") }
+        let closeAt = 6 + Int(random.next() % 10)
+        for step in 0..<20 {
+            let home = club.all[Int(random.next() % 3)]
+            // Another member's log arrives late for this step.
+            var hidden: String?
+            if random.next() % 3 == 0 {
+                let other = club.all.filter { $0.home != home.home }[Int(random.next() % 2)]
+                hidden = try club.logPath(of: other)
+                try FileManager.default.moveItem(atPath: hidden!, toPath: hidden! + ".late")
+            }
+            if step == closeAt {
+                try club.expectSuccess(club.ana, "club", "close", "sci-fi")
+            } else if random.next() % 3 == 0 {
+                try club.expectSuccess(home, "club", "sync")
+            } else {
+                let ballot = ["1", "2", "3"].shuffled(using: &random).prefix(1 + Int(random.next() % 3))
+                let voted = try home.run(["club", "vote", "sci-fi"] + ballot, input: nil, environment: [:])
+                #expect(
+                    voted.exitCode == 0 || (voted.exitCode == 1 && voted.stderr.contains("closed by ana")),
+                    "seed \(seed): \(voted.stderr)")
+            }
+            if let hidden { try FileManager.default.moveItem(atPath: hidden + ".late", toPath: hidden) }
+        }
+        for home in club.all + club.all { try club.expectSuccess(home, "club", "sync") }
+        // What each home shows, but for its own ballot.
+        let views = try club.all.map { home in
+            let json = try home.run("club", "polls", "sci-fi", "--json").stdout
+            var polls = try #require(JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]])
+            for index in polls.indices { polls[index]["yourBallot"] = nil }
+            return String(
+                decoding: try JSONSerialization.data(withJSONObject: polls, options: .sortedKeys), as: UTF8.self)
+        }
+        #expect(views[0] == views[1] && views[1] == views[2], "seed \(seed): the homes disagree\n\(views)")
+        #expect(views[0].contains("\"closed\":true") && views[0].contains("\"rounds\":[{"), "seed \(seed): \(views[0])")
+        let texts = try club.all.map { Self.count(try $0.run("club", "polls", "sci-fi").stdout) }
+        #expect(texts[0] == texts[1] && texts[1] == texts[2], "seed \(seed): \(texts)")
+    }
+
     /// Parses the calendar with the `icalendar` package from PyPI, which `.ci/run` installs.
     static func checkWithICalendarParser(_ text: String, in folder: String, meeting: String) throws {
         let path = folder + "/club.ics"
