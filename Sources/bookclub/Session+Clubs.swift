@@ -70,6 +70,24 @@ extension Session {
         return clubs
     }
 
+    /// The library with the shared clubs this store joined among its own clubs (`Library.joining`),
+    /// those clubs (their books found in the library linked), and their books by meeting (for a
+    /// meeting whose book the reader has not linked).
+    func libraryJoiningClubs() throws -> (
+        library: Library, shared: [(sync: ClubSync, joined: JoinedClub)], clubBooks: [Meeting.ID: ClubBook]
+    ) {
+        let library = try library().state
+        var shared = sharedClubsRead()
+        // The club books found in the library since the last club command are linked now.
+        for index in shared.indices {
+            try shared[index].sync.link(shared[index].sync.foundLinks(in: shared[index].joined.club, library: library))
+            shared[index].joined = shared[index].sync.joined(shared[index].joined.club)
+        }
+        var books: [Meeting.ID: ClubBook] = [:]
+        for meeting in shared.flatMap(\.joined.club.meetings) { books[meeting.id] = meeting.book }
+        return (library.joining(shared.map(\.joined)), shared, books)
+    }
+
     func warn(_ report: ClubReport, club: SharedClub) {
         if report.restored {
             output.write(

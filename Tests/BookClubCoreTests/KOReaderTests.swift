@@ -569,7 +569,7 @@ struct KOReaderStatisticsEndToEndTests {
                 files, sizes: ["/r/big.sdr/metadata.epub.lua": KOReaderImport.largestSidecar + 1],
                 links: ["/r/link.sdr"]),
             runner: ProgramRunner(find: { _, _ in nil }, run: { _ in throw BookClubError.unavailable("no") }),
-            environment: [:], timeZone: .utc)
+            environment: [:], timeZone: .utc, scratch: "/scratch")
         #expect(
             koreader.sidecars(under: "/r").sorted() == [
                 "/r/a.sdr/metadata.epub.lua", "/r/bad.sdr/metadata.epub.lua", "/r/big.sdr/metadata.epub.lua",
@@ -587,7 +587,7 @@ struct KOReaderStatisticsEndToEndTests {
         ) {
             try KOReaderImport(
                 fileSystem: Self.fileSystem(["/e/x.txt": Data()]), runner: koreader.runner, environment: [:],
-                timeZone: .utc
+                timeZone: .utc, scratch: "/scratch"
             ).read("/e", shownAs: "empty")
         }
         #expect(throws: BookClubError.io(path: "gone", cause: "no such file")) {
@@ -602,7 +602,7 @@ struct KOReaderStatisticsEndToEndTests {
         let koreader = KOReaderImport(
             fileSystem: Self.fileSystem(["/s/statistics.sqlite3": Data("SQLite format 3\0...".utf8)]),
             runner: ProgramRunner(find: { _, _ in nil }, run: { _ in throw BookClubError.unavailable("no") }),
-            environment: [:], timeZone: .utc)
+            environment: [:], timeZone: .utc, scratch: "/scratch")
         #expect(
             throws: BookClubError.unavailable(
                 "Reading KOReader's statistics needs the sqlite3 program; install it (the sqlite3 package)")

@@ -133,12 +133,13 @@ import Testing
             sqlite3.arguments.prefix(3) == [
                 "-readonly", "-json", "file:\(bookclub.home)/statistics %231.sqlite3?immutable=1",
             ])
-        #expect(sqlite3.output == .capture(limit: KOReaderImport.largestStatistics))
+        #expect(sqlite3.output == .capture(limit: SQLiteFile.largestOutput))
 
         fake.answer = { _ in ProgramResult(ending: .exited(1)) }
         let failed = InProcess.run(["import", "koreader", database], home: bookclub.home, runner: fake.runner)
         #expect(failed.code == 65)
-        #expect(failed.stderr.contains("sqlite3 could not read KOReader's statistics from it (exit code 1)"))
+        #expect(
+            failed.stderr.contains("sqlite3 could not read KOReader's statistics from it (it exited with status 1)"))
     }
 
     @Test func aHookGetsItsPayloadOnStandardInputInAGroupOfItsOwnWithTheTimeOut() throws {

@@ -205,7 +205,7 @@ enum ClubFold {
         mutating func apply(_ line: ClubLine, member: String, device: String, isHost: Bool) {
             func ignore(_ detail: String) { ignored.append(IgnoredLine(device: device, line: line.n, detail: detail)) }
             switch line.op {
-            case .meeting: if let id = line.meeting?.id { meetings.insert(id) }
+            case .meeting where isHost: if let id = line.meeting?.id { meetings.insert(id) }
             case .policy:
                 guard isHost, let polls = line.polls else {
                     return ignore("a poll policy set by a member who is not a host")

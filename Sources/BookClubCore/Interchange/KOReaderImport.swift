@@ -13,6 +13,8 @@ public struct KOReaderImport {
     /// The variables `sqlite3` runs with (its `PATH` finds it).
     public var environment: [String: String]
     public var timeZone: Zone
+    /// A folder that is not there yet, for a copy of a statistics database that has a `-wal` file.
+    public var scratch: String
 
     /// Past this many names, a folder is not an e-reader's (the whole disk, say): the search stops.
     public static let mostFilesSearched = 200_000
@@ -20,12 +22,12 @@ public struct KOReaderImport {
     public static let deepestFolder = 16
     /// A larger file is not a sidecar, and is passed over.
     public static let largestSidecar = 16 << 20
-    /// What `sqlite3` may print of a statistics database.
-    public static let largestStatistics = 1 << 30
 
-    public init(fileSystem: FileSystem, runner: ProgramRunner, environment: [String: String], timeZone: Zone) {
+    public init(
+        fileSystem: FileSystem, runner: ProgramRunner, environment: [String: String], timeZone: Zone, scratch: String
+    ) {
         (self.fileSystem, self.runner) = (fileSystem, runner)
-        (self.environment, self.timeZone) = (environment, timeZone)
+        (self.environment, self.timeZone, self.scratch) = (environment, timeZone, scratch)
     }
 
     /// The sidecar at `path`, or every `metadata.*.lua` under the folder (links are not followed,
@@ -98,37 +100,16 @@ public struct KOReaderImport {
         return sidecars
     }
 
-    /// KOReader's `statistics.sqlite3`, read with the `sqlite3` program: `immutable=1` reads it as it
-    /// is, leaving nothing beside it (a WAL database otherwise gets `-wal` and `-shm` files, which a
-    /// read-only e-reader refuses).
+    /// KOReader's `statistics.sqlite3`, read with the `sqlite3` program (`SQLiteFile`), leaving nothing
+    /// beside it (a WAL database otherwise gets `-wal` and `-shm` files, which a read-only e-reader
+    /// refuses).
     func readStatistics(_ path: String, shownAs shown: String) throws -> ReaderImport {
-        guard runner.find("sqlite3", environment) != nil else {
-            throw BookClubError.unavailable(
-                "Reading KOReader's statistics needs the sqlite3 program; install it (the sqlite3 package)")
-        }
-        var uri = "file:"
-        for character in path {
-            switch character {
-            case "%": uri += "%25"
-            case "?": uri += "%3F"
-            case "#": uri += "%23"
-            default: uri.append(character)
-            }
-        }
-        let sqlite3 = Program(
-            "sqlite3", ["-readonly", "-json", uri + "?immutable=1", KOReaderStatistics.query], environment: environment,
-            output: .capture(limit: Self.largestStatistics))
-        let result = try runner.run(sqlite3)
-        guard !result.truncated else {
-            throw BookClubError.badImport(path: shown, line: nil, detail: "more statistics than bookclub reads (1 GB)")
-        }
-        guard result.status == 0 else {
-            throw BookClubError.badImport(
-                path: shown, line: nil,
-                detail: "sqlite3 could not read KOReader's statistics from it (exit code \(result.status))")
-        }
+        let database = try SQLiteFile(
+            path, shownAs: shown, what: "KOReader's statistics", fileSystem: fileSystem, runner: runner,
+            environment: environment, scratch: scratch)
+        let rows = try database.rows(KOReaderStatistics.query, as: KOReaderStatistics.Row.self)
         var imported = ReaderImport(source: .koreader)
-        imported.books = try KOReaderStatistics.read(result.output, origin: shown, timeZone: timeZone)
+        imported.books = KOReaderStatistics.books(rows, origin: shown, timeZone: timeZone)
         return imported
     }
 }

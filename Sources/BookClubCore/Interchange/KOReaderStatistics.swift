@@ -27,7 +27,7 @@ public enum KOReaderStatistics {
     }
 
     /// The books of the statistics with their sessions, a day each in the reader's time zone.
-    public static func read(_ json: Data, origin: String, timeZone: Zone) throws(ReaderImport.Problem)
+    static func read(_ json: Data, origin: String, timeZone: Zone) throws(ReaderImport.Problem)
         -> [ReaderImport.Book]
     {
         // sqlite3 prints nothing at all for no rows.
@@ -38,6 +38,11 @@ public enum KOReaderStatistics {
         } catch {
             throw ReaderImport.Problem(place: origin, reason: "sqlite3 printed rows bookclub cannot read")
         }
+        return books(rows, origin: origin, timeZone: timeZone)
+    }
+
+    /// The books of the rows `query` selects, with their sessions.
+    static func books(_ rows: [Row], origin: String, timeZone: Zone) -> [ReaderImport.Book] {
         var books: [ReaderImport.Book] = []
         var bookIndex: [String: Int] = [:]
         // By book and day: the minutes, and the furthest page of the pages then.

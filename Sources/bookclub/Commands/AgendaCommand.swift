@@ -36,6 +36,8 @@ struct AgendaCommand: Command {
             PlanAgenda(
                 club: club, scene: session.scene().state, now: session.now(), days: days,
                 joined: shared.map(\.joined)))
+        var clubBooks: [Meeting.ID: ClubBook] = [:]
+        for meeting in shared.flatMap(\.joined.club.meetings) { clubBooks[meeting.id] = meeting.book }
         let clubs = Dictionary(
             shared.map { ($0.joined.club.id, $0.joined.club) }, uniquingKeysWith: { first, _ in first })
         func standings(_ item: AgendaItem) -> [MemberStanding]? {
@@ -61,7 +63,8 @@ struct AgendaCommand: Command {
         let style = session.style
         for item in items {
             let date = DateText.minute(item.meeting.date, timeZone: session.timeZone)
-            var line: TerminalText = "\(item.club.name)  \(MeetingText.describe(item.meeting, library: library))"
+            var line: TerminalText =
+                "\(item.club.name)  \(MeetingText.describe(item.meeting, library: library, clubBooks: clubBooks))"
             let standing = TerminalText(MeetingText.standing(item))
             if !standing.isEmpty {
                 line +=
@@ -76,7 +79,11 @@ struct AgendaCommand: Command {
                     + TextWrapping.hanging(line, width: session.terminal.lineWidth, firstColumn: indent, indent: indent),
                 as: .data)
             for standing in standings(item) ?? [] {
-                session.output.write(.spaces(indent + 2) + SharedClubText.standing(standing), as: .data)
+                session.output.write(
+                    .spaces(indent + 2)
+                        + TextWrapping.hanging(
+                            SharedClubText.standing(standing), width: session.terminal.lineWidth,
+                            firstColumn: indent + 2, indent: indent + 4), as: .data)
             }
         }
     }

@@ -39,7 +39,14 @@ extension ImportCommand {
     func readKOReader(in session: Session) throws -> ReaderImport {
         let koreader = KOReaderImport(
             fileSystem: session.fileSystem, runner: session.runner, environment: session.variables,
-            timeZone: session.timeZone)
+            timeZone: session.timeZone, scratch: session.scratchFolder())
         return try koreader.read(absolutePath(in: session), shownAs: shownPath)
+    }
+}
+
+extension Session {
+    /// A folder that is not there yet, in the temporary folder, for a copy a reader makes and removes.
+    func scratchFolder() -> String {
+        (services.variables["TMPDIR"]?.nonBlank ?? "/tmp") + "/bookclub-" + services.makeID()
     }
 }

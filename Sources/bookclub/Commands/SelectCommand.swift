@@ -43,7 +43,7 @@ struct SelectCommand: Command {
         let library = try session.library().state
         let sceneName = TerminalText(session.paths.sceneName)
         if let club {
-            let club = try library.resolveClub(club)
+            let club = try session.libraryJoiningClubs().library.resolveClub(club)
             scene.update { $0 = SceneState(club: club.id) }
             session.output.write("Selected the club '\(club.name)' in scene '\(sceneName)'.", as: .message)
         } else if clear {

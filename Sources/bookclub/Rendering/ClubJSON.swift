@@ -97,8 +97,12 @@ struct AgendaJSON: Encodable {
 
 enum MeetingText {
     /// "Dune to p. 250 (chapters 1-12)"
-    static func describe(_ meeting: Meeting, library: Library) -> String {
-        var text = meeting.bookID.flatMap { library[id: $0]?.title } ?? "no book chosen"
+    /// - Parameter clubBooks: a shared club's books by meeting, for a meeting whose book the reader has
+    ///   not linked.
+    static func describe(_ meeting: Meeting, library: Library, clubBooks: [Meeting.ID: ClubBook] = [:]) -> String {
+        var text =
+            meeting.bookID.flatMap { library[id: $0]?.title }
+            ?? clubBooks[meeting.id].map { "\($0.title) (not linked: bookclub club link)" } ?? "no book chosen"
         if let target = meeting.target { text += " to " + target.text }
         return text
     }

@@ -14,7 +14,7 @@ struct ClubListCommand: Command {
     }
 
     func run(in session: Session) throws {
-        let library = try session.library().state
+        let (library, _, clubBooks) = try session.libraryJoiningClubs()
         let now = session.now()
         if json {
             try session.writeJSON(library.clubs.map { ClubJSON($0, library: library, now: now) })
@@ -28,7 +28,7 @@ struct ClubListCommand: Command {
             let next =
                 club.nextMeeting(after: now).map {
                     "next: " + DateText.minute($0.date, timeZone: session.timeZone) + "  "
-                        + MeetingText.describe($0, library: library)
+                        + MeetingText.describe($0, library: library, clubBooks: clubBooks)
                 } ?? "no meeting planned"
             return ["\(club.id.prefix(8))", "\(club.name)", "\(next)"]
         }

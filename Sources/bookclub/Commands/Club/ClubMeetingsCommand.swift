@@ -34,12 +34,10 @@ struct ClubMeetingsCommand: Command {
     }
 
     func run(in session: Session) throws {
-        let library = try session.library().state
+        let (library, joined, clubBooks) = try session.libraryJoiningClubs()
         let now = session.now()
         if ics {
-            let joined = session.sharedClubsRead()
-            let all = library.joining(joined.map(\.joined))
-            let club = try ClubChoice(reference, in: session).choose(in: all)
+            let club = try ClubChoice(reference, in: session).choose(in: library)
             var organizer: ICalendar.Attendee?
             var attendees: [Meeting.ID: [ICalendar.Attendee]] = [:]
             if let shared = joined.first(where: { $0.joined.club.id == club.id })?.joined.club {
@@ -61,7 +59,7 @@ struct ClubMeetingsCommand: Command {
             }
             session.output.write(
                 formatted: ICalendar.render(
-                    club: club, books: all, now: now.wholeSeconds, organizer: organizer, attendees: attendees))
+                    club: club, books: library, now: now.wholeSeconds, organizer: organizer, attendees: attendees))
             return
         }
         let clubs = try reference.map { [try library.resolveClub($0)] } ?? library.clubs
@@ -77,20 +75,26 @@ struct ClubMeetingsCommand: Command {
                 past ? "No meetings." : "No upcoming meetings; --past shows the earlier ones.", as: .message)
             return
         }
-        for line in Self.render(meetings, library: library, session: session, showClub: reference == nil) {
+        for line in Self.render(
+            meetings, library: library, session: session, showClub: reference == nil, clubBooks: clubBooks)
+        {
             session.output.write(line, as: .data)
         }
     }
 
     /// One line a meeting: id, date, (club,) book and target, place. Past meetings are dimmed.
-    static func render(_ meetings: [(Club, Meeting)], library: Library, session: Session, showClub: Bool)
-        -> [TerminalText]
-    {
+    static func render(
+        _ meetings: [(Club, Meeting)], library: Library, session: Session, showClub: Bool,
+        clubBooks: [Meeting.ID: ClubBook] = [:]
+    ) -> [TerminalText] {
         let now = session.now()
         let rows = meetings.map { club, meeting -> [TerminalText] in
             ["\(meeting.id.prefix(8))", "\(DateText.minute(meeting.date, timeZone: session.timeZone))"]
                 + (showClub ? ["\(club.name)"] : [])
-                + ["\(MeetingText.describe(meeting, library: library))", meeting.place.map { "@ \($0)" } ?? ""]
+                + [
+                    "\(MeetingText.describe(meeting, library: library, clubBooks: clubBooks))",
+                    meeting.place.map { "@ \($0)" } ?? "",
+                ]
         }
         let isPast = meetings.map { $0.1.date < now }
         var index = 0

@@ -102,7 +102,9 @@ struct ClubPollCommand: Command {
         }
         session.output.write(
             TerminalText(
-                "Opened a poll in \(club.name) (\(PollText.method(method))). Members vote with: bookclub club vote \(club.name.shellWord) \(poll.id) CHOICE"
+                "Opened a poll in \(club.name) (\(PollText.method(method))"
+                    + (closes.map { "; voting ends \(DateText.minute($0, timeZone: session.timeZone))" } ?? "")
+                    + "). Members vote with: bookclub club vote \(club.name.shellWord) \(poll.id) CHOICE"
                     + (method == .single ? "" : " ...")),
             as: .message)
     }

@@ -34,7 +34,9 @@ struct ClubPollsCommand: Command {
                 TerminalText("\(club.name) has no polls; a host opens one with: bookclub club poll"), as: .message)
             return
         }
-        for (index, poll) in club.polls.enumerated() {
+        // Open polls first, then the closed, the latest first.
+        let polls = club.polls.filter { !$0.isClosed(at: now) } + club.polls.filter { $0.isClosed(at: now) }.reversed()
+        for (index, poll) in polls.enumerated() {
             if index > 0 { session.output.write("", as: .data) }
             for line in PollText.lines(
                 poll, club: club, me: me, now: now, timeZone: session.timeZone, style: session.style,

@@ -17,8 +17,7 @@ struct ClubShowCommand: Command {
     }
 
     func run(in session: Session) throws {
-        let joined = session.sharedClubsRead()
-        let library = try session.library().state.joining(joined.map(\.joined))
+        let (library, joined, clubBooks) = try session.libraryJoiningClubs()
         let club = try ClubChoice(reference, in: session).choose(in: library)
         let now = session.now()
         let shared = joined.first { $0.joined.club.id == club.id }.map { ($0.joined.club, $0.sync.state.fingerprint) }
@@ -29,14 +28,19 @@ struct ClubShowCommand: Command {
         session.output.write(session.style.bold("\(club.name)"), as: .data)
         if let description = club.description { session.output.write("\(description)", as: .data) }
         session.output.write(session.style.dim("id \(club.id)"), as: .data)
-        let current = club.currentBookID(at: now).flatMap { library[id: $0] }
-        session.output.write(
-            "Reading: "
-                + (current.map { "\($0.title) (\(ProgressText.describe($0)))" } ?? "nothing planned"),
-            as: .data)
+        // The next meeting's book: the reader's copy, or a shared club's book not linked yet.
+        let next = club.meetings.first { $0.date >= now && ($0.bookID != nil || clubBooks[$0.id] != nil) }
+        let current = next?.bookID.flatMap { library[id: $0] }
+        let reading =
+            current.map { "\($0.title) (\(ProgressText.describe($0)))" }
+            ?? next.map {
+                MeetingText.describe(Meeting(id: $0.id, date: $0.date), library: library, clubBooks: clubBooks)
+            }
+        session.output.write("Reading: \(reading ?? "nothing planned")", as: .data)
         session.output.write("", as: .data)
         for line in ClubMeetingsCommand.render(
-            club.meetings.map { (club, $0) }, library: library, session: session, showClub: false)
+            club.meetings.map { (club, $0) }, library: library, session: session, showClub: false,
+            clubBooks: clubBooks)
         {
             session.output.write(line, as: .data)
         }

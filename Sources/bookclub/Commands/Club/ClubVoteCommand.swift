@@ -35,13 +35,22 @@ struct ClubVoteCommand: Command {
         let club = try session.syncClub(&sync)
         try ClubOptions.requireMember(sync, club, "No vote cast")
         let now = session.now()
-        // The first word names the poll when it is the start of a poll's id.
+        // The first word names the poll when it is the start of a poll's id, four characters or more
+        // (so that a choice "1" is never taken for a poll).
         var words = choices
         var poll: SharedPoll
-        if words.count > 1, let named = try? ClubOptions.poll(words[0], of: club, now: now) {
+        func named(_ word: String) -> SharedPoll? {
+            word.count >= 4 ? try? ClubOptions.poll(word, of: club, now: now) : nil
+        }
+        if words.count > 1, let named = named(words[0]) {
             poll = named
             words.removeFirst()
         } else {
+            if words.count == 1, let named = named(words[0]) {
+                throw CommandFailure(
+                    "Give your choices after the poll's id: \(named.poll.question) has ones numbered 1 to \(named.poll.options.count)."
+                )
+            }
             poll = try ClubOptions.poll(nil, of: club, now: now)
         }
         guard !poll.isClosed(at: now) else {
@@ -53,8 +62,16 @@ struct ClubVoteCommand: Command {
         let ballot = try words.map { word -> Int in
             if let number = Int(word), (1...options.count).contains(number) { return number }
             let needle = word.lowercased().trimmed
-            let matches = options.indices.filter {
-                !needle.isEmpty && PollText.option(options[$0]).lowercased().contains(needle)
+            guard !needle.isEmpty else {
+                throw CommandFailure("An empty choice: give an option's number or words of it.")
+            }
+            // The start of the title or of one of its words; three characters or more anywhere in it.
+            let matches = options.indices.filter { index in
+                let title = PollText.option(options[index]).lowercased()
+                return title.hasPrefix(needle) || (needle.count >= 3 && title.contains(needle))
+                    || title.split(whereSeparator: { $0.isWhitespace || $0.isPunctuation }).contains {
+                        $0.hasPrefix(needle)
+                    }
             }
             guard matches.count == 1 else {
                 let listed = options.enumerated().map { "\($0.offset + 1). \($0.element.title)" }.joined(
