@@ -23,6 +23,10 @@ public struct ReaderImport: Equatable, Sendable {
         public var finished: Date?
         /// Days of reading from a statistics database.
         public var sessions: [Session] = []
+        /// When readings began (Libby's borrows): each starts one unless the book is being read.
+        public var started: [Date] = []
+        /// What the file says that bookclub has no field for, by source and name (`libby:format`).
+        public var details: [String: [String]] = [:]
 
         public init(
             title: String, author: String? = nil, isbn: String? = nil, externalID: String? = nil, origin: String
@@ -77,9 +81,11 @@ public struct ReaderImport: Equatable, Sendable {
 
     /// A book of the library as the device names it: what is matched, or added.
     func book(_ item: Book, id: BookClubCore.Book.ID, added: Date) -> BookClubCore.Book {
-        BookClubCore.Book(
-            id: id, title: item.title, author: item.author, isbn: item.isbn,
-            details: item.externalID.map { [Self.externalIDKey(source): [$0]] }, added: added)
+        var details = item.details
+        if let id = item.externalID { details[Self.externalIDKey(source), default: []].append(id) }
+        return BookClubCore.Book(
+            id: id, title: item.title, author: item.author, isbn: item.isbn, details: details.isEmpty ? nil : details,
+            added: added)
     }
 }
 
@@ -96,6 +102,8 @@ public struct ReaderImportResult: Equatable, Sendable {
         public var logged = 0
         /// Whether the device's status finished the book.
         public var finished = false
+        /// Readings begun (Libby's borrows).
+        public var started = 0
     }
 
     public var entries: [Entry] = []
@@ -121,25 +129,29 @@ extension Library {
             let match = matcher.match(file.book(item, id: "", added: now))
             if let (candidate, _) = match {
                 bookID = books[candidate.index].id
-                if let id = item.externalID {
-                    let key = ReaderImport.externalIDKey(file.source)
-                    var details = books[candidate.index].details ?? [:]
-                    if !(details[key] ?? []).contains(id) {
-                        details[key, default: []].append(id)
-                        books[candidate.index].details = details
+                // The device's id and what the file says beyond bookclub's fields, every value once.
+                var said = item.details
+                if let id = item.externalID { said[ReaderImport.externalIDKey(file.source), default: []].append(id) }
+                var details = books[candidate.index].details ?? [:]
+                for (key, values) in said.sorted(by: { $0.key < $1.key }) {
+                    for value in values where !(details[key] ?? []).contains(value) {
+                        details[key, default: []].append(value)
                     }
                 }
+                if details != books[candidate.index].details ?? [:] { books[candidate.index].details = details }
             } else {
                 let added = file.book(item, id: makeID(), added: now)
                 books.append(added)
                 matcher.insert(added, at: books.count - 1, line: nil, inStore: false)
                 bookID = added.id
             }
+            let started = startReadings(item.started, bookID: bookID, ids: ids)
             // A book of the file has highlights, or it would not be named; none thrown here.
             let outcome =
                 (try? addHighlights(item.highlights, bookID: bookID, reference: item.title, ids: ids))
                 ?? HighlightOutcome()
             var entry = ReaderImportResult.Entry(book: item, bookID: bookID, match: match?.1, highlights: outcome)
+            entry.started = started
             entry.logged =
                 try (logDevice(item.progress, bookID: bookID, ids: ids) ? 1 : 0)
                 + logSessions(item.sessions, bookID: bookID, ids: ids)
@@ -155,6 +167,20 @@ extension Library {
 }
 
 extension Library {
+    /// Starts a reading at each date, unless the book's latest reading had begun by then and has not
+    /// ended before it (a loan of a book already being read, or one imported before); returns how many.
+    fileprivate mutating func startReadings(_ dates: [Date], bookID: Book.ID, ids: IDSource) -> Int {
+        guard let index = index(of: bookID) else { return 0 }
+        var started = 0
+        for date in dates.sorted() {
+            let latest = books[index].readings.last
+            guard latest == nil || latest?.ending?.date.map({ $0 < date }) == true else { continue }
+            books[index].readings.append(Reading(id: ids.uuid(), started: date))
+            started += 1
+        }
+        return started
+    }
+
     /// Logs how far the device says a book was read, unless the current reading already has an entry
     /// of that fraction (imported before) or the book has ended; `true` when an entry was added.
     fileprivate mutating func logDevice(_ progress: ReaderImport.Progress?, bookID: Book.ID, ids: IDSource) throws

@@ -9,7 +9,7 @@
 public struct Highlight: Identifiable, Codable, Equatable, Sendable {
     /// Where a highlight came from.
     public enum Source: String, Codable, CaseIterable, Sendable {
-        case typed, kindle, koreader
+        case typed, kindle, koreader, libby
     }
 
     /// A UUID for one typed by hand; for an imported one, derived from where it came from

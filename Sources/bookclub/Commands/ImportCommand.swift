@@ -14,8 +14,9 @@ struct ImportCommand: Command {
         case export(ImportFormat)
         case kindle
         case koreader
+        case libby
 
-        static let names = ImportFormat.allCases.map(\.rawValue) + ["kindle", "koreader"]
+        static let names = ImportFormat.allCases.map(\.rawValue) + ["kindle", "koreader", "libby"]
     }
 
     static let source = Argument(name: "source", help: "What made the file.", allowedValues: Source.names)
@@ -37,7 +38,9 @@ struct ImportCommand: Command {
             on; bookmarks are skipped. An extended highlight replaces the shorter one. koreader reads \
             KOReader's sidecar files (metadata.*.lua): a file, a book's .sdr folder, or any folder, such \
             as a mounted e-reader, searched through; each brings its book's highlights, progress and \
-            status.
+            status. libby reads Libby's timeline export (libbytimeline-activities.json or .csv) or a \
+            title's reading journey (JSON): a borrow starts a reading, a return ends only the loan, a \
+            hold adds the book not started; a journey brings its progress and highlights.
             """,
         examples: [
             "bookclub import goodreads goodreads_library_export.csv --dry-run",
@@ -65,6 +68,8 @@ struct ImportCommand: Command {
             source = .kindle
         } else if name.lowercased() == "koreader" {
             source = .koreader
+        } else if name.lowercased() == "libby" {
+            source = .libby
         } else {
             throw ParseError.invalidArgumentValue(
                 value: name, label: "<source>", allowedValues: Source.names, help: "What made the file.")
@@ -85,6 +90,9 @@ struct ImportCommand: Command {
         case .export(let format): try run(format, in: session)
         case .kindle: try runReader(try readKindle(in: session), in: session)
         case .koreader: try runReader(try readKOReader(in: session), in: session)
+        case .libby:
+            try runReader(
+                try LibbyImport.read(read(in: session), path: shownPath, timeZone: session.timeZone), in: session)
         }
     }
 

@@ -17,6 +17,8 @@ enum ReaderImportText {
         if logged > 0 {
             more.append(NumberText.count(logged, "progress entry", plural: "progress entries") + " logged")
         }
+        let started = result.entries.reduce(0) { $0 + $1.started }
+        if started > 0 { more.append(NumberText.count(started, "reading") + " begun") }
         let finished = result.entries.count(where: \.finished)
         if finished > 0 { more.append(NumberText.count(finished, "book") + " finished") }
         if file.notesAttached > 0 {
@@ -71,6 +73,8 @@ struct ReaderImportJSON: Encodable {
         var highlightsAlreadyThere: Int
         var progressLogged: Int
         var finished: Bool
+        /// Readings begun (Libby's borrows).
+        var readingsBegun: Int
     }
 
     struct ProblemJSON: Encodable {
@@ -96,7 +100,8 @@ struct ReaderImportJSON: Encodable {
                 id: dryRun && $0.match == nil ? nil : $0.bookID, title: $0.book.title, author: $0.book.author,
                 origin: $0.book.origin, added: $0.match == nil, reason: $0.match,
                 highlightsAdded: $0.highlights.added, highlightsExtended: $0.highlights.replaced,
-                highlightsAlreadyThere: $0.highlights.unchanged, progressLogged: $0.logged, finished: $0.finished)
+                highlightsAlreadyThere: $0.highlights.unchanged, progressLogged: $0.logged, finished: $0.finished,
+                readingsBegun: $0.started)
         }
         notesAttached = file.notesAttached
         bookmarksSkipped = file.bookmarks
