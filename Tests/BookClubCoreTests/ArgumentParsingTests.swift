@@ -427,6 +427,7 @@ private func plausibleValue(name: String, valueName: String?, allowedValues: [St
     case "stars": return "4"
     case "isbn": return "9780441013593"
     case "file", "path": return "out.txt"
+    case "time": return "11:40"
     default: return "Dune"
     }
 }

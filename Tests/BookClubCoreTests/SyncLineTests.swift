@@ -20,6 +20,9 @@ import Testing
         .setField(book: "ab12", .title("שלום")), .setField(book: "ab12", .author(nil)),
         .setField(book: "ab12", .pages(300)), .setField(book: "ab12", .rating(nil)),
         .setField(book: "ab12", .details(nil)), .setField(book: "ab12", .contributors([Contributor(name: "X")])),
+        .addBook(BookCore(Book(id: "cd34", title: "Project Hail Mary", format: .audiobook, length: 970, added: time))),
+        .setField(book: "ab12", .format(.ebook)), .setField(book: "ab12", .format(nil)),
+        .setField(book: "ab12", .length(700)), .setField(book: "ab12", .length(nil)),
         .tag(book: "ab12", tag: "SciFi", on: true), .tag(book: "ab12", tag: "scifi", on: false),
         .removeBook(book: "ab12", seen: [device: 3]),
         .putReading(

@@ -56,7 +56,7 @@ enum GoodreadsImporter {
         let readCount = try row.integer("Read Count", in: 0...100) ?? 0
         let dateRead = try row.day("Date Read")
         let rating = try row.integer("My Rating", in: 0...5)
-        let book = ImportMapping.book(
+        var book = ImportMapping.book(
             id: context.makeID(), title: title, author: row.name("Author"),
             pages: try row.integer("Number of Pages", in: 0...100_000).flatMap { $0 > 0 ? $0 : nil },
             isbn: row.text("ISBN13").flatMap(ISBN.cleaned) ?? row.text("ISBN").flatMap(ISBN.cleaned),
@@ -66,6 +66,7 @@ enum GoodreadsImporter {
             status: status,
             readCount: readCount, readCountKey: "goodreads:Read Count",
             dated: [(started: nil, ended: status == .reading ? nil : dateRead)], ids: context.ids)
+        book.format = ImportMapping.format(row.text("Binding"))
         return ImportFile.Item(book: book, line: row.line)
     }
 }

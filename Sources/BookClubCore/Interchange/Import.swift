@@ -313,6 +313,23 @@ enum ImportDate {
 // MARK: - Shelves
 
 enum ImportMapping {
+    /// The format a Goodreads `Binding` or a StoryGraph `Format` names (`Audible Audio`, `Kindle
+    /// Edition`, `audio`, `digital`, `paperback`); `nil` for one that names none (the column is kept in
+    /// `details` as it is).
+    static func format(_ text: String?) -> Book.Format? {
+        guard let text = text?.lowercased().trimmed, !text.isEmpty else { return nil }
+        if ["audio", "audiobook", "mp3"].contains(where: text.contains) { return .audiobook }
+        if ["kindle", "ebook", "e-book", "digital", "nook", "kobo", "epub"].contains(where: text.contains) {
+            return .ebook
+        }
+        if ["paperback", "hardcover", "hardback", "print", "board book", "library binding", "spiral"].contains(
+            where: text.contains)
+        {
+            return .print
+        }
+        return nil
+    }
+
     /// Whether a shelf's name says the book was not finished: `did-not-finish`, `dnf`, `DNF 2020`,
     /// `wont-finish`, `abandoned`, `gave-up`, ... (but not `want-to-finish-eventually`).
     static func meansDidNotFinish(_ name: String) -> Bool {

@@ -124,6 +124,11 @@ struct BookMerge {
         fill(\.pages, row.pages, "pages", column: "Number of Pages")
         fill(\.isbn, row.isbn, "isbn", column: source == .storygraph ? "ISBN/UID" : "ISBN13")
         fill(\.coverName, row.coverName, "coverName", column: "Cover")
+        // A format another row or file says otherwise is in its details as the column was written.
+        if book.format == nil, let format = row.format {
+            book.format = format
+            note("format", in: &filled)
+        }
         fill(\.rating, row.rating, "rating", column: source == .storygraph ? "Star Rating" : "My Rating")
         fill(\.review, row.review, "review", column: source == .storygraph ? "Review" : "My Review")
         fill(\.privateNotes, row.privateNotes, "privateNotes", column: "Private Notes")

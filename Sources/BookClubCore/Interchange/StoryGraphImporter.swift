@@ -55,7 +55,7 @@ enum StoryGraphImporter {
             dated[dated.count - 1] = (started: last.ended, ended: nil)
         }
         let rating = try row.decimal("Star Rating", in: 0...5)
-        let book = ImportMapping.book(
+        var book = ImportMapping.book(
             id: context.makeID(), title: title, author: row.name("Authors"), pages: nil,
             isbn: row.text("ISBN/UID").flatMap(ISBN.cleaned), tags: tags,
             rating: rating.flatMap { $0 > 0 ? $0 : nil }, review: row.text("Review"), privateNotes: nil,
@@ -63,6 +63,7 @@ enum StoryGraphImporter {
             added: try row.day("Date Added") ?? context.now, status: status,
             readCount: try row.integer("Read Count", in: 0...100) ?? 0, readCountKey: "storygraph:Read Count",
             dated: dated, ids: context.ids)
+        book.format = ImportMapping.format(row.text("Format"))
         return ImportFile.Item(book: book, line: row.line)
     }
 

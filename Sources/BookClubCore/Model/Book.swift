@@ -18,6 +18,10 @@ public struct Book: Identifiable, Codable, Equatable, Sendable {
     /// derives the fraction of every entry logged as a page again.
     public var pages: Int? { didSet { deriveFractions() } }
     public var isbn: String?
+    /// Paper, e-book or audiobook; `nil` when not said.
+    public var format: Format?
+    /// An audiobook's length, in minutes.
+    public var length: Int?
     /// The name of a cover image, as in the talk's `Book.coverName`.
     public var coverName: String?
     public var tags: [String]
@@ -40,10 +44,12 @@ public struct Book: Identifiable, Codable, Equatable, Sendable {
         id: ID, title: String, author: String? = nil, pages: Int? = nil, isbn: String? = nil,
         coverName: String? = nil, tags: [String] = [], rating: Double? = nil, review: String? = nil,
         privateNotes: String? = nil, contributors: [Contributor]? = nil, details: [String: [String]]? = nil,
-        added: Date,
+        format: Format? = nil, length: Int? = nil, added: Date,
         readings: [Reading] = []
     ) {
         self.id = id
+        self.format = format
+        self.length = length
         self.title = title
         self.author = author
         self.pages = pages
@@ -59,6 +65,14 @@ public struct Book: Identifiable, Codable, Equatable, Sendable {
         self.readings = readings
         deriveFractions()
     }
+
+    /// How a book is read.
+    public enum Format: String, Codable, CaseIterable, Sendable {
+        case print, ebook, audiobook
+    }
+
+    /// The longest audiobook length taken, in minutes (a thousand hours).
+    public static let lengths = 1...60_000
 
     /// Derives the fraction of every entry logged as a page from its page and the page count, so
     /// that a fraction is never left stale by a change of the page count.
@@ -130,4 +144,8 @@ extension Book {
         guard hasWholeHistory else { throw BookClubError.historyNotLoaded(title: title) }
         return self
     }
+}
+
+extension Book.Format: CustomStringConvertible {
+    public var description: String { rawValue }
 }

@@ -6,6 +6,9 @@ public struct BookEdit: Equatable, Sendable {
     public var pages: Int??
     public var isbn: String??
     public var coverName: String??
+    public var format: Book.Format??
+    /// An audiobook's length, in minutes.
+    public var length: Int??
     public var addTags: [String]
     public var removeTags: [String]
     /// Goes to the latest reading's ending when it has one, else to the book.
@@ -15,8 +18,10 @@ public struct BookEdit: Equatable, Sendable {
     public init(
         title: String? = nil, author: String?? = nil, pages: Int?? = nil, isbn: String?? = nil,
         coverName: String?? = nil, addTags: [String] = [], removeTags: [String] = [], rating: Double?? = nil,
-        review: String?? = nil
+        review: String?? = nil, format: Book.Format?? = nil, length: Int?? = nil
     ) {
+        self.format = format
+        self.length = length
         self.title = title
         self.author = author
         self.pages = pages

@@ -169,6 +169,8 @@ extension Library {
         }
         if let isbn = edit.isbn { book.isbn = isbn?.nonBlank }
         if let cover = edit.coverName { book.coverName = cover?.nonBlank }
+        if let format = edit.format { book.format = format }
+        if let length = edit.length { book.length = length }
         let removed = Set(edit.removeTags.map { $0.lowercased() })
         book.tags = Book.tags(book.tags + edit.addTags).filter { !removed.contains($0.lowercased()) }
         try checkUnique(title: book.title, author: book.author, except: bookID)
@@ -255,6 +257,9 @@ extension Library {
             }
             if let rating = book.rating, !Rating.range.contains(rating) {
                 return "\(at).rating`: expected a rating from 0 to 5"
+            }
+            if let length = book.length, !Book.lengths.contains(length) {
+                return "\(at).length` ('\(book.title)'): expected a length in minutes, 1 to \(Book.lengths.upperBound)"
             }
             for (r, reading) in book.readings.enumerated() {
                 if let rating = reading.ending?.rating, !Rating.range.contains(rating) {

@@ -41,9 +41,11 @@ extension JSONWriter {
                     }
                 }
             }
+            w.field("format", book.format?.rawValue)
             w.field("historyTail", book.historyTail)
             w.field("id", book.id)
             w.field("isbn", book.isbn)
+            w.field("length", book.length)
             w.field("pages", book.pages)
             w.field("privateNotes", book.privateNotes)
             w.field("rating", book.rating)

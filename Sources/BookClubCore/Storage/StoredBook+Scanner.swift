@@ -9,7 +9,7 @@ extension StoredBook {
         (id, title, author, pages, isbn, coverName, tags, added) =
             (book.id, book.title, book.author, book.pages, book.isbn, book.coverName, book.tags, book.added)
         (rating, review, privateNotes) = (book.rating, book.review, book.privateNotes)
-        (contributors, details) = (book.contributors, book.details)
+        (contributors, details, format, length) = (book.contributors, book.details, book.format, book.length)
         readings = book.readings.map {
             StoredReading(
                 id: $0.id, started: $0.started, ending: $0.ending, resumed: $0.resumed, latest: $0.progress.latest,
@@ -49,6 +49,8 @@ extension StoredBook {
         var contributors: [Contributor]?
         var details: [String: [String]]?
         var historyTail: Int?
+        var format: String?
+        var length: Int?
         var seen = JSONScanner.SeenKeys()
         let complete = scanner.object { key, scanner in
             switch key {
@@ -63,6 +65,8 @@ extension StoredBook {
             case "pages" where seen.first(8): return scanner.read(&pages)
             case "rating" where seen.first(9): return scanner.read(&rating)
             case "historyTail" where seen.first(14): return scanner.read(&historyTail)
+            case "format" where seen.first(15): return scanner.read(&format)
+            case "length" where seen.first(16): return scanner.read(&length)
             case "tags" where seen.first(10):
                 tags = strings(&scanner)
                 return tags != nil
@@ -105,10 +109,13 @@ extension StoredBook {
             return true
         }
         guard complete, let id, let title, let added, let tags, let readings else { return nil }
+        // A format this bookclub does not know is left to Foundation's decoder, which refuses it.
+        let known = format.map(Book.Format.init(rawValue:))
+        if known == .some(nil) { return nil }
         return StoredBook(
             id: id, title: title, author: author, pages: pages, isbn: isbn, coverName: coverName, tags: tags,
             rating: rating, review: review, privateNotes: privateNotes, contributors: contributors, details: details,
-            added: added, readings: readings, historyTail: historyTail)
+            format: known ?? nil, length: length, added: added, readings: readings, historyTail: historyTail)
     }
 
     private static func strings(_ scanner: inout JSONScanner) -> [String]? {

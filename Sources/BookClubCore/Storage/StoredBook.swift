@@ -30,6 +30,8 @@ struct StoredBook: Codable, Equatable, Sendable {
     var privateNotes: String?
     var contributors: [Contributor]?
     var details: [String: [String]]?
+    var format: Book.Format? = nil
+    var length: Int? = nil
     var added: Date
     var readings: [StoredReading]
     /// Where the book's last line in the history begins (see `HistoryRecord.previous`); `nil` when
@@ -40,7 +42,7 @@ struct StoredBook: Codable, Equatable, Sendable {
         Book(
             id: id, title: title, author: author, pages: pages, isbn: isbn, coverName: coverName, tags: tags,
             rating: rating, review: review, privateNotes: privateNotes, contributors: contributors, details: details,
-            added: added,
+            format: format, length: length, added: added,
             readings: readings.map {
                 Reading(
                     id: $0.id, started: $0.started,

@@ -105,11 +105,7 @@ extension Library {
         switch change {
         case .addBook(let core):
             let readings = self[id: core.id]?.readings ?? []
-            let book = Book(
-                id: core.id, title: core.title, author: core.author, pages: core.pages, isbn: core.isbn,
-                coverName: core.coverName, tags: core.tags, rating: core.rating, review: core.review,
-                privateNotes: core.privateNotes, contributors: core.contributors, details: core.details,
-                added: core.added, readings: readings)
+            let book = core.book(readings: readings)
             if let index = index(of: core.id) { books[index] = book } else { books.append(book) }
             return true
         case .setField(let id, let field):
@@ -120,6 +116,7 @@ extension Library {
                     (core.title, core.author, core.pages, core.isbn, core.coverName)
                 (book.rating, book.review, book.privateNotes, book.contributors, book.details) =
                     (core.rating, core.review, core.privateNotes, core.contributors, core.details)
+                (book.format, book.length) = (core.format, core.length)
                 return true
             }
         case .tag(let id, let tag, let on):

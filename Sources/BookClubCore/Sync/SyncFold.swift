@@ -164,12 +164,7 @@ struct SyncFold {
                     ending: core.ending,
                     resumed: core.resumed, highlights: highlights.isEmpty ? nil : highlights)
             }
-            library.books.append(
-                Book(
-                    id: core.id, title: core.title, author: core.author, pages: core.pages, isbn: core.isbn,
-                    coverName: core.coverName, tags: tags, rating: core.rating, review: core.review,
-                    privateNotes: core.privateNotes, contributors: core.contributors, details: core.details,
-                    added: core.added, readings: readings))
+            library.books.append(core.book(readings: readings, tags: tags))
         }
         for (_, state) in clubs.sorted(by: { $0.value.first < $1.value.first }) {
             guard let core = state.core else { continue }

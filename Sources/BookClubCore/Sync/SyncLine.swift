@@ -173,6 +173,8 @@ enum SyncLine {
             if !Library.pageCounts.contains(pages) { throw Problem("`value`: expected a page count") }
         case .rating(let rating?):
             if !rating.isFinite || !Rating.range.contains(rating) { throw Problem("`value`: expected a rating") }
+        case .length(let length?):
+            if !Book.lengths.contains(length) { throw Problem("`value`: expected a length in minutes") }
         default: break
         }
     }
@@ -182,6 +184,7 @@ enum SyncLine {
         try check(.title(core.title))
         try check(.pages(core.pages))
         try check(.rating(core.rating))
+        try check(.length(core.length))
     }
 
     static func check(_ entry: ReadingProgress.Entry) throws {
@@ -266,6 +269,8 @@ extension SyncLine {
                 case "contributors":
                     field = .contributors(try c.decodeIfPresent([Contributor].self, forKey: .value))
                 case "details": field = .details(try c.decodeIfPresent([String: [String]].self, forKey: .value))
+                case "format": field = .format(try c.decodeIfPresent(Book.Format.self, forKey: .value))
+                case "length": field = .length(try c.decodeIfPresent(Int.self, forKey: .value))
                 default:
                     // A field of a later version.
                     operation = nil
@@ -365,6 +370,8 @@ extension SyncLine {
                 case .rating(let value): try c.encode(value, forKey: .value)
                 case .contributors(let value): try c.encode(value, forKey: .value)
                 case .details(let value): try c.encode(value, forKey: .value)
+                case .format(let value): try c.encode(value, forKey: .value)
+                case .length(let value): try c.encode(value, forKey: .value)
                 }
             case .tag(let book, let tag, let on):
                 try op("book.tag")

@@ -157,6 +157,8 @@ struct BookCore: Codable, Equatable, Sendable {
     public var privateNotes: String?
     public var contributors: [Contributor]?
     public var details: [String: [String]]?
+    public var format: Book.Format?
+    public var length: Int?
     public var added: Date
 
     init(_ book: Book) {
@@ -164,6 +166,16 @@ struct BookCore: Codable, Equatable, Sendable {
             (book.id, book.title, book.author, book.pages, book.isbn, book.coverName, book.tags)
         (rating, review, privateNotes, contributors, details, added) =
             (book.rating, book.review, book.privateNotes, book.contributors, book.details, book.added)
+        (format, length) = (book.format, book.length)
+    }
+
+    /// The book these fields make, with `readings`.
+    func book(readings: [Reading], tags: [String]? = nil) -> Book {
+        Book(
+            id: id, title: title, author: author, pages: pages, isbn: isbn, coverName: coverName,
+            tags: tags ?? self.tags,
+            rating: rating, review: review, privateNotes: privateNotes, contributors: contributors, details: details,
+            format: format, length: length, added: added, readings: readings)
     }
 }
 
@@ -179,6 +191,8 @@ enum BookField: Equatable, Sendable {
     case privateNotes(String?)
     case contributors([Contributor]?)
     case details([String: [String]]?)
+    case format(Book.Format?)
+    case length(Int?)
 
     var name: String {
         switch self {
@@ -192,6 +206,8 @@ enum BookField: Equatable, Sendable {
         case .privateNotes: "privateNotes"
         case .contributors: "contributors"
         case .details: "details"
+        case .format: "format"
+        case .length: "length"
         }
     }
 
@@ -208,6 +224,8 @@ enum BookField: Equatable, Sendable {
         if old.privateNotes != new.privateNotes { fields.append(.privateNotes(new.privateNotes)) }
         if old.contributors != new.contributors { fields.append(.contributors(new.contributors)) }
         if old.details != new.details { fields.append(.details(new.details)) }
+        if old.format != new.format { fields.append(.format(new.format)) }
+        if old.length != new.length { fields.append(.length(new.length)) }
         return fields
     }
 
@@ -223,6 +241,8 @@ enum BookField: Equatable, Sendable {
         case .privateNotes(let value): core.privateNotes = value
         case .contributors(let value): core.contributors = value
         case .details(let value): core.details = value
+        case .format(let value): core.format = value
+        case .length(let value): core.length = value
         }
     }
 }

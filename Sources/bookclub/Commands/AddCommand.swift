@@ -16,6 +16,12 @@ struct AddCommand: Command {
         help: "Its ISBN: Open Library fills in what you leave out (the title too) and its cover.", parse: .isbn)
     static let cover = Option(long: "cover", kind: .value("name"), help: "The name of a cover image.")
     static let tag = Option(long: "tag", short: "t", kind: .repeatingValue("tag"), help: "A tag; repeat for more.")
+    static let format = Option(
+        long: "format", kind: .value("format"), help: "How you read it: print, ebook or audiobook.",
+        allowedValues: Book.Format.allCases.map(\.rawValue), parse: .format)
+    static let audio = Flag(long: "audio", help: "An audiobook: the same as --format audiobook.")
+    static let length = Option(
+        long: "length", kind: .value("time"), help: "An audiobook's length: 11:40, 11h40m.", parse: .length)
     static let title = Argument(name: "title", help: "The book's title; may be left out with --isbn.", isOptional: true)
     static let configuration = CommandConfiguration(
         name: "add",
@@ -25,6 +31,7 @@ struct AddCommand: Command {
         examples: [
             "bookclub add \"Dune\" --author \"Frank Herbert\" --pages 412 --tag sf",
             "bookclub add --isbn 9780441013593",
+            "bookclub add \"Project Hail Mary\" --author \"Andy Weir\" --audio --length 16:10",
         ],
         arguments: [title],
         options: [
@@ -33,6 +40,9 @@ struct AddCommand: Command {
             isbn,
             cover,
             tag,
+            format,
+            audio,
+            length,
             CommonOptions.json,
         ])
 
@@ -43,6 +53,8 @@ struct AddCommand: Command {
     var isbn: ISBN?
     var cover: String?
     var tags: [String]
+    var format: Book.Format?
+    var length: Int?
     var json: Bool
 
     init(_ arguments: ParsedArguments) throws {
@@ -52,7 +64,19 @@ struct AddCommand: Command {
         pages = try arguments[Self.pages]
         cover = try arguments[Self.cover].flatMap(\.nonBlank)
         tags = Book.tags(try arguments[every: Self.tag])
+        format = try arguments[Self.format]
+        length = try arguments[Self.length]
         json = arguments[CommonOptions.json]
+        if arguments[Self.audio] {
+            guard format == nil || format == .audiobook else {
+                throw ParseError.exclusiveFlags(duplicate: "--audio", previous: "--format")
+            }
+            format = .audiobook
+        }
+        if length != nil && format == nil { format = .audiobook }
+        if length != nil && format != .audiobook {
+            throw ParseError.message("--length is an audiobook's: give --audio (or leave --format out)")
+        }
         if let title, title.isEmpty {
             throw ParseError.invalidValue(value: title, label: "<title>", reason: "a title cannot be empty")
         }
@@ -64,7 +88,7 @@ struct AddCommand: Command {
     func run(in session: Session) throws {
         var book = Book(
             id: session.makeID(), title: title ?? "", author: author, pages: pages, isbn: isbn?.digits,
-            coverName: cover, tags: tags, added: session.now().wholeSeconds)
+            coverName: cover, tags: tags, format: format, length: length, added: session.now().wholeSeconds)
         if let isbn { try fill(&book, isbn: isbn, in: session) }
         let store = try session.library(forWriting: true)
         try store.state.checkUnique(title: book.title, author: book.author)

@@ -19,13 +19,19 @@ struct EditCommand: Command {
     static let replace = Flag(
         long: "replace", help: "With --refresh: Open Library's title, author and pages replace yours.")
     static let cover = Option(long: "cover", kind: .value("name"), help: "A new cover image name.")
+    static let format = Option(
+        long: "format", kind: .value("format"), help: "How you read it: print, ebook or audiobook.",
+        allowedValues: Book.Format.allCases.map(\.rawValue), parse: ValueParser<Book.Format>.format.clearable)
+    static let length = Option(
+        long: "length", kind: .value("time"), help: "An audiobook's length: 11:40, 11h40m.",
+        parse: ValueParser<Int>.length.clearable)
     static let addTag = Option(
         long: "add-tag", kind: .repeatingValue("tag"), help: "A tag to add; repeat for more.")
     static let removeTag = Option(
         long: "remove-tag", kind: .repeatingValue("tag"), help: "A tag to remove; repeat for more.")
     static let configuration = CommandConfiguration(
         name: "edit",
-        abstract: "Change a book's title, author, page count, ISBN, cover, tags, rating or review.",
+        abstract: "Change a book's title, author, page count, ISBN, format, cover, tags, rating or review.",
         discussion: """
             An empty value clears an optional field: bookclub edit dune --isbn ""
             Fill what is missing from Open Library: bookclub edit dune --refresh
@@ -38,6 +44,8 @@ struct EditCommand: Command {
             Self.pages,
             Self.isbn,
             Self.cover,
+            Self.format,
+            Self.length,
             Self.addTag,
             Self.removeTag,
             CommonOptions.rating, CommonOptions.review,
@@ -58,13 +66,15 @@ struct EditCommand: Command {
             title: arguments[Self.title], author: arguments[Self.author].map(\.nonBlank), pages: arguments[Self.pages],
             isbn: arguments[Self.isbn].map { $0?.digits }, coverName: arguments[Self.cover].map(\.nonBlank),
             addTags: arguments[every: Self.addTag], removeTags: arguments[every: Self.removeTag],
-            rating: arguments[CommonOptions.rating], review: arguments[CommonOptions.review])
+            rating: arguments[CommonOptions.rating], review: arguments[CommonOptions.review],
+            format: arguments[Self.format], length: arguments[Self.length])
         json = arguments[CommonOptions.json]
         refresh = arguments[Self.refresh]
         replace = arguments[Self.replace]
         if replace && !refresh { throw ParseError.message("--replace goes with --refresh") }
         let fields: [any OptionDeclaration] = [
-            Self.title, Self.author, Self.pages, Self.isbn, Self.cover, Self.addTag, Self.removeTag,
+            Self.title, Self.author, Self.pages, Self.isbn, Self.cover, Self.format, Self.length, Self.addTag,
+            Self.removeTag,
             CommonOptions.rating, CommonOptions.review, Self.refresh,
         ]
         guard fields.contains(where: { arguments.wasGiven($0) }) else {

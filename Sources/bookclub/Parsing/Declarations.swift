@@ -271,3 +271,28 @@ extension ParsedArguments {
         }
     }
 }
+
+extension ValueParser where Value == Int {
+    /// An audiobook's length: 11:40, 11h40m, 11h, 40m, or minutes.
+    static var length: ValueParser {
+        ValueParser { text, label, _ in
+            guard let minutes = DurationText.minutes(parsing: text) else {
+                throw ParseError.invalidValue(
+                    value: text, label: label, reason: "expected hours and minutes, such as 11:40 or 11h40m")
+            }
+            return minutes
+        }
+    }
+}
+
+extension ValueParser where Value == Book.Format {
+    /// A book's format: print, ebook or audiobook.
+    static var format: ValueParser {
+        ValueParser { text, label, _ in
+            guard let format = Book.Format(rawValue: text.lowercased()) else {
+                throw ParseError.invalidValue(value: text, label: label, reason: "expected print, ebook or audiobook")
+            }
+            return format
+        }
+    }
+}

@@ -23,6 +23,13 @@ enum BookCard {
         var facts: [TerminalText] = []
         if let author = book.author { facts.append("by \(author)") }
         if let pages = book.pages { facts.append("\(NumberText.count(pages, "page"))") }
+        switch book.format {
+        case .audiobook?:
+            facts.append(
+                TerminalText("audiobook" + (book.length.map { ", " + DurationText.describe(minutes: $0) } ?? "")))
+        case .ebook?: facts.append("e-book")
+        case .print?, nil: break
+        }
         if let isbn = book.isbn { facts.append("ISBN \(isbn)") }
         if let rating = book.currentRating {
             facts.append(

@@ -33,6 +33,10 @@ struct BookJSON: Encodable {
     var author: String?
     var pages: Int?
     var isbn: String?
+    /// print, ebook or audiobook; absent when not said.
+    var format: Book.Format?
+    /// An audiobook's length, in minutes.
+    var length: Int?
     var coverName: String?
     var tags: [String]
     var rating: Double?
@@ -57,6 +61,7 @@ struct BookJSON: Encodable {
         pages = book.pages
         isbn = book.isbn
         coverName = book.coverName
+        (format, length) = (book.format, book.length)
         tags = book.tags
         rating = book.currentRating
         review = book.currentReview

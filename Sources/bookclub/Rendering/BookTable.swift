@@ -34,7 +34,7 @@ enum BookTable {
         let idWidth = 8
         let barWidth = min(24, max(8, (width ?? 100) / 5))
         let rows = books.map { book -> [TerminalText] in
-            let detail: String
+            var detail: String
             switch book.status {
             case .unstarted: detail = "not started"
             case .reading:
@@ -48,6 +48,7 @@ enum BookTable {
                     book.status.rawValue
                     + (book.currentReading?.ending?.date.map { " " + DateText.day($0, timeZone: timeZone) } ?? "")
             }
+            if book.format == .audiobook { detail += " · audio" }
             let row: [TerminalText] = [
                 "\(book.id.prefix(idWidth))", "\(book.title)", "\(book.author ?? "")",
                 "\(ProgressBar.render(book.currentProgress, width: barWidth))",

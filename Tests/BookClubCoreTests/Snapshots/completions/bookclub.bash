@@ -99,7 +99,7 @@ _bookclub() {
             'bookclub/settings:set') cmd='bookclub/settings/set'; n=0 ;;
             'bookclub/settings:reset') cmd='bookclub/settings/reset'; n=0 ;;
             'bookclub:--store'|'bookclub:--settings'|'bookclub:--color') skip=$word ;;
-            'bookclub/add:--author'|'bookclub/add:-a'|'bookclub/add:--pages'|'bookclub/add:-p'|'bookclub/add:--isbn'|'bookclub/add:--cover'|'bookclub/add:--tag'|'bookclub/add:-t'|'bookclub/add:--store'|'bookclub/add:--settings'|'bookclub/add:--color') skip=$word ;;
+            'bookclub/add:--author'|'bookclub/add:-a'|'bookclub/add:--pages'|'bookclub/add:-p'|'bookclub/add:--isbn'|'bookclub/add:--cover'|'bookclub/add:--tag'|'bookclub/add:-t'|'bookclub/add:--format'|'bookclub/add:--length'|'bookclub/add:--store'|'bookclub/add:--settings'|'bookclub/add:--color') skip=$word ;;
             'bookclub/list:--tag'|'bookclub/list:-t'|'bookclub/list:--store'|'bookclub/list:--settings'|'bookclub/list:--color') skip=$word ;;
             'bookclub/show:--store'|'bookclub/show:--settings'|'bookclub/show:--color') skip=$word ;;
             'bookclub/progress:--note'|'bookclub/progress:--date'|'bookclub/progress:--store'|'bookclub/progress:--settings'|'bookclub/progress:--color') skip=$word ;;
@@ -108,7 +108,7 @@ _bookclub() {
             'bookclub/unfinish:--store'|'bookclub/unfinish:--settings'|'bookclub/unfinish:--color') skip=$word ;;
             'bookclub/abandon:--date'|'bookclub/abandon:--note'|'bookclub/abandon:--store'|'bookclub/abandon:--settings'|'bookclub/abandon:--color') skip=$word ;;
             'bookclub/reread:--store'|'bookclub/reread:--settings'|'bookclub/reread:--color') skip=$word ;;
-            'bookclub/edit:--title'|'bookclub/edit:--author'|'bookclub/edit:-a'|'bookclub/edit:--pages'|'bookclub/edit:-p'|'bookclub/edit:--isbn'|'bookclub/edit:--cover'|'bookclub/edit:--add-tag'|'bookclub/edit:--remove-tag'|'bookclub/edit:--rating'|'bookclub/edit:--review'|'bookclub/edit:--store'|'bookclub/edit:--settings'|'bookclub/edit:--color') skip=$word ;;
+            'bookclub/edit:--title'|'bookclub/edit:--author'|'bookclub/edit:-a'|'bookclub/edit:--pages'|'bookclub/edit:-p'|'bookclub/edit:--isbn'|'bookclub/edit:--cover'|'bookclub/edit:--format'|'bookclub/edit:--length'|'bookclub/edit:--add-tag'|'bookclub/edit:--remove-tag'|'bookclub/edit:--rating'|'bookclub/edit:--review'|'bookclub/edit:--store'|'bookclub/edit:--settings'|'bookclub/edit:--color') skip=$word ;;
             'bookclub/remove:--store'|'bookclub/remove:--settings'|'bookclub/remove:--color') skip=$word ;;
             'bookclub/notes:--club'|'bookclub/notes:--meeting'|'bookclub/notes:--output'|'bookclub/notes:-o'|'bookclub/notes:--store'|'bookclub/notes:--settings'|'bookclub/notes:--color') skip=$word ;;
             'bookclub/select:--club'|'bookclub/select:--store'|'bookclub/select:--settings'|'bookclub/select:--color') skip=$word ;;
@@ -171,6 +171,7 @@ _bookclub() {
             'bookclub:--store') files=1 ;;
             'bookclub:--settings') files=1 ;;
             'bookclub:--color') values='auto always never' ;;
+            'bookclub/add:--format') values='print ebook audiobook' ;;
             'bookclub/add:--store') files=1 ;;
             'bookclub/add:--settings') files=1 ;;
             'bookclub/add:--color') values='auto always never' ;;
@@ -203,6 +204,7 @@ _bookclub() {
             'bookclub/reread:--store') files=1 ;;
             'bookclub/reread:--settings') files=1 ;;
             'bookclub/reread:--color') values='auto always never' ;;
+            'bookclub/edit:--format') values='print ebook audiobook' ;;
             'bookclub/edit:--store') files=1 ;;
             'bookclub/edit:--settings') files=1 ;;
             'bookclub/edit:--color') values='auto always never' ;;
@@ -426,7 +428,7 @@ _bookclub() {
     elif [[ -z $option ]]; then
         case "$cmd" in
             'bookclub') read -r -a candidates <<< '--store --settings --quiet --color --no-color --no-hooks --no-pager --version --help add list ls show progress highlight finish unfinish abandon reread edit remove rm notes select undo history doctor agenda export log import stats lookup cover covers sync completions manual club settings help' ;;
-            'bookclub/add') read -r -a candidates <<< '--author --pages --isbn --cover --tag --json --store --settings --quiet --color --no-color --no-hooks --no-pager --version --help' ;;
+            'bookclub/add') read -r -a candidates <<< '--author --pages --isbn --cover --tag --format --audio --length --json --store --settings --quiet --color --no-color --no-hooks --no-pager --version --help' ;;
             'bookclub/list') read -r -a candidates <<< '--reading --finished --abandoned --unstarted --all --tag --stars --json --store --settings --quiet --color --no-color --no-hooks --no-pager --version --help' ;;
             'bookclub/show') read -r -a candidates <<< '--json --store --settings --quiet --color --no-color --no-hooks --no-pager --version --help' ;;
             'bookclub/progress') read -r -a candidates <<< '--note --date --edit --json --store --settings --quiet --color --no-color --no-hooks --no-pager --version --help' ;;
@@ -435,7 +437,7 @@ _bookclub() {
             'bookclub/unfinish') read -r -a candidates <<< '--json --store --settings --quiet --color --no-color --no-hooks --no-pager --version --help' ;;
             'bookclub/abandon') read -r -a candidates <<< '--date --note --json --store --settings --quiet --color --no-color --no-hooks --no-pager --version --help' ;;
             'bookclub/reread') read -r -a candidates <<< '--json --store --settings --quiet --color --no-color --no-hooks --no-pager --version --help' ;;
-            'bookclub/edit') read -r -a candidates <<< '--title --author --pages --isbn --cover --add-tag --remove-tag --rating --review --refresh --replace --json --store --settings --quiet --color --no-color --no-hooks --no-pager --version --help' ;;
+            'bookclub/edit') read -r -a candidates <<< '--title --author --pages --isbn --cover --format --length --add-tag --remove-tag --rating --review --refresh --replace --json --store --settings --quiet --color --no-color --no-hooks --no-pager --version --help' ;;
             'bookclub/remove') read -r -a candidates <<< '--yes --json --store --settings --quiet --color --no-color --no-hooks --no-pager --version --help' ;;
             'bookclub/notes') read -r -a candidates <<< '--club --meeting --output --json --store --settings --quiet --color --no-color --no-hooks --no-pager --version --help' ;;
             'bookclub/select') read -r -a candidates <<< '--club --clear --json --store --settings --quiet --color --no-color --no-hooks --no-pager --version --help' ;;

@@ -133,7 +133,7 @@ function __bookclub_state
                 set cmd 'bookclub/settings/reset'; set n 0
             case 'bookclub:--store' 'bookclub:--settings' 'bookclub:--color'
                 set skip 1
-            case 'bookclub/add:--author' 'bookclub/add:-a' 'bookclub/add:--pages' 'bookclub/add:-p' 'bookclub/add:--isbn' 'bookclub/add:--cover' 'bookclub/add:--tag' 'bookclub/add:-t' 'bookclub/add:--store' 'bookclub/add:--settings' 'bookclub/add:--color'
+            case 'bookclub/add:--author' 'bookclub/add:-a' 'bookclub/add:--pages' 'bookclub/add:-p' 'bookclub/add:--isbn' 'bookclub/add:--cover' 'bookclub/add:--tag' 'bookclub/add:-t' 'bookclub/add:--format' 'bookclub/add:--length' 'bookclub/add:--store' 'bookclub/add:--settings' 'bookclub/add:--color'
                 set skip 1
             case 'bookclub/list:--tag' 'bookclub/list:-t' 'bookclub/list:--store' 'bookclub/list:--settings' 'bookclub/list:--color'
                 set skip 1
@@ -151,7 +151,7 @@ function __bookclub_state
                 set skip 1
             case 'bookclub/reread:--store' 'bookclub/reread:--settings' 'bookclub/reread:--color'
                 set skip 1
-            case 'bookclub/edit:--title' 'bookclub/edit:--author' 'bookclub/edit:-a' 'bookclub/edit:--pages' 'bookclub/edit:-p' 'bookclub/edit:--isbn' 'bookclub/edit:--cover' 'bookclub/edit:--add-tag' 'bookclub/edit:--remove-tag' 'bookclub/edit:--rating' 'bookclub/edit:--review' 'bookclub/edit:--store' 'bookclub/edit:--settings' 'bookclub/edit:--color'
+            case 'bookclub/edit:--title' 'bookclub/edit:--author' 'bookclub/edit:-a' 'bookclub/edit:--pages' 'bookclub/edit:-p' 'bookclub/edit:--isbn' 'bookclub/edit:--cover' 'bookclub/edit:--format' 'bookclub/edit:--length' 'bookclub/edit:--add-tag' 'bookclub/edit:--remove-tag' 'bookclub/edit:--rating' 'bookclub/edit:--review' 'bookclub/edit:--store' 'bookclub/edit:--settings' 'bookclub/edit:--color'
                 set skip 1
             case 'bookclub/remove:--store' 'bookclub/remove:--settings' 'bookclub/remove:--color'
                 set skip 1
@@ -299,7 +299,7 @@ complete -c bookclub -n '__bookclub_command_is bookclub' -a 'finish' -d 'Mark a 
 complete -c bookclub -n '__bookclub_command_is bookclub' -a 'unfinish' -d 'Resume a finished or abandoned book, so that you can log progress again.'
 complete -c bookclub -n '__bookclub_command_is bookclub' -a 'abandon' -d 'Stop reading a book without finishing it; its progress is kept.'
 complete -c bookclub -n '__bookclub_command_is bookclub' -a 'reread' -d 'Start a new reading of a finished or abandoned book; the old one keeps its history.'
-complete -c bookclub -n '__bookclub_command_is bookclub' -a 'edit' -d 'Change a book'\''s title, author, page count, ISBN, cover, tags, rating or review.'
+complete -c bookclub -n '__bookclub_command_is bookclub' -a 'edit' -d 'Change a book'\''s title, author, page count, ISBN, format, cover, tags, rating or review.'
 complete -c bookclub -n '__bookclub_command_is bookclub' -a 'remove' -d 'Delete a book and its history.'
 complete -c bookclub -n '__bookclub_command_is bookclub' -a 'rm' -d 'Delete a book and its history.'
 complete -c bookclub -n '__bookclub_command_is bookclub' -a 'notes' -d 'Print the notes to bring to the next meeting, as Markdown.'
@@ -333,6 +333,9 @@ complete -c bookclub -n '__bookclub_command_is bookclub/add' -l pages -s p -x -d
 complete -c bookclub -n '__bookclub_command_is bookclub/add' -l isbn -x -d 'Its ISBN: Open Library fills in what you leave out (the title too) and its cover.'
 complete -c bookclub -n '__bookclub_command_is bookclub/add' -l cover -x -d 'The name of a cover image.'
 complete -c bookclub -n '__bookclub_command_is bookclub/add' -l tag -s t -x -d 'A tag; repeat for more.'
+complete -c bookclub -n '__bookclub_command_is bookclub/add' -l format -x -a 'print ebook audiobook' -d 'How you read it: print, ebook or audiobook.'
+complete -c bookclub -n '__bookclub_command_is bookclub/add' -l audio -d 'An audiobook: the same as --format audiobook.'
+complete -c bookclub -n '__bookclub_command_is bookclub/add' -l length -x -d 'An audiobook'\''s length: 11:40, 11h40m.'
 complete -c bookclub -n '__bookclub_command_is bookclub/add' -l json -d 'Print the result as JSON.'
 complete -c bookclub -n '__bookclub_command_is bookclub/list' -l reading -d 'Only books being read.'
 complete -c bookclub -n '__bookclub_command_is bookclub/list' -l finished -d 'Only finished books.'
@@ -375,6 +378,8 @@ complete -c bookclub -n '__bookclub_command_is bookclub/edit' -l author -s a -x 
 complete -c bookclub -n '__bookclub_command_is bookclub/edit' -l pages -s p -x -d 'A new page count.'
 complete -c bookclub -n '__bookclub_command_is bookclub/edit' -l isbn -x -d 'A new ISBN.'
 complete -c bookclub -n '__bookclub_command_is bookclub/edit' -l cover -x -d 'A new cover image name.'
+complete -c bookclub -n '__bookclub_command_is bookclub/edit' -l format -x -a 'print ebook audiobook' -d 'How you read it: print, ebook or audiobook.'
+complete -c bookclub -n '__bookclub_command_is bookclub/edit' -l length -x -d 'An audiobook'\''s length: 11:40, 11h40m.'
 complete -c bookclub -n '__bookclub_command_is bookclub/edit' -l add-tag -x -d 'A tag to add; repeat for more.'
 complete -c bookclub -n '__bookclub_command_is bookclub/edit' -l remove-tag -x -d 'A tag to remove; repeat for more.'
 complete -c bookclub -n '__bookclub_command_is bookclub/edit' -l rating -x -d 'Your rating, 0 to 5 in quarters (4.5, 3.75).'

@@ -1,0 +1,105 @@
+import Foundation
+import Testing
+
+@testable import BookClubCore
+
+/// Books read by ear: a format on every book, an audiobook's length, as readers write it.
+@Suite struct AudiobookTests {
+    @Test func lengthsAsReadersWriteThem() {
+        #expect(DurationText.minutes(parsing: "11:40") == 700)
+        #expect(DurationText.minutes(parsing: "11h40m") == 700)
+        #expect(DurationText.minutes(parsing: "11 h 40 min") == 700)
+        #expect(DurationText.minutes(parsing: "16h") == 960)
+        #expect(DurationText.minutes(parsing: "45m") == 45)
+        #expect(DurationText.minutes(parsing: "90m") == 90)
+        #expect(DurationText.minutes(parsing: "700") == 700)
+        #expect(DurationText.minutes(parsing: "0:05") == 5)
+        for bad in [
+            "", "0", "0:00", "11:4", "11:60", "-3:00", "h", "11h70m", "1e3", "99999999999999999999", "١١:٤٠", "3:25:10",
+        ] {
+            #expect(DurationText.minutes(parsing: bad) == nil, "\(bad)")
+        }
+        #expect(DurationText.describe(minutes: 700) == "11 h 40 min")
+        #expect(DurationText.describe(minutes: 45) == "45 min")
+        #expect(DurationText.describe(minutes: 180) == "3 h")
+    }
+
+    @Test func importsSayTheFormat() {
+        #expect(ImportMapping.format("Audible Audio") == .audiobook)
+        #expect(ImportMapping.format("Audio CD") == .audiobook)
+        #expect(ImportMapping.format("audio") == .audiobook)
+        #expect(ImportMapping.format("Kindle Edition") == .ebook)
+        #expect(ImportMapping.format("digital") == .ebook)
+        #expect(ImportMapping.format("Mass Market Paperback") == .print)
+        #expect(ImportMapping.format("Hardcover") == .print)
+        #expect(ImportMapping.format("Unknown Binding") == nil)
+        #expect(ImportMapping.format(nil) == nil)
+    }
+
+    @Test func theStoreKeepsTheFormatAndLength() throws {
+        let book = Book(
+            id: "ab12", title: "Project Hail Mary", format: .audiobook, length: 970,
+            added: Date(timeIntervalSince1970: 0))
+        var writer = JSONWriter(compact: true)
+        writer.storedBook(StoredBook(book))
+        let line = Data(writer.bytes)
+        let scanned = try #require(StoredBook(scanning: line))
+        #expect(scanned.book.format == .audiobook && scanned.book.length == 970)
+        let decoded = try #require(JSONCoding.decodeLine(StoredBook.self, from: line))
+        #expect(decoded.book == scanned.book)
+        // A format this bookclub does not know is not read as none.
+        let later = Data(String(decoding: line, as: UTF8.self).replacing("\"audiobook\"", with: "\"vinyl\"").utf8)
+        #expect(StoredBook(scanning: later) == nil)
+        #expect(Library(books: [Book(id: "x", title: "x", length: 0, added: .distantPast)]).problem() != nil)
+    }
+}
+
+/// An audiobook at the prompt, in the store, through an import, and on a second machine.
+@Suite(.serialized) struct AudiobookEndToEndTests {
+    @Test func anAudiobookIsAddedShownEditedAndTravels() throws {
+        let homes = try SyncEndToEndTests.TwoHomes()
+        defer { homes.cleanUp() }
+        try homes.join()
+        let added = try homes.laptop.run(
+            "add", "Project Hail Mary", "--author", "Andy Weir", "--audio", "--length", "16:10")
+        #expect(added.exitCode == 0, "\(added.stderr)")
+        #expect(try homes.laptop.run("show", "hail").stdout.contains("audiobook, 16 h 10 min"))
+        let json = try homes.laptop.run("show", "hail", "--json").stdout
+        #expect(json.contains("\"format\" : \"audiobook\"") && json.contains("\"length\" : 970"), "\(json)")
+        #expect(try homes.laptop.run("list").stdout.contains("· audio"))
+        // The desk has it too, and changes it: the laptop hears of it.
+        #expect(try homes.desk.run("show", "hail").stdout.contains("audiobook, 16 h 10 min"))
+        #expect(try homes.desk.run("edit", "hail", "--format", "ebook", "--length", "").exitCode == 0)
+        #expect(try homes.laptop.run("sync").exitCode == 0)
+        let shown = try homes.laptop.run("show", "hail").stdout
+        #expect(shown.contains("e-book") && !shown.contains("16 h"), "\(shown)")
+        #expect(try homes.export(homes.laptop) == homes.export(homes.desk))
+
+        // Refused: a length that is no time, a length on a paper book, two formats.
+        for (arguments, error) in [
+            (["add", "X", "--length", "eleven"], "expected hours and minutes"),
+            (["add", "X", "--format", "print", "--length", "3:00"], "--length is an audiobook's"),
+            (["add", "X", "--format", "vinyl"], "one of 'print', 'ebook' or 'audiobook'"),
+            (["add", "X", "--format", "print", "--audio"], "--audio"),
+        ] {
+            let result = try homes.laptop.run(arguments, input: nil, environment: [:])
+            #expect(result.exitCode == 64 && result.stderr.contains(error), "\(arguments): \(result.stderr)")
+        }
+    }
+
+    @Test func storyGraphSaysWhichBooksWereHeard() throws {
+        let bookclub = try BookClubRunner()
+        defer { bookclub.cleanUp() }
+        let csv = """
+            Title,Authors,Contributors,ISBN/UID,Format,Read Status,Date Added,Last Date Read,Dates Read,Read Count,Moods,Pace,Character- or Plot-Driven?,Strong Character Development?,Loveable Characters?,Diverse Characters?,Flawed Characters?,Star Rating,Review,Content Warnings,Content Warning Description,Tags,Owned?
+            Project Hail Mary,Andy Weir,,9781603935470,audio,read,2024/01/02,2024/02/03,,1,,,,,,,,4.5,,,,,No
+            三体,刘慈欣,,,digital,to-read,2024/01/02,,,0,,,,,,,,,,,,,No
+            """
+        let file = bookclub.home + "/storygraph.csv"
+        try csv.write(toFile: file, atomically: true, encoding: .utf8)
+        let imported = try bookclub.run("import", "storygraph", file)
+        #expect(imported.exitCode == 0, "\(imported.stderr)")
+        #expect(try bookclub.run("show", "hail", "--json").stdout.contains("\"format\" : \"audiobook\""))
+        #expect(try bookclub.run("show", "三体", "--json").stdout.contains("\"format\" : \"ebook\""))
+    }
+}
