@@ -33,6 +33,10 @@ public enum BookClubError: Error, Equatable, Sendable {
     case endsBeforeStart(title: String, outcome: String, date: Date, started: Date)
     case needsPageCount(title: String, reference: String)
     case pageOutOfRange(page: Int, title: String, pages: Int)
+    /// A time logged on a book without a length.
+    case needsLength(title: String, reference: String)
+    /// A time (`3:25`) past an audiobook's length (`16 h 10 min`).
+    case timeOutOfRange(time: String, title: String, length: String)
     case pagesBelowEntry(title: String, page: Int, pages: Int)
     case duplicateTitle(String)
     case invalidSetting(key: String, value: String, expected: String)
@@ -166,6 +170,10 @@ extension BookClubError: LocalizedError {
                 + "\(DateText.minute(started, timeZone: timeZone)). Give a --date after the start."
         case .needsPageCount(let title, let reference):
             "'\(title)' has no page count; log a percent (45%) or set it with `bookclub edit \(reference) --pages N`."
+        case .needsLength(let title, let reference):
+            "'\(title)' has no length to place a time in; set it with `bookclub edit \(reference) --length 11:40`, or log a percent (45%)."
+        case .timeOutOfRange(let time, let title, let length):
+            "\(time) is past the end of '\(title)' (\(length))."
         case .pageOutOfRange(let page, let title, let pages):
             "Page \(page) is past the end of '\(title)' (\(NumberText.count(pages, "page")))."
         case .pagesBelowEntry(let title, let page, let pages):

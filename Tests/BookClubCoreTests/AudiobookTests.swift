@@ -22,6 +22,14 @@ import Testing
         #expect(DurationText.describe(minutes: 700) == "11 h 40 min")
         #expect(DurationText.describe(minutes: 45) == "45 min")
         #expect(DurationText.describe(minutes: 180) == "3 h")
+        // A place in an audiobook: a time, never a bare number (a page).
+        #expect(ProgressValue(parsing: "3:25") == .time(205))
+        #expect(ProgressValue(parsing: "3h25m") == .time(205))
+        #expect(ProgressValue(parsing: "45m") == .time(45))
+        #expect(ProgressValue(parsing: "0:00") == .time(0))
+        #expect(ProgressValue(parsing: "120") == .page(120))
+        #expect(ProgressValue(parsing: "3:75") == nil)
+        #expect(DurationText.clock(205) == "3:25" && DurationText.clock(5) == "0:05")
     }
 
     @Test func importsSayTheFormat() {
@@ -67,12 +75,33 @@ import Testing
         let json = try homes.laptop.run("show", "hail", "--json").stdout
         #expect(json.contains("\"format\" : \"audiobook\"") && json.contains("\"length\" : 970"), "\(json)")
         #expect(try homes.laptop.run("list").stdout.contains("· audio"))
+        // A place logged as a time, shown as a time and a fraction; a correction back counts nothing.
+        #expect(try homes.laptop.run("progress", "hail", "3:25", "--note", "Rocky!").exitCode == 0)
+        #expect(try homes.laptop.run("show", "hail").stdout.contains("3:25 of 16:10 (21%)"))
+        #expect(try homes.laptop.run("progress", "hail", "2h").exitCode == 0)
+        #expect(try homes.laptop.run("progress", "hail", "5:00").exitCode == 0)
+        let entries = try homes.laptop.run("show", "hail", "--json").stdout
+        #expect(entries.contains("\"listened\" : 205") && entries.contains("\"listened\" : 300"), "\(entries)")
+        let stats = try homes.laptop.run("stats", "--json").stdout
+        #expect(stats.contains("\"minutesListened\" : 300"), "\(stats)")
+        #expect(try homes.laptop.run("stats").stdout.contains("5 h of audiobooks"))
+        let past = try homes.laptop.run("progress", "hail", "17:00")
+        #expect(
+            past.exitCode == 1 && past.stderr.contains("17:00 is past the end of 'Project Hail Mary' (16 h 10 min)"))
+        #expect(try homes.laptop.run("add", "Dune").exitCode == 0)
+        let noLength = try homes.laptop.run("progress", "dune", "3:25")
+        #expect(
+            noLength.exitCode == 1 && noLength.stderr.contains("has no length to place a time in"), "\(noLength.stderr)"
+        )
+        #expect(try homes.desk.run("show", "hail").stdout.contains("5:00 of 16:10 (31%)"))
         // The desk has it too, and changes it: the laptop hears of it.
         #expect(try homes.desk.run("show", "hail").stdout.contains("audiobook, 16 h 10 min"))
         #expect(try homes.desk.run("edit", "hail", "--format", "ebook", "--length", "").exitCode == 0)
         #expect(try homes.laptop.run("sync").exitCode == 0)
         let shown = try homes.laptop.run("show", "hail").stdout
         #expect(shown.contains("e-book") && !shown.contains("16 h"), "\(shown)")
+        let shorter = try homes.laptop.run("edit", "hail", "--length", "4:00")
+        #expect(shorter.exitCode == 1 && shorter.stderr.contains("5:00 is past the end"), "\(shorter.stderr)")
         #expect(try homes.export(homes.laptop) == homes.export(homes.desk))
 
         // Refused: a length that is no time, a length on a paper book, two formats.

@@ -419,7 +419,7 @@ import Testing
         ErrorCase(
             id: "malformed value", arguments: ["progress", "dune", "lots"],
             stderr: """
-                Error: The value 'lots' is invalid for '<value>': expected a page (120), a percent (45%) or pages since the last entry (+20)
+                Error: The value 'lots' is invalid for '<value>': expected a page (120), a percent (45%), pages since the last entry (+20) or, in an audiobook, a time (3:25)
                 Usage: bookclub progress [<book>] [<value>] [--note <text>] [--date <when>] [--edit] [--json]
                   See 'bookclub progress --help' for more information.
 
@@ -437,14 +437,14 @@ import Testing
             stderr: """
                 Error: Missing expected argument '<title>'
                 Help:  <title>  The book's title; may be left out with --isbn.
-                Usage: bookclub add [<title>] [--author <author>] [--pages <pages>] [--isbn <isbn>] [--cover <name>] [--tag <tag> ...] [--json]
+                Usage: bookclub add [<title>] [--author <author>] [--pages <pages>] [--isbn <isbn>] [--cover <name>] [--tag <tag> ...] [--format <format>] [--audio] [--length <time>] [--json]
                   See 'bookclub add --help' for more information.
 
                 """, exitCode: 64),
         ErrorCase(
             id: "overflowing number", arguments: ["progress", "dune", "99999999999999999999"],
             stderr: """
-                Error: The value '99999999999999999999' is invalid for '<value>': expected a page (120), a percent (45%) or pages since the last entry (+20)
+                Error: The value '99999999999999999999' is invalid for '<value>': expected a page (120), a percent (45%), pages since the last entry (+20) or, in an audiobook, a time (3:25)
                 Usage: bookclub progress [<book>] [<value>] [--note <text>] [--date <when>] [--edit] [--json]
                   See 'bookclub progress --help' for more information.
 

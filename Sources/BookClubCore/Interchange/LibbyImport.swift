@@ -225,6 +225,7 @@ public enum LibbyImport {
                 if !title.returned.isEmpty { details["libby:returned"] = days(title.returned) }
                 if !title.libraries.isEmpty { details["libby:library"] = title.libraries }
                 title.book.details = details
+                title.book.format = title.format.flatMap(BookClubCore.Book.Format.init(rawValue:))
                 title.book.started = title.borrowed.sorted()
                 imported.books.append(title.book)
             }

@@ -25,8 +25,10 @@ public struct ReaderImport: Equatable, Sendable {
         public var sessions: [Session] = []
         /// When readings began (Libby's borrows): each starts one unless the book is being read.
         public var started: [Date] = []
-        /// What the file says that bookclub has no field for, by source and name (`libby:format`).
+        /// What the file says that bookclub has no field for, by source and name (`libby:library`).
         public var details: [String: [String]] = [:]
+        /// How it was read, when the file says (Libby's e-books and audiobooks).
+        public var format: BookClubCore.Book.Format?
 
         public init(
             title: String, author: String? = nil, isbn: String? = nil, externalID: String? = nil, origin: String
@@ -85,7 +87,7 @@ public struct ReaderImport: Equatable, Sendable {
         if let id = item.externalID { details[Self.externalIDKey(source), default: []].append(id) }
         return BookClubCore.Book(
             id: id, title: item.title, author: item.author, isbn: item.isbn, details: details.isEmpty ? nil : details,
-            added: added)
+            format: item.format, added: added)
     }
 }
 
@@ -139,6 +141,9 @@ extension Library {
                     }
                 }
                 if details != books[candidate.index].details ?? [:] { books[candidate.index].details = details }
+                if books[candidate.index].format == nil, let format = item.format {
+                    books[candidate.index].format = format
+                }
             } else {
                 let added = file.book(item, id: makeID(), added: now)
                 books.append(added)

@@ -20,8 +20,9 @@ public struct Book: Identifiable, Codable, Equatable, Sendable {
     public var isbn: String?
     /// Paper, e-book or audiobook; `nil` when not said.
     public var format: Format?
-    /// An audiobook's length, in minutes.
-    public var length: Int?
+    /// An audiobook's length, in minutes. Places logged as times are turned into fractions with it, as
+    /// pages are with the page count.
+    public var length: Int? { didSet { deriveFractions() } }
     /// The name of a cover image, as in the talk's `Book.coverName`.
     public var coverName: String?
     public var tags: [String]
@@ -77,8 +78,12 @@ public struct Book: Identifiable, Codable, Equatable, Sendable {
     /// Derives the fraction of every entry logged as a page from its page and the page count, so
     /// that a fraction is never left stale by a change of the page count.
     public mutating func deriveFractions() {
-        guard let pages, pages > 0 else { return }
-        for index in readings.indices { readings[index].progress.deriveFractions(pages: pages) }
+        if let pages, pages > 0 {
+            for index in readings.indices { readings[index].progress.deriveFractions(pages: pages) }
+        }
+        if let length, length > 0 {
+            for index in readings.indices { readings[index].progress.deriveFractions(length: length) }
+        }
     }
 
     /// The rating shown for the book: the latest reading's that has one, else the book's own (from

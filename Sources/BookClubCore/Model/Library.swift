@@ -79,8 +79,10 @@ extension Library {
         let previous =
             newReading == nil
             ? try books[index].readings.last?.progress.entry(before: time, of: books[index].title) : nil
-        let (fraction, page) = try value.resolve(for: books[index], after: previous, reference: reference)
-        if note == nil, let previous, previous.progress == fraction, previous.page == page {
+        let (fraction, page, listened) = try value.resolve(for: books[index], after: previous, reference: reference)
+        if note == nil, let previous, previous.progress == fraction, previous.page == page,
+            previous.listened == listened
+        {
             return .unchanged
         }
         if let newReading { books[index].readings.append(newReading) }
@@ -89,7 +91,8 @@ extension Library {
         if let started = books[index].readings[last].started, time < started {
             books[index].readings[last].started = time
         }
-        let entry = ReadingProgress.Entry(id: ids.uuid(), progress: fraction, page: page, time: time, note: note)
+        let entry = ReadingProgress.Entry(
+            id: ids.uuid(), progress: fraction, page: page, time: time, note: note, listened: listened)
         books[index].readings[last].progress.add(entry)
         return .logged(entry)
     }
@@ -170,7 +173,15 @@ extension Library {
         if let isbn = edit.isbn { book.isbn = isbn?.nonBlank }
         if let cover = edit.coverName { book.coverName = cover?.nonBlank }
         if let format = edit.format { book.format = format }
-        if let length = edit.length { book.length = length }
+        if let length = edit.length {
+            if let length, let listened = book.currentReading?.progress.latest?.listened, listened > length {
+                throw BookClubError.timeOutOfRange(
+                    time: DurationText.clock(listened), title: book.title,
+                    length: DurationText.describe(minutes: length))
+            }
+            if length != nil, book.format == nil { book.format = .audiobook }
+            book.length = length
+        }
         let removed = Set(edit.removeTags.map { $0.lowercased() })
         book.tags = Book.tags(book.tags + edit.addTags).filter { !removed.contains($0.lowercased()) }
         try checkUnique(title: book.title, author: book.author, except: bookID)
@@ -240,6 +251,9 @@ extension Library {
         }
         if let minutes = entry.minutes, !(0...1440).contains(minutes) {
             return "`minutes`: expected the minutes of a day, 0 to 1440"
+        }
+        if let listened = entry.listened, !(0...Book.lengths.upperBound).contains(listened) {
+            return "`listened`: expected a place in an audiobook, 0 to \(Book.lengths.upperBound)"
         }
         return nil
     }

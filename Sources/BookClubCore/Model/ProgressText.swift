@@ -4,7 +4,7 @@
     import Foundation
 #endif
 
-/// How progress reads in text: "p. 206 of 412 (50%)", "45%", "finished".
+/// How progress reads in text: "p. 206 of 412 (50%)", "3:25 of 16:10 (21%)", "45%", "finished".
 public enum ProgressText {
     public static func describe(_ book: Book) -> String {
         switch book.status {
@@ -12,6 +12,14 @@ public enum ProgressText {
         case .finished: return "finished"
         case .abandoned: return "abandoned at " + percent(book.currentProgress)
         case .reading:
+            if let length = book.length, book.format == .audiobook || book.pages == nil {
+                // An audiobook's place is a time, whether it was logged as one or as a percent.
+                let listened =
+                    book.currentReading?.progress.latest?.listened
+                    ?? Int((book.currentProgress * Double(length)).rounded())
+                return
+                    "\(DurationText.clock(listened)) of \(DurationText.clock(length)) (\(percent(book.currentProgress)))"
+            }
             if let page = book.currentPage, let pages = book.pages {
                 return "p. \(page) of \(pages) (\(percent(book.currentProgress)))"
             }
@@ -19,9 +27,10 @@ public enum ProgressText {
         }
     }
 
-    /// "p. 120" for an entry logged as a page, else "45%".
+    /// "p. 120" for an entry logged as a page, "3:25" for one logged as a time, else "45%".
     public static func place(_ entry: ReadingProgress.Entry) -> String {
         if let page = entry.page { return "p. \(page)" }
+        if let listened = entry.listened { return DurationText.clock(listened) }
         return percent(entry.progress)
     }
 

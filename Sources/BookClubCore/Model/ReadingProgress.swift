@@ -17,10 +17,15 @@ public struct ReadingProgress: Codable, Equatable, Sendable {
         public var note: String?
         /// The minutes read, when an e-reader's statistics say (a day of reading).
         public var minutes: Int?
+        /// The place in an audiobook, in minutes from its start, when the entry was logged as a time.
+        public var listened: Int?
 
-        public init(id: UUID, progress: Double, page: Int? = nil, time: Date, note: String? = nil, minutes: Int? = nil)
-        {
+        public init(
+            id: UUID, progress: Double, page: Int? = nil, time: Date, note: String? = nil, minutes: Int? = nil,
+            listened: Int? = nil
+        ) {
             self.id = id
+            self.listened = listened
             self.progress = min(max(progress.isFinite ? progress : 0, 0), 1)
             self.page = page
             self.time = time
@@ -91,6 +96,14 @@ public struct ReadingProgress: Codable, Equatable, Sendable {
         for index in entries.indices {
             guard let page = entries[index].page else { continue }
             let fraction = min(max(Double(page) / Double(pages), 0), 1)
+            if entries[index].progress != fraction { entries[index].progress = fraction }
+        }
+    }
+
+    mutating func deriveFractions(length: Int) {
+        for index in entries.indices {
+            guard let listened = entries[index].listened else { continue }
+            let fraction = min(max(Double(listened) / Double(length), 0), 1)
             if entries[index].progress != fraction { entries[index].progress = fraction }
         }
     }

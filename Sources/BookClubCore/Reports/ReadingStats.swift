@@ -134,6 +134,9 @@ public struct ReadingStats: Equatable, Sendable {
     public var pagesPerDay: Double
     /// Minutes read in the year, as e-readers' statistics tell them; 0 when none do.
     public var minutes: Int
+    /// Minutes of audiobooks listened to in the year: how far each entry moved past the furthest
+    /// place before it (a correction backwards counts nothing, nor does hearing it again).
+    public var listened = 0
     /// The readings finished in the year, in the order they were finished.
     public var finished: [Finished]
     /// Readings abandoned in the year.
@@ -175,6 +178,7 @@ public struct ReadingStats: Equatable, Sendable {
         var finishedWithoutDate = 0
         var ratings: [Double] = []
         var minutesByMonth = Array(repeating: 0, count: 12)
+        var listened = 0
         var finished: [Finished] = []
         var abandoned = 0
 
@@ -192,8 +196,14 @@ public struct ReadingStats: Equatable, Sendable {
         public mutating func count(_ book: Book) {
             for reading in book.readings {
                 var tally = ReadingTally(pages: book.pages)
+                var furthest = 0
                 for entry in reading.progress.entries {
                     let day = timeZone.day(of: entry.time)
+                    if book.format == .audiobook, let length = book.length {
+                        let place = entry.listened ?? Int((entry.progress * Double(length)).rounded())
+                        if place > furthest, counted.contains(day) { listened += place - furthest }
+                        furthest = max(furthest, place)
+                    }
                     tally.add(fraction: entry.progress, page: entry.page, day: day, to: &pagesByDay)
                     if let spent = entry.minutes, counted.contains(day) {
                         minutesByMonth[Day(number: day).month - 1] += spent
@@ -249,6 +259,7 @@ public struct ReadingStats: Equatable, Sendable {
         finishedWithoutDate = counter.finishedWithoutDate
         ratings = counter.ratings
         minutes = counter.minutesByMonth.reduce(0, +)
+        listened = counter.listened
         finished = counter.finished.enumerated().sorted {
             ($0.element.finished, $0.offset) < ($1.element.finished, $1.offset)
         }.map(\.element)

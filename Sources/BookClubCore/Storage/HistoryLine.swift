@@ -11,7 +11,7 @@
 /// the decoder: `nil` means "not sure", never "invalid".
 enum HistoryLine {
     private static let recordKeys: [StaticString] = ["previous", "book", "reading", "entry"]
-    private static let entryKeys: [StaticString] = ["id", "progress", "page", "time", "note", "minutes"]
+    private static let entryKeys: [StaticString] = ["id", "progress", "page", "time", "note", "minutes", "listened"]
 
     /// - Parameter expected: the book the line should be of: when it is, its id is compared in place
     ///   rather than read into a string.
@@ -64,6 +64,7 @@ enum HistoryLine {
         var time: Date?
         var note: String?
         var minutes: Int?
+        var listened: Int?
         let complete = scanner.object(keys: entryKeys) { key, scanner in
             switch key {
             case 0 where id == nil:
@@ -76,12 +77,14 @@ enum HistoryLine {
                 note = scanner.string()
                 return note != nil
             case 5 where minutes == nil: return scanner.read(&minutes)
+            case 6 where listened == nil: return scanner.read(&listened)
             default: return false
             }
         }
         guard complete, let id, let progress, progress.isFinite, (0...1).contains(progress), let time else {
             return nil
         }
-        return ReadingProgress.Entry(id: id, progress: progress, page: page, time: time, note: note, minutes: minutes)
+        return ReadingProgress.Entry(
+            id: id, progress: progress, page: page, time: time, note: note, minutes: minutes, listened: listened)
     }
 }

@@ -177,6 +177,7 @@ extension JSONWriter {
         object { w in
             w.field("id")
             w.uuid(entry.id)
+            w.field("listened", entry.listened)
             w.field("minutes", entry.minutes)
             w.field("note", entry.note)
             w.field("page", entry.page)

@@ -105,9 +105,12 @@ extension SyncOperation.Change {
         return changes
     }
 
-    /// Entries the same but for a fraction derived from the page (which a new page count changes).
+    /// Entries the same but for a fraction derived from the page or the time (which a new page count
+    /// or length changes).
     private static func sameEntry(_ a: ReadingProgress.Entry, _ b: ReadingProgress.Entry) -> Bool {
-        a.page != nil ? (a.page, a.time, a.note, a.minutes) == (b.page, b.time, b.note, b.minutes) : a == b
+        a.page != nil || a.listened != nil
+            ? (a.page, a.listened, a.time, a.note, a.minutes) == (b.page, b.listened, b.time, b.note, b.minutes)
+            : a == b
     }
 
     private static func clubs(from old: [Club], to new: [Club]) -> [Self] {

@@ -8,7 +8,8 @@ import BookClubCore
 
 struct ProgressCommand: Command {
     static let edit = Flag(long: "edit", short: "e", help: "Write the update in your editor.")
-    static let value = Argument(name: "value", help: "120, 45% or +20. Required unless --edit.", isOptional: true)
+    static let value = Argument(
+        name: "value", help: "120, 45%, +20, or in an audiobook 3:25. Required unless --edit.", isOptional: true)
     static let configuration = CommandConfiguration(
         name: "progress",
         abstract: "Log how far you have read.",
@@ -62,7 +63,7 @@ struct ProgressCommand: Command {
         if text == nil {
             // One argument is the value, unless it is plainly a book's name and the value was forgotten.
             guard let only = reference, !only.contains(where: \.isLetter) else {
-                throw ParseError.missingArgument(label: "<value>", help: "120, 45% or +20. Required unless --edit.")
+                throw ParseError.missingArgument(label: "<value>", help: Self.value.spec.help)
             }
             (text, reference) = (only, nil)
         }

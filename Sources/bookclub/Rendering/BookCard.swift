@@ -61,7 +61,8 @@ enum BookCard {
                 let note = TerminalText(keepingLineBreaks: text).lines
                 return [
                     [
-                        "\(DateText.minute(entry.time, timeZone: zone))", "\(entry.page.map { "p. \($0)" } ?? "")",
+                        "\(DateText.minute(entry.time, timeZone: zone))",
+                        "\(entry.page.map { "p. \($0)" } ?? entry.listened.map(DurationText.clock) ?? "")",
                         "\(ProgressText.percent(entry.progress))", note[0],
                     ]
                 ] + note.dropFirst().map { ["", "", "", $0] }

@@ -62,6 +62,8 @@ struct StatsJSON: Encodable {
     var pagesPerDay: Double
     /// Minutes read in the year, as e-readers' statistics tell them; 0 when none do.
     var minutesRead: Int
+    /// Minutes of audiobooks listened to.
+    var minutesListened: Int
     var currentStreak: StreakJSON
     var longestStreak: StreakJSON
     var months: [MonthJSON]
@@ -84,6 +86,7 @@ struct StatsJSON: Encodable {
         readingDays = stats.readingDays
         pagesPerDay = Self.twoDecimals(stats.pagesPerDay)
         minutesRead = stats.minutes
+        minutesListened = stats.listened
         currentStreak = StreakJSON(
             days: stats.currentStreak.days, last: Nullable(stats.currentStreak.last?.description))
         longestStreak = StreakJSON(

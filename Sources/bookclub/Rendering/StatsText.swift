@@ -37,6 +37,9 @@ enum StatsText {
                     (hours > 0 ? "\(hours) h \(minutes) min" : "\(minutes) min") + " read, by your e-reader's count",
                 ], at: 1)
         }
+        if stats.listened > 0 {
+            rows.insert(["Listened", "\(DurationText.describe(minutes: stats.listened)) of audiobooks"], at: 1)
+        }
         if !stats.ratings.isEmpty {
             let average = stats.ratings.reduce(0, +) / Double(stats.ratings.count)
             rows.insert(

@@ -1,5 +1,20 @@
 /// Lengths of time as readers write them: an audiobook's length, `11:40`, `11h40m`, `11h`, `40m`.
 public enum DurationText {
+    /// A place in an audiobook: `3:25`, `3h25m`, `45m` (a bare number is a page); `0:00` is its start.
+    public static func place(parsing text: String) -> Int? {
+        let text = text.lowercased().filter { !$0.isWhitespace }
+        guard text.contains(":") || text.hasSuffix("h") || text.hasSuffix("m") || text.hasSuffix("min") else {
+            return nil
+        }
+        if text.allSatisfy({ $0 == "0" || $0 == ":" || $0 == "h" || $0 == "m" }), text.contains("0") { return 0 }
+        return minutes(parsing: text)
+    }
+
+    /// "3:25", as a place in an audiobook is written.
+    public static func clock(_ minutes: Int) -> String {
+        "\(minutes / 60):" + String(minutes % 60).zeroPadded(to: 2)
+    }
+
     /// Minutes from `H:MM`, `HhMMm` (either part alone), or a number of minutes; `nil` for anything
     /// else, for no time at all, or for more than `Book.lengths` allows.
     public static func minutes(parsing text: String) -> Int? {
