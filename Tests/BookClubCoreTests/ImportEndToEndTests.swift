@@ -219,11 +219,17 @@ import Testing
     @Test func theSourceIsOneOfTheFormats() throws {
         defer { bookclub.cleanUp() }
         #expect(
-            try bookclub.run("import", "kobo", "x.csv")
+            try bookclub.run("import", "nook", "x.csv")
                 == .init(
                     stdout: "",
                     stderr: """
-                        Error: The value 'kobo' is invalid for '<source>'. Please provide one of 'goodreads', 'storygraph', 'json', 'kindle' or 'koreader'.
+                        Error: The value 'nook' is invalid for '<source>'. Please provide one of the following:
+                          - goodreads
+                          - storygraph
+                          - json
+                          - kindle
+                          - koreader
+                          - kobo
                         Help:  <source>  What made the file.
                         Usage: bookclub import <source> <file> [--dry-run] [--json]
                           See 'bookclub import --help' for more information.
@@ -234,14 +240,14 @@ import Testing
         #expect(near.exitCode == 64)
         #expect(
             near.stderr.hasPrefix(
-                "Error: The value 'goodread' is invalid for '<source>'. Did you mean 'goodreads'? Please provide one of 'goodreads', "
+                "Error: The value 'goodread' is invalid for '<source>'. Did you mean 'goodreads'? Please provide one of the following:\n  - goodreads\n"
             ))
         let colour = try bookclub.run("list", "--color", "alwys")
         #expect(colour.stderr.contains("Did you mean 'always'?"))
         let help = try bookclub.run("import", "--help", environment: ["COLUMNS": "80"])
         #expect(
             help.stdout.contains(
-                "  <source>                What made the file. (values: goodreads, storygraph,\n                          json, kindle, koreader)\n"
+                "  <source>                What made the file. (values: goodreads, storygraph,\n                          json, kindle, koreader, kobo)\n"
             ))
         for shell in ["bash", "zsh", "fish"] {
             #expect(
@@ -250,6 +256,6 @@ import Testing
         }
         #expect(
             try bookclub.run("--generate-completion-script", "zsh").stdout.contains(
-                "values=('goodreads' 'storygraph' 'json' 'kindle' 'koreader')"))
+                "values=('goodreads' 'storygraph' 'json' 'kindle' 'koreader' 'kobo')"))
     }
 }

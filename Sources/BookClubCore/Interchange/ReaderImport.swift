@@ -23,6 +23,8 @@ public struct ReaderImport: Equatable, Sendable {
         public var finished: Date?
         /// Days of reading from a statistics database.
         public var sessions: [Session] = []
+        /// The series and the book's number in it (`In Death #60`), kept in `details` of a book added.
+        public var series: String?
 
         public init(
             title: String, author: String? = nil, isbn: String? = nil, externalID: String? = nil, origin: String
@@ -70,6 +72,9 @@ public struct ReaderImport: Equatable, Sendable {
     /// Notes put with the highlight they were written on.
     public var notesAttached = 0
     public var problems: [Problem] = []
+    /// Books the file names that are not the reader's to import (a Kobo's previews, books not
+    /// downloaded), each with why.
+    public var skipped: [Problem] = []
 
     public init(source: Highlight.Source) {
         self.source = source
@@ -77,9 +82,12 @@ public struct ReaderImport: Equatable, Sendable {
 
     /// A book of the library as the device names it: what is matched, or added.
     func book(_ item: Book, id: BookClubCore.Book.ID, added: Date) -> BookClubCore.Book {
-        BookClubCore.Book(
+        var details: [String: [String]] = [:]
+        if let externalID = item.externalID { details[Self.externalIDKey(source)] = [externalID] }
+        if let series = item.series { details[source.rawValue + ":Series"] = [series] }
+        return BookClubCore.Book(
             id: id, title: item.title, author: item.author, isbn: item.isbn,
-            details: item.externalID.map { [Self.externalIDKey(source): [$0]] }, added: added)
+            details: details.isEmpty ? nil : details, added: added)
     }
 }
 
@@ -220,9 +228,14 @@ extension ReaderImport {
         return UUID(uuidString: text)!
     }
 
-    /// The key of `details` that keeps a device's id of a book: `koreader:partial_md5_checksum`.
+    /// The key of `details` that keeps a device's id of a book: `koreader:partial_md5_checksum`,
+    /// `kobo:ContentID`.
     static func externalIDKey(_ source: Highlight.Source) -> String {
-        source == .koreader ? "koreader:partial_md5_checksum" : "\(source.rawValue):id"
+        switch source {
+        case .koreader: "koreader:partial_md5_checksum"
+        case .kobo: "kobo:ContentID"
+        default: "\(source.rawValue):id"
+        }
     }
 
     /// A short id from text, the same on every machine (64-bit FNV-1a), for ids derived from where a

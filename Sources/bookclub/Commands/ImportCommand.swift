@@ -14,13 +14,16 @@ struct ImportCommand: Command {
         case export(ImportFormat)
         case kindle
         case koreader
+        case kobo
 
-        static let names = ImportFormat.allCases.map(\.rawValue) + ["kindle", "koreader"]
+        static let names = ImportFormat.allCases.map(\.rawValue) + ["kindle", "koreader", "kobo"]
     }
 
     static let source = Argument(name: "source", help: "What made the file.", allowedValues: Source.names)
     static let file = Argument(
-        name: "file", help: "The exported file; - reads standard input. For koreader, a sidecar or a folder.")
+        name: "file",
+        help: "The exported file; - reads standard input. For koreader, a sidecar or a folder; for kobo, "
+            + "KoboReader.sqlite or the folder a Kobo is mounted at.")
     static let configuration = CommandConfiguration(
         name: "import",
         abstract: "Add the books of a Goodreads, StoryGraph or bookclub JSON export, or an e-reader's highlights.",
@@ -38,10 +41,18 @@ struct ImportCommand: Command {
             KOReader's sidecar files (metadata.*.lua): a file, a book's .sdr folder, or any folder, such \
             as a mounted e-reader, searched through; each brings its book's highlights, progress and \
             status.
+
+            kobo reads a Kobo's library, .kobo/KoboReader.sqlite on the device (give the folder the \
+            Kobo is mounted at, or the file), through the sqlite3 program: the books on the device \
+            with their authors, ISBN and series, how far each was read and whether it was finished, \
+            its highlights with the notes written on them, and the minutes read each day. Previews, \
+            wishlist items, Pocket articles and books not downloaded are skipped, and said; the \
+            account's details are never read.
             """,
         examples: [
             "bookclub import goodreads goodreads_library_export.csv --dry-run",
             "bookclub import kindle \"/media/Kindle/documents/My Clippings.txt\"",
+            "bookclub import kobo /media/KOBOeReader --dry-run",
         ],
         arguments: [
             source,
@@ -65,6 +76,8 @@ struct ImportCommand: Command {
             source = .kindle
         } else if name.lowercased() == "koreader" {
             source = .koreader
+        } else if name.lowercased() == "kobo" {
+            source = .kobo
         } else {
             throw ParseError.invalidArgumentValue(
                 value: name, label: "<source>", allowedValues: Source.names, help: "What made the file.")
@@ -85,6 +98,7 @@ struct ImportCommand: Command {
         case .export(let format): try run(format, in: session)
         case .kindle: try runReader(try readKindle(in: session), in: session)
         case .koreader: try runReader(try readKOReader(in: session), in: session)
+        case .kobo: try runReader(try readKobo(in: session), in: session)
         }
     }
 
@@ -113,6 +127,7 @@ struct ImportCommand: Command {
     /// said, and skipped.
     func runReader(_ imported: ReaderImport, in session: Session) throws {
         for line in ReaderImportText.problems(imported) { session.output.write(line, as: .warning) }
+        for line in ReaderImportText.skipped(imported) { session.output.write(line, as: .message) }
         let operation = MergeReaderImport(
             imported, now: session.now().wholeSeconds, makeID: session.makeID, ids: session.ids)
         let result = try dryRun ? session.compute(operation).result : session.perform(operation).result
