@@ -291,3 +291,121 @@ struct KoboEndToEndTests {
         #expect(!FileManager.default.fileExists(atPath: bookclub.storePath))
     }
 }
+
+/// The real file mutated every way a damaged or hostile one may come (cuts, flipped bits, another
+/// database, NUL and control characters in its text, huge values, broken Qt streams): each import
+/// ends in time with 0 or 65, says why in one line when it fails, sends no raw control character
+/// to the terminal, and leaves the store as it was when it fails. Small, for CI.
+@Suite(.enabled(if: RealExports.isPresent, "the real files are not here (../shared/fixtures); skipped"))
+struct KoboFuzzTests {
+    /// Runs `sqlite3` on a file of the test's own.
+    static func sqlite(_ path: String, _ sql: String) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["sqlite3", path, sql]
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+    }
+
+    /// How to make each case from a copy of the real file at the path given.
+    static func cases() -> [(String, (String) throws -> Void)] {
+        var cases: [(String, (String) throws -> Void)] = []
+        let size = (try? FileManager.default.attributesOfItem(atPath: KoboEndToEndTests.file)[.size] as? Int) ?? 0
+        for end in [0, 15, 16, 100, 4096, size / 2, size - 1] {
+            cases.append(
+                (
+                    "cut at \(end)",
+                    { path in
+                        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+                        try data.prefix(end).write(to: URL(fileURLWithPath: path))
+                    }
+                ))
+        }
+        var generator = SystemRandomNumberGenerator()
+        for round in 0..<6 {
+            let flips = (0..<(1 << round)).map { _ in
+                (Int.random(in: 100..<max(size, 101), using: &generator), UInt8(1 << Int.random(in: 0..<8)))
+            }
+            cases.append(
+                (
+                    "\(flips.count) bits flipped",
+                    { path in
+                        var data = try Data(contentsOf: URL(fileURLWithPath: path))
+                        for (offset, bit) in flips where offset < data.count { data[offset] ^= bit }
+                        try data.write(to: URL(fileURLWithPath: path))
+                    }
+                ))
+        }
+        let statements = [
+            ("another database", "DROP TABLE content; CREATE TABLE other(a);"),
+            (
+                "a content table of other columns",
+                "DROP TABLE content; CREATE TABLE content(x); INSERT INTO content VALUES (1);"
+            ),
+            ("a Bookmark of other columns", "DROP TABLE Bookmark; CREATE TABLE Bookmark(BookmarkID, VolumeID);"),
+            ("no Bookmark or Event", "DROP TABLE Bookmark; DROP TABLE Event;"),
+            (
+                "NUL and controls in text",
+                "UPDATE content SET Title = 'A' || char(0) || 'B' || char(27) || '[31m' || char(7) || char(13), "
+                    + "Attribution = char(27) || ']0;x' || char(7) || ',' || char(0), Series = char(8233) "
+                    + "WHERE ContentType = 6; UPDATE Bookmark SET Text = char(0) || char(27) || 'c', "
+                    + "Annotation = char(1) || char(155);"
+            ),
+            (
+                "huge values",
+                "UPDATE content SET ___PercentRead = 1e308, TimeSpentReading = -9e18, ReadStatus = 2, "
+                    + "DateLastRead = '9999-99-99T99:99:99Z', LastTimeFinishedReading = printf('%.50000c', 'x'), "
+                    + "ISBN = printf('%.100000c', '9') WHERE ContentType = 6;"
+            ),
+            ("text where numbers go", "UPDATE content SET ___PercentRead = 'lots', Accessibility = x'00ff';"),
+            ("broken Qt streams", "UPDATE Event SET ExtraData = x'FFFFFFFF0000001E0065';"),
+            ("a Qt stream of a huge count", "UPDATE Event SET ExtraData = x'00000001000000020061000000090000FFFFFF';"),
+            (
+                "a Qt stream nested deep",
+                "UPDATE Event SET ExtraData = x'00000001000000020061' || zeroblob(0) || "
+                    + "x'" + String(repeating: "000000090000000001", count: 200) + "';"
+            ),
+            ("a Qt stream too large", "UPDATE Event SET ExtraData = zeroblob(2000000);"),
+            (
+                "a huge timestamp",
+                "UPDATE Event SET ExtraData = x'000000010000001E006500760065006E007400540069006D0065007300740061006D007000730000000009000000000200000005007FFFFFFFFFFFFFFF00000003000000000000';"
+            ),
+            ("a book in many rows", "INSERT INTO content SELECT * FROM content WHERE ContentType = 6;"),
+        ]
+        for (name, statement) in statements {
+            cases.append((name, { path in try sqlite(path, statement) }))
+        }
+        return cases
+    }
+
+    @Test func everyMutationEndsInTimeWithADocumentedCodeAndAFailureChangesNothing() throws {
+        let bookclub = try BookClubRunner()
+        defer { bookclub.cleanUp() }
+        #expect(InProcess.run(["add", "Dune"], home: bookclub.home).code == 0)
+        let folder = bookclub.home + "/cases"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        for (index, (name, make)) in Self.cases().enumerated() {
+            let path = folder + "/\(index).sqlite"
+            try FileManager.default.copyItem(atPath: KoboEndToEndTests.file, toPath: path)
+            try make(path)
+            let store = try Data(contentsOf: URL(fileURLWithPath: bookclub.storePath))
+            let started = Date()
+            let result = InProcess.run(["import", "kobo", path], home: bookclub.home)
+            #expect(Date().timeIntervalSince(started) < 20, "\(name)")
+            #expect([0, 65].contains(result.code), "\(name): \(result.code) \(result.stderr)")
+            let raw = (result.stdout + result.stderr).unicodeScalars.filter {
+                $0 != "\n" && ($0.properties.generalCategory == .control || $0.value == 0x2029)
+            }
+            #expect(raw.isEmpty, "\(name): \(result.stderr)")
+            if result.code != 0 {
+                #expect(try Data(contentsOf: URL(fileURLWithPath: bookclub.storePath)) == store, "\(name)")
+                #expect(
+                    result.stderr.hasPrefix("Error: ") && result.stderr.split(separator: "\n").count == 1, "\(name)")
+                #expect(result.stdout.isEmpty)
+            }
+        }
+        let left = try FileManager.default.contentsOfDirectory(atPath: folder)
+        #expect(left.allSatisfy { $0.hasSuffix(".sqlite") }, "nothing beside: \(left)")
+    }
+}
