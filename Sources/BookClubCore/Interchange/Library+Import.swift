@@ -276,9 +276,9 @@ struct BookMatcher {
     }
 
     /// The ids of other services a book carries in its details: `goodreads:Book Id=123`, and
-    /// KOReader's checksum of the file.
+    /// KOReader's checksum of the file, and Kobo's id of the book.
     static func externalIDs(_ book: Book) -> [String] {
-        ["goodreads:Book Id", ReaderImport.externalIDKey(.koreader)].flatMap { key in
+        ["goodreads:Book Id", ReaderImport.externalIDKey(.koreader), ReaderImport.externalIDKey(.kobo)].flatMap { key in
             (book.details?[key] ?? []).map { key + "=" + $0 }
         }
     }

@@ -76,6 +76,9 @@ public struct ReaderImport: Equatable, Sendable {
     /// Notes put with the highlight they were written on.
     public var notesAttached = 0
     public var problems: [Problem] = []
+    /// Books the file names that are not the reader's to import (a Kobo's previews, books not
+    /// downloaded), each with why.
+    public var skipped: [Problem] = []
 
     public init(source: Highlight.Source) {
         self.source = source
@@ -251,9 +254,14 @@ extension ReaderImport {
         return UUID(uuidString: text)!
     }
 
-    /// The key of `details` that keeps a device's id of a book: `koreader:partial_md5_checksum`.
+    /// The key of `details` that keeps a device's id of a book: `koreader:partial_md5_checksum`,
+    /// `kobo:ContentID`.
     static func externalIDKey(_ source: Highlight.Source) -> String {
-        source == .koreader ? "koreader:partial_md5_checksum" : "\(source.rawValue):id"
+        switch source {
+        case .koreader: "koreader:partial_md5_checksum"
+        case .kobo: "kobo:ContentID"
+        default: "\(source.rawValue):id"
+        }
     }
 
     /// A short id from text, the same on every machine (64-bit FNV-1a), for ids derived from where a

@@ -9,11 +9,11 @@
 public struct Highlight: Identifiable, Codable, Equatable, Sendable {
     /// Where a highlight came from.
     public enum Source: String, Codable, CaseIterable, Sendable {
-        case typed, kindle, koreader, libby
+        case typed, kindle, koreader, libby, kobo
     }
 
     /// A UUID for one typed by hand; for an imported one, derived from where it came from
-    /// (`kindle-…`, `koreader-…`), so that importing the same file again adds nothing.
+    /// (`kindle-…`, `koreader-…`, `kobo-…`), so that importing the same file again adds nothing.
     public var id: String
     /// The passage; empty for a note the reader wrote on no passage (a Kindle note on its own).
     public var text: String

@@ -42,6 +42,18 @@ extension ImportCommand {
             timeZone: session.timeZone, scratch: session.scratchFolder())
         return try koreader.read(absolutePath(in: session), shownAs: shownPath)
     }
+
+    /// A Kobo's `KoboReader.sqlite`, or the one under the folder a Kobo is mounted at (`KoboImport`).
+    func readKobo(in session: Session) throws -> ReaderImport {
+        guard file != "-" else {
+            throw BookClubError.badImport(
+                path: shownPath, line: nil, detail: "a Kobo's library is read from its file, not standard input")
+        }
+        let kobo = KoboImport(
+            fileSystem: session.fileSystem, runner: session.runner, environment: session.variables,
+            timeZone: session.timeZone, scratch: session.scratchFolder())
+        return try kobo.read(absolutePath(in: session), shownAs: shownPath)
+    }
 }
 
 extension Session {

@@ -15,13 +15,16 @@ struct ImportCommand: Command {
         case kindle
         case koreader
         case libby
+        case kobo
 
-        static let names = ImportFormat.allCases.map(\.rawValue) + ["kindle", "koreader", "libby"]
+        static let names = ImportFormat.allCases.map(\.rawValue) + ["kindle", "koreader", "kobo", "libby"]
     }
 
     static let source = Argument(name: "source", help: "What made the file.", allowedValues: Source.names)
     static let file = Argument(
-        name: "file", help: "The exported file; - reads standard input. For koreader, a sidecar or a folder.")
+        name: "file",
+        help: "The exported file; - reads standard input. For koreader, a sidecar or a folder; for kobo, "
+            + "KoboReader.sqlite or the folder a Kobo is mounted at.")
     static let configuration = CommandConfiguration(
         name: "import",
         abstract: "Add the books of a Goodreads, StoryGraph or bookclub JSON export, or an e-reader's highlights.",
@@ -38,13 +41,23 @@ struct ImportCommand: Command {
             on; bookmarks are skipped. An extended highlight replaces the shorter one. koreader reads \
             KOReader's sidecar files (metadata.*.lua): a file, a book's .sdr folder, or any folder, such \
             as a mounted e-reader, searched through; each brings its book's highlights, progress and \
-            status. libby reads Libby's timeline export (libbytimeline-activities.json or .csv) or a \
-            title's reading journey (JSON): a borrow starts a reading, a return ends only the loan, a \
-            hold adds the book not started; a journey brings its progress and highlights.
+            status.
+
+            kobo reads a Kobo's library, .kobo/KoboReader.sqlite on the device (give the folder the \
+            Kobo is mounted at, or the file), through the sqlite3 program: the books on the device \
+            with their authors, ISBN and series, how far each was read and whether it was finished, \
+            its highlights with the notes written on them, and the minutes read each day. Previews, \
+            wishlist items, Pocket articles and books not downloaded are skipped, and said; the \
+            account's details are never read.
+
+            libby reads Libby's timeline export (libbytimeline-activities.json or .csv) or a title's \
+            reading journey (JSON): a borrow starts a reading, a return ends only the loan, a hold \
+            adds the book not started; a journey brings its progress and highlights.
             """,
         examples: [
             "bookclub import goodreads goodreads_library_export.csv --dry-run",
             "bookclub import kindle \"/media/Kindle/documents/My Clippings.txt\"",
+            "bookclub import kobo /media/KOBOeReader --dry-run",
         ],
         arguments: [
             source,
@@ -70,6 +83,8 @@ struct ImportCommand: Command {
             source = .koreader
         } else if name.lowercased() == "libby" {
             source = .libby
+        } else if name.lowercased() == "kobo" {
+            source = .kobo
         } else {
             throw ParseError.invalidArgumentValue(
                 value: name, label: "<source>", allowedValues: Source.names, help: "What made the file.")
@@ -93,6 +108,7 @@ struct ImportCommand: Command {
         case .libby:
             try runReader(
                 try LibbyImport.read(read(in: session), path: shownPath, timeZone: session.timeZone), in: session)
+        case .kobo: try runReader(try readKobo(in: session), in: session)
         }
     }
 
@@ -121,6 +137,7 @@ struct ImportCommand: Command {
     /// said, and skipped.
     func runReader(_ imported: ReaderImport, in session: Session) throws {
         for line in ReaderImportText.problems(imported) { session.output.write(line, as: .warning) }
+        for line in ReaderImportText.skipped(imported) { session.output.write(line, as: .message) }
         let operation = MergeReaderImport(
             imported, now: session.now().wholeSeconds, makeID: session.makeID, ids: session.ids)
         let result = try dryRun ? session.compute(operation).result : session.perform(operation).result

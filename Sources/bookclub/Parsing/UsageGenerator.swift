@@ -36,7 +36,10 @@ enum UsageGenerator {
     /// `Error:`, optional `Help:`, `Usage:` and the `See '... --help'` hint; text for people (the
     /// message quotes what was typed), written as it is before any output is set up.
     static func errorReport(_ error: ParseError, path: [CommandConfiguration]) -> String {
-        var lines: [TerminalText] = ["Error: \(error.message)"]
+        // A long list of allowed values comes a line each (`  - kobo`): its line breaks are layout.
+        var lines = error.message.split(separator: "\n", omittingEmptySubsequences: false).enumerated().map {
+            line -> TerminalText in line.offset == 0 ? "Error: \(String(line.element))" : "\(String(line.element))"
+        }
         if let helpLine = error.helpLine {
             lines.append("\(helpLine)")
         }

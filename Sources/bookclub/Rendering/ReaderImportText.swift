@@ -1,6 +1,6 @@
 import BookClubCore
 
-/// An import from an e-reader as `import kindle` and `import koreader` say it.
+/// An import from an e-reader as `import kindle`, `import koreader` and `import kobo` say it.
 enum ReaderImportText {
     /// "Imported 458 highlights of 20 books (20 added); 11 notes put with their highlights, 5 bookmarks skipped."
     static func summary(_ result: ReaderImportResult, file: ReaderImport, dryRun: Bool) -> TerminalText {
@@ -30,6 +30,14 @@ enum ReaderImportText {
         if file.clippingLimits > 0 {
             more.append(NumberText.count(file.clippingLimits, "clipping-limit notice") + " skipped")
         }
+        if !file.skipped.isEmpty {
+            let reasons = Dictionary(grouping: file.skipped, by: \.reason).sorted {
+                ($1.value.count, $0.key) < ($0.value.count, $1.key)
+            }
+            more.append(
+                NumberText.count(file.skipped.count, "book") + " skipped ("
+                    + reasons.map { "\($0.value.count) \($0.key)" }.joined(separator: ", ") + ")")
+        }
         if !file.problems.isEmpty {
             more.append(NumberText.count(file.problems.count, "entry", plural: "entries") + " unreadable")
         }
@@ -50,6 +58,11 @@ enum ReaderImportText {
             let verb: TerminalText = entry.match == nil ? "add   " : "merge "
             return verb + name + ": \(what.joined(separator: ", "))"
         }
+    }
+
+    /// Each book of the file passed over: `Skipped 'Dune': a preview.`
+    static func skipped(_ file: ReaderImport) -> [TerminalText] {
+        file.skipped.map { "Skipped \($0.place): \($0.reason)." }
     }
 
     /// Each entry of the file that could not be read: `Warning: line 12: a header bookclub cannot read: …`.
@@ -90,6 +103,8 @@ struct ReaderImportJSON: Encodable {
     var bookmarksSkipped: Int
     var clippingLimitsSkipped: Int
     var unreadable: [ProblemJSON]
+    /// Books passed over on purpose (a Kobo's previews, books not downloaded); absent when none.
+    var skipped: [ProblemJSON]?
 
     init(_ result: ReaderImportResult, file: ReaderImport, path: String, dryRun: Bool) {
         source = file.source.rawValue
@@ -107,5 +122,6 @@ struct ReaderImportJSON: Encodable {
         bookmarksSkipped = file.bookmarks
         clippingLimitsSkipped = file.clippingLimits
         unreadable = file.problems.map { ProblemJSON(place: $0.place, reason: $0.reason) }
+        skipped = file.skipped.isEmpty ? nil : file.skipped.map { ProblemJSON(place: $0.place, reason: $0.reason) }
     }
 }

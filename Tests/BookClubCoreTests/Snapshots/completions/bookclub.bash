@@ -379,7 +379,7 @@ _bookclub() {
             'bookclub/remove:0') listing=--titles ;;
             'bookclub/notes:0') listing=--titles ;;
             'bookclub/select:0') listing=--titles ;;
-            'bookclub/import:0') values='goodreads storygraph json kindle koreader libby' ;;
+            'bookclub/import:0') values='goodreads storygraph json kindle koreader kobo libby' ;;
             'bookclub/import:1') files=1 ;;
             'bookclub/cover:0') listing=--titles ;;
             'bookclub/sync:0') values='init status' ;;

@@ -412,7 +412,7 @@ complete -c bookclub -n '__bookclub_command_is bookclub/export' -l json -d 'Prin
 complete -c bookclub -n '__bookclub_command_is bookclub/log' -l stdin -d 'Read the events from standard input (required).'
 complete -c bookclub -n '__bookclub_command_is bookclub/log' -l skip-invalid -d 'Log the valid lines and report the others, rather than rejecting the batch.'
 complete -c bookclub -n '__bookclub_command_is bookclub/log' -l json -d 'Print the result as JSON.'
-complete -c bookclub -n '__bookclub_argument_is bookclub/import 0' -a 'goodreads storygraph json kindle koreader libby'
+complete -c bookclub -n '__bookclub_argument_is bookclub/import 0' -a 'goodreads storygraph json kindle koreader kobo libby'
 complete -c bookclub -n '__bookclub_argument_is bookclub/import 1' -F
 complete -c bookclub -n '__bookclub_command_is bookclub/import' -l dry-run -s n -d 'List what would be imported, and change nothing.'
 complete -c bookclub -n '__bookclub_command_is bookclub/import' -l json -d 'Print the result as JSON.'
