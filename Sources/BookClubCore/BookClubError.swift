@@ -48,6 +48,9 @@ public enum BookClubError: Error, Equatable, Sendable {
     /// A file to import that cannot be read as its format; `line` is where (the header is line 1), when known.
     case badImport(path: String, line: Int?, detail: String)
     case io(path: String, cause: String)
+    /// `import calibre --read-column LABEL` (or `--date-read-column`) naming a custom column the library
+    /// does not have (`problem` nil), or one of the wrong kind; `known` lists the library's columns.
+    case noCustomColumn(library: String, label: String, problem: String?, known: [String])
     case storeBusy(lockPath: String, seconds: Double)
     /// SIGINT or SIGTERM came before the change was committed: nothing was saved.
     case interrupted(signal: Int32, detail: String)
@@ -195,6 +198,11 @@ extension BookClubError: LocalizedError {
             "\(path): " + (line.map { "line \($0): " } ?? "") + detail + "; nothing was imported."
         case .io(let path, let cause):
             "\(path): \(cause)"
+        case .noCustomColumn(let library, let label, let problem, let known):
+            "\(library): \(problem.map { "the custom column \(label): \($0)" } ?? "no custom column \(label)")"
+                + (known.isEmpty
+                    ? "; it has no custom columns" : "; its custom columns: \(known.joined(separator: ", "))")
+                + ". Nothing was imported."
         case .storeBusy(let lockPath, let seconds):
             "The store is busy: another bookclub held \(lockPath) for more than \(Self.format(seconds)) s. Try again."
         case .interrupted(_, let detail):

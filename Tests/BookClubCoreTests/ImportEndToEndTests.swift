@@ -225,7 +225,7 @@ import Testing
         #expect(nook.exitCode == 64 && nook.stdout.isEmpty)
         #expect(nook.stderr.hasPrefix("Error: The value 'nook' is invalid for '<source>'."), "\(nook.stderr)")
         #expect(sources.allSatisfy { nook.stderr.contains($0) }, "\(nook.stderr)")
-        #expect(nook.stderr.contains("Usage: bookclub import <source> <file> [--dry-run] [--json]"))
+        #expect(nook.stderr.contains("Usage: bookclub import <source> <file> [--dry-run]"))
         // Six values and more are listed a line each, the lines kept as lines.
         #expect(nook.stderr.contains("Please provide one of the following:\n  - goodreads\n  - storygraph\n"))
         // A close miss gets the value it was near.

@@ -12,6 +12,8 @@ public enum ImportFormat: String, CaseIterable, Codable, Sendable {
     case storygraph
     /// The document `bookclub export --format json` writes (`LibraryExport`).
     case json
+    /// A Calibre library's `metadata.db`, read through `sqlite3` (`CalibreLibrary`), not as bytes.
+    case calibre
 
     /// How messages name the format: "Goodreads", "StoryGraph", "bookclub JSON".
     public var displayName: String {
@@ -19,6 +21,7 @@ public enum ImportFormat: String, CaseIterable, Codable, Sendable {
         case .goodreads: "Goodreads"
         case .storygraph: "StoryGraph"
         case .json: "bookclub JSON"
+        case .calibre: "Calibre"
         }
     }
 }
@@ -95,6 +98,9 @@ public struct ImportFile: Sendable {
         case .json:
             let document = try LibraryExport.decode(data, path: path)
             self.init(format: format, items: document.books.map { Item(book: $0) }, clubs: document.clubs)
+        case .calibre:
+            throw BookClubError.badImport(
+                path: path, line: nil, detail: "a Calibre library is read from its folder or metadata.db, not as bytes")
         }
     }
 }

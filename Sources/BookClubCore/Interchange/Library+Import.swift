@@ -119,18 +119,20 @@ struct BookMerge {
     }
 
     mutating func take(_ row: Book) {
-        if row.title != book.title { keep(row.title, under: "\(source.rawValue):Title", as: "title") }
-        fill(\.author, row.author, "author", column: source == .storygraph ? "Authors" : "Author")
-        fill(\.pages, row.pages, "pages", column: "Number of Pages")
-        fill(\.isbn, row.isbn, "isbn", column: source == .storygraph ? "ISBN/UID" : "ISBN13")
+        if row.title != book.title {
+            keep(row.title, under: "\(source.rawValue):\(column("Title", calibre: "title"))", as: "title")
+        }
+        fill(\.author, row.author, "author", column: column("Author", storygraph: "Authors", calibre: "authors"))
+        fill(\.pages, row.pages, "pages", column: column("Number of Pages", calibre: "pages"))
+        fill(\.isbn, row.isbn, "isbn", column: column("ISBN13", storygraph: "ISBN/UID", calibre: "isbn"))
         fill(\.coverName, row.coverName, "coverName", column: "Cover")
         // A format another row or file says otherwise is in its details as the column was written.
         if book.format == nil, let format = row.format {
             book.format = format
             note("format", in: &filled)
         }
-        fill(\.rating, row.rating, "rating", column: source == .storygraph ? "Star Rating" : "My Rating")
-        fill(\.review, row.review, "review", column: source == .storygraph ? "Review" : "My Review")
+        fill(\.rating, row.rating, "rating", column: column("My Rating", storygraph: "Star Rating", calibre: "rating"))
+        fill(\.review, row.review, "review", column: column("My Review", storygraph: "Review", calibre: "review"))
         fill(\.privateNotes, row.privateNotes, "privateNotes", column: "Private Notes")
         let tags = Set(book.tags.map { $0.lowercased() })
         let newTags = row.tags.filter { !tags.contains($0.lowercased()) }
@@ -150,7 +152,9 @@ struct BookMerge {
             for value in values { keep(value, under: key, as: key) }
         }
         if row.added != book.added {
-            keep(row.added.ISO8601Format(), under: "\(source.rawValue):Date Added", as: "added")
+            keep(
+                row.added.ISO8601Format(), under: "\(source.rawValue):\(column("Date Added", calibre: "timestamp"))",
+                as: "added")
         }
         var used = Set<UUID>()
         for reading in row.readings { take(reading, used: &used) }
@@ -199,14 +203,14 @@ struct BookMerge {
         guard let ending = reading.ending, book.readings[index].ending != nil else { return }
         fillReading(
             index, \.ending!.date, ending.date, at + ".ended",
-            column: source == .storygraph ? "Dates Read" : "Date Read")
+            column: column("Date Read", storygraph: "Dates Read", calibre: "date_read"))
         fillReading(index, \.ending!.note, ending.note, at + ".endNote", column: "Note")
         fillReading(
             index, \.ending!.rating, ending.rating, at + ".rating",
-            column: source == .storygraph ? "Star Rating" : "My Rating")
+            column: column("My Rating", storygraph: "Star Rating", calibre: "rating"))
         fillReading(
             index, \.ending!.review, ending.review, at + ".review",
-            column: source == .storygraph ? "Review" : "My Review")
+            column: column("My Review", storygraph: "Review", calibre: "review"))
     }
 
     private mutating func fill<Value: Equatable & CustomStringConvertible>(
@@ -242,6 +246,16 @@ struct BookMerge {
         note(name, in: &keptAside)
     }
 
+    /// The name of a column in the export of `source`: Goodreads' unless StoryGraph's or Calibre's
+    /// (`storygraph:Star Rating`, `calibre:rating`) differs.
+    private func column(_ goodreads: String, storygraph: String? = nil, calibre: String? = nil) -> String {
+        switch source {
+        case .storygraph: storygraph ?? goodreads
+        case .calibre: calibre ?? goodreads
+        case .goodreads, .json: goodreads
+        }
+    }
+
     private func note(_ name: String, in names: inout [String]) {
         if !names.contains(name) { names.append(name) }
     }
@@ -275,10 +289,14 @@ struct BookMatcher {
         return normal(book.title) + "\n" + normal(book.author ?? "")
     }
 
-    /// The ids of other services a book carries in its details: `goodreads:Book Id=123`, and
-    /// KOReader's checksum of the file, and Kobo's id of the book.
+    /// The ids of other services a book carries in its details: `goodreads:Book Id=123`, Calibre's
+    /// uuid of the book, KOReader's checksum of the file, and Kobo's id of the book.
     static func externalIDs(_ book: Book) -> [String] {
-        ["goodreads:Book Id", ReaderImport.externalIDKey(.koreader), ReaderImport.externalIDKey(.kobo)].flatMap { key in
+        [
+            "goodreads:Book Id", CalibreLibrary.uuidKey, ReaderImport.externalIDKey(.koreader),
+            ReaderImport.externalIDKey(.kobo),
+        ]
+        .flatMap { key in
             (book.details?[key] ?? []).map { key + "=" + $0 }
         }
     }

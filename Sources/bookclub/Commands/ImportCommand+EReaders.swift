@@ -56,6 +56,34 @@ extension ImportCommand {
     }
 }
 
+/// Reading a Calibre library, before the store is opened.
+extension ImportCommand {
+    /// The library's custom columns, listed; or its books, merged as an export's are.
+    func runCalibre(_ request: CalibreRequest, in session: Session) throws {
+        let calibre = try CalibreLibrary(
+            absolutePath(in: session), shownAs: shownPath, fileSystem: session.fileSystem, runner: session.runner,
+            environment: session.variables, scratch: session.scratchFolder())
+        guard !request.listColumns else {
+            let columns = try calibre.columns()
+            if json {
+                try session.writeJSON(CalibreColumnsJSON(columns))
+            } else if columns.isEmpty {
+                session.output.write("\(shownPath) has no custom columns.", as: .message)
+            } else {
+                for line in CalibreColumnsText.table(columns, width: session.terminal.lineWidth) {
+                    session.output.write(line, as: .data)
+                }
+            }
+            return
+        }
+        try merge(
+            calibre.importFile(
+                readColumn: request.readColumn, dateReadColumn: request.dateReadColumn,
+                now: session.now().wholeSeconds, makeID: session.makeID, ids: session.ids),
+            in: session)
+    }
+}
+
 extension Session {
     /// A folder that is not there yet, in the temporary folder, for a copy a reader makes and removes.
     func scratchFolder() -> String {

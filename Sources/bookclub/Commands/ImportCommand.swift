@@ -16,18 +16,38 @@ struct ImportCommand: Command {
         case koreader
         case libby
         case kobo
+        /// A Calibre library: what `--columns`, `--read-column` and `--date-read-column` ask of it.
+        case calibre(CalibreRequest)
 
         static let names = ImportFormat.allCases.map(\.rawValue) + ["kindle", "koreader", "kobo", "libby"]
     }
 
+    /// What `import calibre` is asked: list the custom columns, or import with the reading columns named.
+    struct CalibreRequest {
+        var listColumns: Bool
+        var readColumn: String?
+        var dateReadColumn: String?
+    }
+
+    static let columns = Flag(
+        long: "columns", help: "For calibre: list the library's custom columns, and import nothing.")
+    static let readColumn = Option(
+        long: "read-column", kind: .value("label"),
+        help: "For calibre: a yes/no custom column (#read) whose yes finishes a book.")
+    static let dateReadColumn = Option(
+        long: "date-read-column", kind: .value("label"),
+        help: "For calibre: a date custom column: the day each book was finished.")
+
     static let source = Argument(name: "source", help: "What made the file.", allowedValues: Source.names)
     static let file = Argument(
         name: "file",
-        help: "The exported file; - reads standard input. For koreader, a sidecar or a folder; for kobo, "
-            + "KoboReader.sqlite or the folder a Kobo is mounted at.")
+        help:
+            "The exported file; - reads standard input. For koreader, a sidecar or a folder; for kobo, KoboReader.sqlite or the folder a Kobo is mounted at; for calibre, the library's folder or its metadata.db."
+    )
     static let configuration = CommandConfiguration(
         name: "import",
-        abstract: "Add the books of a Goodreads, StoryGraph or bookclub JSON export, or an e-reader's highlights.",
+        abstract:
+            "Add the books of a Goodreads, StoryGraph or bookclub JSON export, a Calibre library, or an e-reader's highlights.",
         discussion: """
             Columns are found by name, so every generation of an export reads. Shelves become statuses: \
             to-read is not started, currently-reading reading, read finished, did-not-finish (and shelves \
@@ -53,11 +73,21 @@ struct ImportCommand: Command {
             libby reads Libby's timeline export (libbytimeline-activities.json or .csv) or a title's \
             reading journey (JSON): a borrow starts a reading, a return ends only the loan, a hold \
             adds the book not started; a journey brings its progress and highlights.
+
+            calibre reads a Calibre library (its folder, or the metadata.db in it) through the sqlite3 \
+            program: titles, authors in order, identifiers (a valid ISBN as the book's, the others in its \
+            details), tags, series and index, publisher and rating (Calibre's 10 points as 5 stars, half \
+            stars kept). Calibre keeps no reading status, so its books arrive not started, unless \
+            --read-column names a yes/no custom column that says a book was read, or --date-read-column a \
+            date column of the day it was: such books arrive finished. --columns lists the custom columns.
             """,
         examples: [
             "bookclub import goodreads goodreads_library_export.csv --dry-run",
             "bookclub import kindle \"/media/Kindle/documents/My Clippings.txt\"",
             "bookclub import kobo /media/KOBOeReader --dry-run",
+
+            "bookclub import calibre ~/Calibre\\ Library --columns",
+            "bookclub import calibre ~/Calibre\\ Library --read-column read",
         ],
         arguments: [
             source,
@@ -65,6 +95,9 @@ struct ImportCommand: Command {
         ],
         options: [
             dryRun,
+            columns,
+            readColumn,
+            dateReadColumn,
             CommonOptions.json,
         ])
 
@@ -95,6 +128,30 @@ struct ImportCommand: Command {
         }
         dryRun = arguments[Self.dryRun]
         json = arguments[CommonOptions.json]
+        let calibre = CalibreRequest(
+            listColumns: arguments[Self.columns], readColumn: try arguments[Self.readColumn],
+            dateReadColumn: try arguments[Self.dateReadColumn])
+        let given = [
+            calibre.listColumns ? "--columns" : nil, calibre.readColumn.map { _ in "--read-column" },
+            calibre.dateReadColumn.map { _ in "--date-read-column" },
+        ].compactMap { $0 }
+        guard case .export(.calibre) = source else {
+            if let option = given.first { throw ParseError.message("\(option) goes with calibre only") }
+            return
+        }
+        source = .calibre(calibre)
+        if file == "-" {
+            throw ParseError.invalidValue(
+                value: file, label: "<file>", reason: "calibre reads a library's folder or its metadata.db")
+        }
+        for label in [calibre.readColumn, calibre.dateReadColumn].compactMap({ $0 }) where label.trimmed.isEmpty {
+            throw ParseError.invalidValue(value: label, label: "<label>", reason: "a column's label cannot be empty")
+        }
+        if calibre.listColumns, given.count > 1 || dryRun {
+            throw ParseError.message(
+                "--columns lists the columns and imports nothing; it goes with no \(given.count > 1 ? given[1] : "--dry-run")"
+            )
+        }
     }
 
     /// How messages name the file: as typed, or "standard input".
@@ -109,15 +166,23 @@ struct ImportCommand: Command {
             try runReader(
                 try LibbyImport.read(read(in: session), path: shownPath, timeZone: session.timeZone), in: session)
         case .kobo: try runReader(try readKobo(in: session), in: session)
+
+        case .calibre(let request): try runCalibre(request, in: session)
         }
     }
 
     func run(_ format: ImportFormat, in session: Session) throws {
         // The file is read and checked before the store is opened: a bad file leaves the store alone.
-        let imported = try ImportFile(
-            read(in: session), format: format, path: shownPath, now: session.now().wholeSeconds,
-            timeZone: session.timeZone,
-            makeID: session.makeID, ids: session.ids)
+        try merge(
+            ImportFile(
+                read(in: session), format: format, path: shownPath, now: session.now().wholeSeconds,
+                timeZone: session.timeZone,
+                makeID: session.makeID, ids: session.ids), in: session)
+    }
+
+    /// An export, read and checked, merged as one change (or, in a dry run, only planned).
+    func merge(_ imported: ImportFile, in session: Session) throws {
+        let format = imported.format
         let operation = MergeImport(imported)
         let result = try dryRun ? session.compute(operation).result : session.perform(operation).result
         if json {

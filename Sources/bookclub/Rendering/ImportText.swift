@@ -61,7 +61,10 @@ enum ImportText {
         switch skipped.reason {
         case .id: reason = "the same id"
         case .isbn: reason = "the same ISBN"
-        case .externalID: reason = "the same Goodreads Book Id"
+        case .externalID:
+            reason =
+                skipped.item.book.details?[CalibreLibrary.uuidKey] != nil
+                ? "the same Calibre uuid" : "the same Goodreads Book Id"
         case .titleAndAuthor: reason = "the same title and author"
         }
         var what: [String] = []

@@ -118,7 +118,7 @@ _bookclub() {
             'bookclub/agenda:--days'|'bookclub/agenda:--club'|'bookclub/agenda:--store'|'bookclub/agenda:--settings'|'bookclub/agenda:--color') skip=$word ;;
             'bookclub/export:--format'|'bookclub/export:--output'|'bookclub/export:-o'|'bookclub/export:--store'|'bookclub/export:--settings'|'bookclub/export:--color') skip=$word ;;
             'bookclub/log:--store'|'bookclub/log:--settings'|'bookclub/log:--color') skip=$word ;;
-            'bookclub/import:--store'|'bookclub/import:--settings'|'bookclub/import:--color') skip=$word ;;
+            'bookclub/import:--read-column'|'bookclub/import:--date-read-column'|'bookclub/import:--store'|'bookclub/import:--settings'|'bookclub/import:--color') skip=$word ;;
             'bookclub/stats:--year'|'bookclub/stats:--output'|'bookclub/stats:-o'|'bookclub/stats:--store'|'bookclub/stats:--settings'|'bookclub/stats:--color') skip=$word ;;
             'bookclub/lookup:--store'|'bookclub/lookup:--settings'|'bookclub/lookup:--color') skip=$word ;;
             'bookclub/cover:--store'|'bookclub/cover:--settings'|'bookclub/cover:--color') skip=$word ;;
@@ -379,7 +379,7 @@ _bookclub() {
             'bookclub/remove:0') listing=--titles ;;
             'bookclub/notes:0') listing=--titles ;;
             'bookclub/select:0') listing=--titles ;;
-            'bookclub/import:0') values='goodreads storygraph json kindle koreader kobo libby' ;;
+            'bookclub/import:0') values='goodreads storygraph json calibre kindle koreader kobo libby' ;;
             'bookclub/import:1') files=1 ;;
             'bookclub/cover:0') listing=--titles ;;
             'bookclub/sync:0') values='init status' ;;
@@ -447,7 +447,7 @@ _bookclub() {
             'bookclub/agenda') read -r -a candidates <<< '--days --club --json --store --settings --quiet --color --no-color --no-hooks --no-pager --version --help' ;;
             'bookclub/export') read -r -a candidates <<< '--format --output --json --store --settings --quiet --color --no-color --no-hooks --no-pager --version --help' ;;
             'bookclub/log') read -r -a candidates <<< '--stdin --skip-invalid --json --store --settings --quiet --color --no-color --no-hooks --no-pager --version --help' ;;
-            'bookclub/import') read -r -a candidates <<< '--dry-run --json --store --settings --quiet --color --no-color --no-hooks --no-pager --version --help' ;;
+            'bookclub/import') read -r -a candidates <<< '--dry-run --columns --read-column --date-read-column --json --store --settings --quiet --color --no-color --no-hooks --no-pager --version --help' ;;
             'bookclub/stats') read -r -a candidates <<< '--year --html --output --open --no-covers --json --store --settings --quiet --color --no-color --no-hooks --no-pager --version --help' ;;
             'bookclub/lookup') read -r -a candidates <<< '--json --store --settings --quiet --color --no-color --no-hooks --no-pager --version --help' ;;
             'bookclub/cover') read -r -a candidates <<< '--path --json --store --settings --quiet --color --no-color --no-hooks --no-pager --version --help' ;;

@@ -171,7 +171,7 @@ function __bookclub_state
                 set skip 1
             case 'bookclub/log:--store' 'bookclub/log:--settings' 'bookclub/log:--color'
                 set skip 1
-            case 'bookclub/import:--store' 'bookclub/import:--settings' 'bookclub/import:--color'
+            case 'bookclub/import:--read-column' 'bookclub/import:--date-read-column' 'bookclub/import:--store' 'bookclub/import:--settings' 'bookclub/import:--color'
                 set skip 1
             case 'bookclub/stats:--year' 'bookclub/stats:--output' 'bookclub/stats:-o' 'bookclub/stats:--store' 'bookclub/stats:--settings' 'bookclub/stats:--color'
                 set skip 1
@@ -310,7 +310,7 @@ complete -c bookclub -n '__bookclub_command_is bookclub' -a 'doctor' -d 'Check t
 complete -c bookclub -n '__bookclub_command_is bookclub' -a 'agenda' -d 'Upcoming meetings of every club, and where you stand against each one'\''s target.'
 complete -c bookclub -n '__bookclub_command_is bookclub' -a 'export' -d 'Write every book, reading, note and club out, for other tools or for safekeeping.'
 complete -c bookclub -n '__bookclub_command_is bookclub' -a 'log' -d 'Log a batch of reading events from standard input, all or nothing.'
-complete -c bookclub -n '__bookclub_command_is bookclub' -a 'import' -d 'Add the books of a Goodreads, StoryGraph or bookclub JSON export, or an e-reader'\''s highlights.'
+complete -c bookclub -n '__bookclub_command_is bookclub' -a 'import' -d 'Add the books of a Goodreads, StoryGraph or bookclub JSON export, a Calibre library, or an e-reader'\''s highlights.'
 complete -c bookclub -n '__bookclub_command_is bookclub' -a 'stats' -d 'Your reading in numbers: pages and books a month, pace, streaks and your yearly goal.'
 complete -c bookclub -n '__bookclub_command_is bookclub' -a 'lookup' -d 'Show what Open Library knows of an ISBN, without adding anything.'
 complete -c bookclub -n '__bookclub_command_is bookclub' -a 'cover' -d 'Show a book'\''s cover, fetched from Open Library by its ISBN the first time.'
@@ -412,9 +412,12 @@ complete -c bookclub -n '__bookclub_command_is bookclub/export' -l json -d 'Prin
 complete -c bookclub -n '__bookclub_command_is bookclub/log' -l stdin -d 'Read the events from standard input (required).'
 complete -c bookclub -n '__bookclub_command_is bookclub/log' -l skip-invalid -d 'Log the valid lines and report the others, rather than rejecting the batch.'
 complete -c bookclub -n '__bookclub_command_is bookclub/log' -l json -d 'Print the result as JSON.'
-complete -c bookclub -n '__bookclub_argument_is bookclub/import 0' -a 'goodreads storygraph json kindle koreader kobo libby'
+complete -c bookclub -n '__bookclub_argument_is bookclub/import 0' -a 'goodreads storygraph json calibre kindle koreader kobo libby'
 complete -c bookclub -n '__bookclub_argument_is bookclub/import 1' -F
 complete -c bookclub -n '__bookclub_command_is bookclub/import' -l dry-run -s n -d 'List what would be imported, and change nothing.'
+complete -c bookclub -n '__bookclub_command_is bookclub/import' -l columns -d 'For calibre: list the library'\''s custom columns, and import nothing.'
+complete -c bookclub -n '__bookclub_command_is bookclub/import' -l read-column -x -d 'For calibre: a yes/no custom column (#read) whose yes finishes a book.'
+complete -c bookclub -n '__bookclub_command_is bookclub/import' -l date-read-column -x -d 'For calibre: a date custom column: the day each book was finished.'
 complete -c bookclub -n '__bookclub_command_is bookclub/import' -l json -d 'Print the result as JSON.'
 complete -c bookclub -n '__bookclub_command_is bookclub/stats' -l year -x -d 'The year to report, from 1900 to 9999 (default: this year).'
 complete -c bookclub -n '__bookclub_command_is bookclub/stats' -l html -d 'Write the year as one HTML page, with charts, to look at and share.'
