@@ -78,6 +78,7 @@ import Testing
         // A place logged as a time, shown as a time and a fraction; a correction back counts nothing.
         #expect(try homes.laptop.run("progress", "hail", "3:25", "--note", "Rocky!").exitCode == 0)
         #expect(try homes.laptop.run("show", "hail").stdout.contains("3:25 of 16:10 (21%)"))
+        #expect(try homes.laptop.run("list").stdout.contains("3:25/16:10 · audio"))
         #expect(try homes.laptop.run("progress", "hail", "2h").exitCode == 0)
         #expect(try homes.laptop.run("progress", "hail", "5:00").exitCode == 0)
         let entries = try homes.laptop.run("show", "hail", "--json").stdout
@@ -94,6 +95,16 @@ import Testing
             noLength.exitCode == 1 && noLength.stderr.contains("has no length to place a time in"), "\(noLength.stderr)"
         )
         #expect(try homes.desk.run("show", "hail").stdout.contains("5:00 of 16:10 (31%)"))
+        // A meeting's target in an audiobook is a time, kept as the fraction of its length.
+        #expect(try homes.laptop.run("club", "add", "Listeners").exitCode == 0)
+        let meeting = try homes.laptop.run(
+            "club", "meeting", "listeners", "--date", "in 2 weeks", "--book", "hail", "--target", "8:05")
+        #expect(
+            meeting.exitCode == 0 && meeting.stderr.contains("Project Hail Mary to 8:05 (50%)"), "\(meeting.stderr)")
+        #expect(try homes.laptop.run("club", "meetings").stdout.contains("Project Hail Mary to 8:05 (50%)"))
+        let tooFar = try homes.laptop.run(
+            "club", "meeting", "listeners", "--date", "in 3 weeks", "--book", "hail", "--target", "20:00")
+        #expect(tooFar.exitCode == 1 && tooFar.stderr.contains("20:00 is past the end"), "\(tooFar.stderr)")
         // The desk has it too, and changes it: the laptop hears of it.
         #expect(try homes.desk.run("show", "hail").stdout.contains("audiobook, 16 h 10 min"))
         #expect(try homes.desk.run("edit", "hail", "--format", "ebook", "--length", "").exitCode == 0)

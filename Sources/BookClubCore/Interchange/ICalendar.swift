@@ -46,7 +46,7 @@ public enum ICalendar {
             let book = meeting.bookID.flatMap { books[id: $0] }
             var summary = club.name
             if let book { summary += ": " + book.title }
-            if let target = meeting.target { summary += " to " + target.text }
+            if let target = meeting.target { summary += " to " + target.text(in: book) }
             lines += [
                 "BEGIN:VEVENT",
                 "UID:\(meeting.id)-\(club.id)@bookclub",

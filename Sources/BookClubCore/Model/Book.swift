@@ -102,6 +102,16 @@ public struct Book: Identifiable, Codable, Equatable, Sendable {
     public var currentProgress: Double { currentReading?.currentProgress ?? 0 }
 
     /// The page reached in the latest reading: the page logged, or else derived from the fraction and page count.
+    /// Where the reader is in an audiobook, in minutes: the time last logged, else that fraction of
+    /// its length; `nil` for a book with no length, or one read on paper (it has pages and is no
+    /// audiobook).
+    public var currentListened: Int? {
+        guard let length, format == .audiobook || pages == nil, let reading = currentReading else { return nil }
+        if reading.isFinished { return length }
+        guard let latest = reading.progress.latest else { return nil }
+        return latest.listened ?? Int((latest.progress * Double(length)).rounded())
+    }
+
     public var currentPage: Int? {
         guard let reading = currentReading else { return nil }
         if reading.isFinished { return pages }

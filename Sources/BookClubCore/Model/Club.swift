@@ -122,9 +122,15 @@ public struct Meeting: Identifiable, Codable, Equatable, Sendable {
             return min(1, Double(page) / Double(pages))
         }
 
-        /// "p. 250 (chapters 1-12)", "45%", "chapters 1-12".
-        public var text: String {
-            let amount = page.map { "p. \($0)" } ?? percent.map { ProgressText.percent($0 / 100) }
+        /// "p. 250 (chapters 1-12)", "45%", "chapters 1-12"; in an audiobook, a percent as the time it
+        /// stands for, "4:51 (30%)".
+        public func text(in book: Book? = nil) -> String {
+            var amount = page.map { "p. \($0)" } ?? percent.map { ProgressText.percent($0 / 100) }
+            if page == nil, let percent, let book, let length = book.length,
+                book.format == .audiobook || book.pages == nil
+            {
+                amount = DurationText.clock(Int((percent / 100 * Double(length)).rounded())) + " (\(amount ?? ""))"
+            }
             switch (amount, label) {
             case (let amount?, let label?): return "\(amount) (\(label))"
             case (let amount?, nil): return amount

@@ -12,11 +12,8 @@ public enum ProgressText {
         case .finished: return "finished"
         case .abandoned: return "abandoned at " + percent(book.currentProgress)
         case .reading:
-            if let length = book.length, book.format == .audiobook || book.pages == nil {
-                // An audiobook's place is a time, whether it was logged as one or as a percent.
-                let listened =
-                    book.currentReading?.progress.latest?.listened
-                    ?? Int((book.currentProgress * Double(length)).rounded())
+            // An audiobook's place is a time, whether it was logged as one or as a percent.
+            if let listened = book.currentListened, let length = book.length {
                 return
                     "\(DurationText.clock(listened)) of \(DurationText.clock(length)) (\(percent(book.currentProgress)))"
             }

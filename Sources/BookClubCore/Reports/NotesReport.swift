@@ -145,7 +145,7 @@ public enum MeetingNotes {
         if let book = item.book {
             var line: TerminalText = "**\(book.title)**"
             if let author = book.author { line += " by \(author)" }
-            if let target = item.meeting.target { line += ", to \(target.text)" }
+            if let target = item.meeting.target { line += ", to \(target.text(in: book))" }
             lines.append(line)
             lines.append("You are at \(ProgressText.describe(book)).")
         } else {

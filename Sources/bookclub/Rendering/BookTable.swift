@@ -41,7 +41,8 @@ enum BookTable {
                 // A book logged in percents with no page count has its percent in the column before.
                 let logged = book.currentReading?.progress.latest != nil
                 detail =
-                    book.currentPage.map { page in "p. \(page)" + (book.pages.map { "/\($0)" } ?? "") }
+                    book.currentListened.map { DurationText.clock($0) + "/" + DurationText.clock(book.length ?? 0) }
+                    ?? book.currentPage.map { page in "p. \(page)" + (book.pages.map { "/\($0)" } ?? "") }
                     ?? (logged ? "" : "no progress yet")
             case .finished, .abandoned:
                 detail =

@@ -103,7 +103,7 @@ enum MeetingText {
         var text =
             meeting.bookID.flatMap { library[id: $0]?.title }
             ?? clubBooks[meeting.id].map { "\($0.title) (not linked: bookclub club link)" } ?? "no book chosen"
-        if let target = meeting.target { text += " to " + target.text }
+        if let target = meeting.target { text += " to " + target.text(in: meeting.bookID.flatMap { library[id: $0] }) }
         return text
     }
 

@@ -14,7 +14,7 @@ struct ClubMeetingCommand: Command {
     static let book = Option(long: "book", kind: .value("book"), help: "The book to discuss.")
     static let target = Option(
         long: "target", kind: .value("target"),
-        help: "How far to read by then: a page (250) or a percent (40%).")
+        help: "How far to read by then: a page (250), a percent (40%), or in an audiobook a time (4:30).")
     static let label = Option(
         long: "label", kind: .value("text"), help: "The target in words, e.g. \"chapters 1-12\".")
     static let `where` = Option(long: "where", kind: .value("place"), help: "A place or a link.")
@@ -45,6 +45,8 @@ struct ClubMeetingCommand: Command {
     var date: Date
     var book: String?
     var target: Meeting.Target?
+    /// A target given as a time in an audiobook, in minutes: a percent of the book's length.
+    var listenTarget: Int?
     var place: String?
     var winner: String?
     var json: Bool
@@ -58,9 +60,11 @@ struct ClubMeetingCommand: Command {
         case nil: target = label.map { Meeting.Target(label: $0) }
         case (_, .page(let page))?: target = Meeting.Target(page: page, label: label)
         case (_, .percent(let percent))?: target = Meeting.Target(percent: percent, label: label)
+        case (_, .time(let minutes))?: (listenTarget, target) = (minutes, Meeting.Target(percent: 0, label: label))
         case (let text, _)?:
             throw ParseError.invalidValue(
-                value: text, label: "--target <target>", reason: "expected a page (250) or a percent (40%)")
+                value: text, label: "--target <target>",
+                reason: "expected a page (250), a percent (40%) or a time (4:30)")
         }
         place = try arguments[Self.where]?.nonBlank
         winner = try arguments[Self.winner]
@@ -77,6 +81,19 @@ struct ClubMeetingCommand: Command {
         let club = try store.state.resolveClub(reference)
         let book =
             try winner.map { try Self.winner($0, of: club, in: session) } ?? book.map { try store.state.resolve($0) }
+        var target = target
+        if let listenTarget {
+            guard let book, let length = book.length else {
+                throw CommandFailure(
+                    "--target as a time needs an audiobook with a length (--book, and edit BOOK --length).")
+            }
+            guard listenTarget <= length else {
+                throw BookClubError.timeOutOfRange(
+                    time: DurationText.clock(listenTarget), title: book.title,
+                    length: DurationText.describe(minutes: length))
+            }
+            target?.percent = Double(listenTarget) / Double(length) * 100
+        }
         if let page = target?.page, let pages = book?.pages, page > pages {
             throw BookClubError.pageOutOfRange(page: page, title: book!.title, pages: pages)
         }

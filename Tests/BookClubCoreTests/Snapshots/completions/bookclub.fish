@@ -477,7 +477,7 @@ complete -c bookclub -n '__bookclub_command_is bookclub/club/remove' -l json -d 
 complete -c bookclub -n '__bookclub_argument_is bookclub/club/meeting 0' -a '(__bookclub_list --clubs)'
 complete -c bookclub -n '__bookclub_command_is bookclub/club/meeting' -l date -x -a 'today yesterday monday tuesday wednesday thursday friday saturday sunday' -d 'When: thursday 19:00, next thursday 7pm, dec 3 19:00, in 2 weeks, 2026-12-03T19:00 (required).'
 complete -c bookclub -n '__bookclub_command_is bookclub/club/meeting' -l book -x -a '(__bookclub_list --titles)' -d 'The book to discuss.'
-complete -c bookclub -n '__bookclub_command_is bookclub/club/meeting' -l target -x -d 'How far to read by then: a page (250) or a percent (40%).'
+complete -c bookclub -n '__bookclub_command_is bookclub/club/meeting' -l target -x -d 'How far to read by then: a page (250), a percent (40%), or in an audiobook a time (4:30).'
 complete -c bookclub -n '__bookclub_command_is bookclub/club/meeting' -l label -x -d 'The target in words, e.g. "chapters 1-12".'
 complete -c bookclub -n '__bookclub_command_is bookclub/club/meeting' -l where -x -d 'A place or a link.'
 complete -c bookclub -n '__bookclub_command_is bookclub/club/meeting' -l winner -x -d 'The book that won a closed poll of the shared club (its id, or last); added when missing.'
