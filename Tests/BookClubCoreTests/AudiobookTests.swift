@@ -127,6 +127,25 @@ import Testing
         }
     }
 
+    @Test func aRereadOnAudio() throws {
+        let bookclub = try BookClubRunner()
+        defer { bookclub.cleanUp() }
+        #expect(try bookclub.run("add", "Dune", "--pages", "412").exitCode == 0)
+        #expect(try bookclub.run("finish", "dune").exitCode == 0)
+        let reread = try bookclub.run("reread", "dune", "--audio", "--length", "21:02")
+        #expect(
+            reread.exitCode == 0 && reread.stderr.contains("Started reading 2 of 'Dune' on audio."), "\(reread.stderr)")
+        #expect(try bookclub.run("progress", "dune", "10:31").exitCode == 0)
+        let shown = try bookclub.run("show", "dune").stdout
+        #expect(shown.contains("10:31 of 21:02 (50%)") && shown.contains("Reading 2, on audio"), "\(shown)")
+        #expect(try bookclub.run("list").stdout.contains("· audio"))
+        let json = try bookclub.run("show", "dune", "--json").stdout
+        #expect(json.contains("\"format\" : \"audiobook\"") && json.contains("\"listened\" : 631"), "\(json)")
+        // The store reads it back as it wrote it.
+        #expect(try bookclub.run("export").stdout.contains("\"format\" : \"audiobook\""))
+        #expect(try bookclub.run("doctor").exitCode == 0)
+    }
+
     @Test func storyGraphSaysWhichBooksWereHeard() throws {
         let bookclub = try BookClubRunner()
         defer { bookclub.cleanUp() }

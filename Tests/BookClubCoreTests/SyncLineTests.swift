@@ -30,6 +30,7 @@ import Testing
             ReadingCore(
                 Reading(id: reading, started: time, ending: Ending(outcome: .finished, date: time, rating: 3.75)))),
         .removeReading(book: "ab12", reading: reading),
+        .putReading(book: "ab12", ReadingCore(Reading(id: reading, started: time, format: .audiobook))),
         .putEntry(
             book: "ab12", reading: reading,
             ReadingProgress.Entry(id: reading, progress: 0.25, page: 100, time: time, note: "plain note")),

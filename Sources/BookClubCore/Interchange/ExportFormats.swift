@@ -47,8 +47,16 @@ public enum GoodreadsCSV {
             var fields: [String] = [
                 book.id, book.title, book.author ?? "", book.author.map(lastFirst) ?? "", additional,
             ]
+            // Binding: what Goodreads writes for the format, so that another site reads it back.
+            let binding =
+                switch book.format {
+                case .audiobook?: "Audiobook"
+                case .ebook?: "ebook"
+                case .print?: "Paperback"
+                case nil: ""
+                }
             fields += [
-                "=\"\(isbn10)\"", "=\"\(isbn13)\"", rating, "", "", "", book.pages.map(String.init) ?? "", "", "",
+                "=\"\(isbn10)\"", "=\"\(isbn13)\"", rating, "", "", binding, book.pages.map(String.init) ?? "", "", "",
             ]
             fields += [dateRead, day(book.added, timeZone), shelves.joined(separator: ", ")]
             fields += [shelves.map { "\($0) (#1)" }.joined(separator: ", "), shelf, book.currentReview ?? "", ""]

@@ -102,11 +102,20 @@ public struct Book: Identifiable, Codable, Equatable, Sendable {
     public var currentProgress: Double { currentReading?.currentProgress ?? 0 }
 
     /// The page reached in the latest reading: the page logged, or else derived from the fraction and page count.
+    /// How the current reading is read: its own format (a re-read on audio), else the book's.
+    public var currentFormat: Format? { currentReading?.format ?? format }
+
+    /// Whether a reading is heard, so that its places are times: an audiobook's, or one of a book
+    /// with a length and no pages.
+    public func isHeard(_ reading: Reading?) -> Bool {
+        length != nil && ((reading?.format ?? format) == .audiobook || pages == nil)
+    }
+
     /// Where the reader is in an audiobook, in minutes: the time last logged, else that fraction of
     /// its length; `nil` for a book with no length, or one read on paper (it has pages and is no
     /// audiobook).
     public var currentListened: Int? {
-        guard let length, format == .audiobook || pages == nil, let reading = currentReading else { return nil }
+        guard let length, isHeard(currentReading), let reading = currentReading else { return nil }
         if reading.isFinished { return length }
         guard let latest = reading.progress.latest else { return nil }
         return latest.listened ?? Int((latest.progress * Double(length)).rounded())

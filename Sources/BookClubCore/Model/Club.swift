@@ -126,9 +126,7 @@ public struct Meeting: Identifiable, Codable, Equatable, Sendable {
         /// stands for, "4:51 (30%)".
         public func text(in book: Book? = nil) -> String {
             var amount = page.map { "p. \($0)" } ?? percent.map { ProgressText.percent($0 / 100) }
-            if page == nil, let percent, let book, let length = book.length,
-                book.format == .audiobook || book.pages == nil
-            {
+            if page == nil, let percent, let book, let length = book.length, book.isHeard(book.currentReading) {
                 amount = DurationText.clock(Int((percent / 100 * Double(length)).rounded())) + " (\(amount ?? ""))"
             }
             switch (amount, label) {

@@ -203,12 +203,19 @@ extension Library {
         return ending.outcome
     }
 
-    /// Starts a new reading of a finished or abandoned book.
-    public mutating func reread(at time: Date, bookID: Book.ID, reference: String, ids: IDSource) throws {
+    /// Starts a new reading of a finished or abandoned book, in another format when `format` says
+    /// (a re-read on audio; `length`, the audiobook's, when the book has none).
+    public mutating func reread(
+        at time: Date, bookID: Book.ID, reference: String, ids: IDSource, format: Book.Format? = nil,
+        length: Int? = nil
+    ) throws {
         guard let index = index(of: bookID) else { throw BookClubError.bookNotFound(reference) }
         switch books[index].status {
         case .finished, .abandoned:
-            books[index].readings.append(Reading(id: ids.uuid(), started: time))
+            let own = books[index].format ?? .print
+            books[index].readings.append(
+                Reading(id: ids.uuid(), started: time, format: format.flatMap { $0 == own ? nil : $0 }))
+            if let length { books[index].length = length }
         case .unstarted, .reading:
             throw BookClubError.notEnded(title: books[index].title, reference: reference)
         }

@@ -19,12 +19,16 @@ public struct Reading: Identifiable, Codable, Equatable, Sendable {
     public var resumed: [Ending]?
     /// The passages marked during this reading, in the order they came; `nil` when there are none.
     public var highlights: [Highlight]?
+    /// How this reading is read when it is not the book's own format (a re-read on audio); `nil`: the
+    /// book's.
+    public var format: Book.Format?
 
     public init(
         id: UUID, started: Date?, progress: ReadingProgress = ReadingProgress(), ending: Ending? = nil,
-        resumed: [Ending]? = nil, highlights: [Highlight]? = nil
+        resumed: [Ending]? = nil, highlights: [Highlight]? = nil, format: Book.Format? = nil
     ) {
         self.id = id
+        self.format = format
         self.started = started
         self.progress = progress
         self.ending = ending

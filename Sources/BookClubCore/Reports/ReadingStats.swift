@@ -59,6 +59,8 @@ public struct ReadingStats: Equatable, Sendable {
         public var rating: Double?
         /// A second or later reading of the book.
         public var isReread: Bool
+        /// How that reading was read, when said (its own format, else the book's).
+        public var format: Book.Format? = nil
 
         /// Days from the start to the finish, both counted; `nil` when the start is unknown.
         public var days: Int? { started.map { max(1, finished.number - $0.number + 1) } }
@@ -199,7 +201,7 @@ public struct ReadingStats: Equatable, Sendable {
                 var furthest = 0
                 for entry in reading.progress.entries {
                     let day = timeZone.day(of: entry.time)
-                    if book.format == .audiobook, let length = book.length {
+                    if book.isHeard(reading), let length = book.length {
                         let place = entry.listened ?? Int((entry.progress * Double(length)).rounded())
                         if place > furthest, counted.contains(day) { listened += place - furthest }
                         furthest = max(furthest, place)
@@ -236,7 +238,7 @@ public struct ReadingStats: Equatable, Sendable {
                             tags: book.tags, coverName: book.coverName,
                             started: reading.started.map { Day(number: timeZone.day(of: $0)) },
                             finished: Day(number: day), rating: rating,
-                            isReread: reading.id != book.readings.first?.id))
+                            isReread: reading.id != book.readings.first?.id, format: reading.format ?? book.format))
                 }
             }
         }

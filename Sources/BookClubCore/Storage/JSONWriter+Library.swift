@@ -60,8 +60,8 @@ extension JSONWriter {
 
     private mutating func storedReading(_ reading: StoredBook.StoredReading) {
         readingObject(
-            id: reading.id, ending: reading.ending, highlights: reading.highlights, resumed: reading.resumed,
-            started: reading.started, withdrawn: reading.withdrawn
+            id: reading.id, ending: reading.ending, format: reading.format, highlights: reading.highlights,
+            resumed: reading.resumed, started: reading.started, withdrawn: reading.withdrawn
         ) { w in
             if let latest = reading.latest {
                 w.field("latest")
@@ -72,8 +72,8 @@ extension JSONWriter {
 
     private mutating func reading(_ reading: Reading) {
         readingObject(
-            id: reading.id, ending: reading.ending, highlights: reading.highlights, resumed: reading.resumed,
-            started: reading.started
+            id: reading.id, ending: reading.ending, format: reading.format, highlights: reading.highlights,
+            resumed: reading.resumed, started: reading.started
         ) { w in
             w.field("progress")
             w.object { w in
@@ -85,14 +85,15 @@ extension JSONWriter {
 
     /// A reading's fields, its entries (`latest`, or `progress`) written by `entries` in their place.
     private mutating func readingObject(
-        id: UUID, ending: Ending?, highlights: [Highlight]?, resumed: [Ending]?, started: Date?,
-        withdrawn: [UUID]? = nil, entries: (inout JSONWriter) -> Void
+        id: UUID, ending: Ending?, format: Book.Format?, highlights: [Highlight]?, resumed: [Ending]?,
+        started: Date?, withdrawn: [UUID]? = nil, entries: (inout JSONWriter) -> Void
     ) {
         object { w in
             if let ending {
                 w.field("ending")
                 w.ending(ending)
             }
+            w.field("format", format?.rawValue)
             if let highlights {
                 w.field("highlights")
                 w.array(highlights) { w, highlight in w.highlight(highlight) }

@@ -15,7 +15,7 @@ extension StoredBook {
                 id: $0.id, started: $0.started, ending: $0.ending, resumed: $0.resumed, latest: $0.progress.latest,
                 highlights: $0.highlights,
                 withdrawn: $0.progress.withdrawn.isEmpty
-                    ? nil : $0.progress.withdrawn.sorted { $0.uuidString < $1.uuidString })
+                    ? nil : $0.progress.withdrawn.sorted { $0.uuidString < $1.uuidString }, format: $0.format)
         }
     }
 
@@ -136,9 +136,11 @@ extension StoredBook {
         var latest: ReadingProgress.Entry?
         var highlights: [Highlight]?
         var withdrawn: [UUID]?
+        var format: String?
         var seen = JSONScanner.SeenKeys()
         let complete = scanner.object { key, scanner in
             switch key {
+            case "format" where seen.first(7): return scanner.read(&format)
             case "withdrawn" where seen.first(6):
                 var list: [UUID] = []
                 guard scanner.array({ scanner in scanner.uuid().map { list.append($0) } != nil }) else { return false }
@@ -170,9 +172,12 @@ extension StoredBook {
             return true
         }
         guard complete, let id else { return nil }
+        // A format this bookclub does not know is left to Foundation's decoder, which refuses it.
+        let known = format.map(Book.Format.init(rawValue:))
+        if known == .some(nil) { return nil }
         return StoredReading(
             id: id, started: started, ending: ending, resumed: resumed, latest: latest, highlights: highlights,
-            withdrawn: withdrawn)
+            withdrawn: withdrawn, format: known ?? nil)
     }
 
     private static func highlight(_ scanner: inout JSONScanner) -> Highlight? {

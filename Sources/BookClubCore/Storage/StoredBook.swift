@@ -16,6 +16,7 @@ struct StoredBook: Codable, Equatable, Sendable {
         var highlights: [Highlight]?
         /// See `ReadingProgress.withdrawn`; `nil` when there are none.
         var withdrawn: [UUID]?
+        var format: Book.Format? = nil
     }
 
     var id: Book.ID
@@ -48,7 +49,7 @@ struct StoredBook: Codable, Equatable, Sendable {
                     id: $0.id, started: $0.started,
                     progress: ReadingProgress.partial(
                         entries: $0.latest.map { [$0] } ?? [], withdrawn: Set($0.withdrawn ?? [])),
-                    ending: $0.ending, resumed: $0.resumed, highlights: $0.highlights)
+                    ending: $0.ending, resumed: $0.resumed, highlights: $0.highlights, format: $0.format)
             })
     }
 }

@@ -134,9 +134,12 @@ extension Library {
                 if let index = book.readings.firstIndex(where: { $0.id == core.id }) {
                     (book.readings[index].started, book.readings[index].ending, book.readings[index].resumed) =
                         (core.started, core.ending, core.resumed)
+                    book.readings[index].format = core.format
                 } else {
                     book.readings.append(
-                        Reading(id: core.id, started: core.started, ending: core.ending, resumed: core.resumed))
+                        Reading(
+                            id: core.id, started: core.started, ending: core.ending, resumed: core.resumed,
+                            format: core.format))
                 }
                 return true
             }

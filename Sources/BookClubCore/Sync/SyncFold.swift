@@ -162,7 +162,7 @@ struct SyncFold {
                     id: core.id, started: core.started,
                     progress: ReadingProgress(entries: entries, withdrawn: withdrawn),
                     ending: core.ending,
-                    resumed: core.resumed, highlights: highlights.isEmpty ? nil : highlights)
+                    resumed: core.resumed, highlights: highlights.isEmpty ? nil : highlights, format: core.format)
             }
             library.books.append(core.book(readings: readings, tags: tags))
         }

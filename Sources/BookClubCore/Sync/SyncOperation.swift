@@ -253,9 +253,11 @@ struct ReadingCore: Codable, Equatable, Sendable {
     public var started: Date?
     public var ending: Ending?
     public var resumed: [Ending]?
+    public var format: Book.Format?
 
     init(_ reading: Reading) {
         (id, started, ending, resumed) = (reading.id, reading.started, reading.ending, reading.resumed)
+        format = reading.format
     }
 }
 

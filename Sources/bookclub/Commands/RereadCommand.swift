@@ -1,22 +1,47 @@
 import BookClubCore
 
-struct RereadCommand: BookCommand {
+struct RereadCommand: Command {
     static let configuration = CommandConfiguration(
         name: "reread",
         abstract: "Start a new reading of a finished or abandoned book; the old one keeps its history.",
-        examples: ["bookclub reread dune"],
+        discussion: """
+            A re-read may be in another format: --audio (or --format) says so for this reading alone, \
+            and --length gives the audiobook's length when the book has none.
+            """,
+        examples: ["bookclub reread dune", "bookclub reread dune --audio --length 21:02"],
         arguments: [CommonOptions.book],
-        options: [CommonOptions.json])
+        options: [AddCommand.format, AddCommand.audio, AddCommand.length, CommonOptions.json])
 
     var target: BookTarget
+    var format: Book.Format?
+    var length: Int?
+
+    init(_ arguments: ParsedArguments) throws {
+        target = try BookTarget(arguments)
+        format = try arguments[AddCommand.format]
+        length = try arguments[AddCommand.length]
+        if arguments[AddCommand.audio] {
+            guard format == nil || format == .audiobook else {
+                throw ParseError.exclusiveFlags(duplicate: "--audio", previous: "--format")
+            }
+            format = .audiobook
+        }
+        if length != nil && format == nil { format = .audiobook }
+        if length != nil && format != .audiobook {
+            throw ParseError.message("--length is an audiobook's: give --audio (or leave --format out)")
+        }
+    }
 
     func run(in session: Session) throws {
         let (store, book, shellReference) = try session.chooseBook(target.reference, forWriting: true)
         try store.update {
-            try $0.reread(at: session.now().wholeSeconds, bookID: book.id, reference: shellReference, ids: session.ids)
+            try $0.reread(
+                at: session.now().wholeSeconds, bookID: book.id, reference: shellReference, ids: session.ids,
+                format: format, length: length)
         }
         let count = store.state[id: book.id]!.readings.count
-        session.output.write("Started reading \(count) of '\(book.title)'.", as: .message)
+        let on = format == .audiobook ? " on audio" : format == .ebook ? " as an e-book" : ""
+        session.output.write("Started reading \(count) of '\(book.title)'\(on).", as: .message)
         if target.json { try session.writeJSON(BookJSON(store.state[id: book.id]!)) }
     }
 }

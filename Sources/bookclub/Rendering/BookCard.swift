@@ -46,6 +46,9 @@ enum BookCard {
         for (number, reading) in book.readings.enumerated() {
             lines.append("")
             var heading: TerminalText = book.readings.count > 1 ? "Reading \(number + 1)" : "Reading"
+            if let format = reading.format {
+                heading += format == .audiobook ? ", on audio" : ", as \(format == .ebook ? "an e-book" : "print")"
+            }
             if let started = reading.started { heading += ", started \(DateText.day(started, timeZone: zone))" }
             if let ending = reading.ending {
                 heading +=

@@ -14,6 +14,8 @@ import BookClubCore
 struct BookJSON: Encodable {
     struct ReadingJSON: Encodable {
         var id: UUID
+        /// When this reading is in another format than the book's (a re-read on audio).
+        var format: Book.Format?
         var started: Date?
         var status: Book.Status
         var progress: Double
@@ -77,7 +79,7 @@ struct BookJSON: Encodable {
         if withHistory {
             readings = book.readings.map {
                 ReadingJSON(
-                    id: $0.id, started: $0.started, status: $0.status, progress: $0.currentProgress,
+                    id: $0.id, format: $0.format, started: $0.started, status: $0.status, progress: $0.currentProgress,
                     ended: $0.ending?.date, endNote: $0.ending?.note, rating: $0.ending?.rating,
                     review: $0.ending?.review,
                     resumed: $0.resumed, entries: $0.progress.entries, highlights: $0.highlights ?? [])

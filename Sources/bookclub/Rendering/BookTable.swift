@@ -49,7 +49,7 @@ enum BookTable {
                     book.status.rawValue
                     + (book.currentReading?.ending?.date.map { " " + DateText.day($0, timeZone: timeZone) } ?? "")
             }
-            if book.format == .audiobook { detail += " · audio" }
+            if book.currentFormat == .audiobook { detail += " · audio" }
             let row: [TerminalText] = [
                 "\(book.id.prefix(idWidth))", "\(book.title)", "\(book.author ?? "")",
                 "\(ProgressBar.render(book.currentProgress, width: barWidth))",

@@ -92,6 +92,11 @@ enum StatsHTML {
                 }
             }
             if book.isReread { facts.append("a re-read") }
+            if book.format == .audiobook {
+                facts.append("listened to")
+            } else if book.format == .ebook {
+                facts.append("e-book")
+            }
             let image =
                 cover(book).map {
                     "<img class=\"cover\" src=\"\(escape($0))\" alt=\"\" width=\"48\" height=\"72\">"
@@ -134,8 +139,10 @@ enum StatsHTML {
 
     static func counts(_ stats: ReadingStats) -> String {
         let rereads = stats.finished.count(where: \.isReread)
+        let listened =
+            stats.listened > 0 ? " · \(escape(DurationText.describe(minutes: stats.listened))) of audiobooks" : ""
         return
-            "<p>\(escape(NumberText.count(rereads, "re-read"))) · \(escape(NumberText.count(stats.abandoned, "book")) ) abandoned</p>"
+            "<p>\(escape(NumberText.count(rereads, "re-read"))) · \(escape(NumberText.count(stats.abandoned, "book")) ) abandoned\(listened)</p>"
     }
 
     // MARK: - Charts

@@ -107,7 +107,7 @@ _bookclub() {
             'bookclub/finish:--date'|'bookclub/finish:--note'|'bookclub/finish:--rating'|'bookclub/finish:--review'|'bookclub/finish:--store'|'bookclub/finish:--settings'|'bookclub/finish:--color') skip=$word ;;
             'bookclub/unfinish:--store'|'bookclub/unfinish:--settings'|'bookclub/unfinish:--color') skip=$word ;;
             'bookclub/abandon:--date'|'bookclub/abandon:--note'|'bookclub/abandon:--store'|'bookclub/abandon:--settings'|'bookclub/abandon:--color') skip=$word ;;
-            'bookclub/reread:--store'|'bookclub/reread:--settings'|'bookclub/reread:--color') skip=$word ;;
+            'bookclub/reread:--format'|'bookclub/reread:--length'|'bookclub/reread:--store'|'bookclub/reread:--settings'|'bookclub/reread:--color') skip=$word ;;
             'bookclub/edit:--title'|'bookclub/edit:--author'|'bookclub/edit:-a'|'bookclub/edit:--pages'|'bookclub/edit:-p'|'bookclub/edit:--isbn'|'bookclub/edit:--cover'|'bookclub/edit:--format'|'bookclub/edit:--length'|'bookclub/edit:--add-tag'|'bookclub/edit:--remove-tag'|'bookclub/edit:--rating'|'bookclub/edit:--review'|'bookclub/edit:--store'|'bookclub/edit:--settings'|'bookclub/edit:--color') skip=$word ;;
             'bookclub/remove:--store'|'bookclub/remove:--settings'|'bookclub/remove:--color') skip=$word ;;
             'bookclub/notes:--club'|'bookclub/notes:--meeting'|'bookclub/notes:--output'|'bookclub/notes:-o'|'bookclub/notes:--store'|'bookclub/notes:--settings'|'bookclub/notes:--color') skip=$word ;;
@@ -201,6 +201,7 @@ _bookclub() {
             'bookclub/abandon:--store') files=1 ;;
             'bookclub/abandon:--settings') files=1 ;;
             'bookclub/abandon:--color') values='auto always never' ;;
+            'bookclub/reread:--format') values='print ebook audiobook' ;;
             'bookclub/reread:--store') files=1 ;;
             'bookclub/reread:--settings') files=1 ;;
             'bookclub/reread:--color') values='auto always never' ;;
@@ -436,7 +437,7 @@ _bookclub() {
             'bookclub/finish') read -r -a candidates <<< '--date --note --rating --review --json --store --settings --quiet --color --no-color --no-hooks --no-pager --version --help' ;;
             'bookclub/unfinish') read -r -a candidates <<< '--json --store --settings --quiet --color --no-color --no-hooks --no-pager --version --help' ;;
             'bookclub/abandon') read -r -a candidates <<< '--date --note --json --store --settings --quiet --color --no-color --no-hooks --no-pager --version --help' ;;
-            'bookclub/reread') read -r -a candidates <<< '--json --store --settings --quiet --color --no-color --no-hooks --no-pager --version --help' ;;
+            'bookclub/reread') read -r -a candidates <<< '--format --audio --length --json --store --settings --quiet --color --no-color --no-hooks --no-pager --version --help' ;;
             'bookclub/edit') read -r -a candidates <<< '--title --author --pages --isbn --cover --format --length --add-tag --remove-tag --rating --review --refresh --replace --json --store --settings --quiet --color --no-color --no-hooks --no-pager --version --help' ;;
             'bookclub/remove') read -r -a candidates <<< '--yes --json --store --settings --quiet --color --no-color --no-hooks --no-pager --version --help' ;;
             'bookclub/notes') read -r -a candidates <<< '--club --meeting --output --json --store --settings --quiet --color --no-color --no-hooks --no-pager --version --help' ;;

@@ -149,7 +149,7 @@ function __bookclub_state
                 set skip 1
             case 'bookclub/abandon:--date' 'bookclub/abandon:--note' 'bookclub/abandon:--store' 'bookclub/abandon:--settings' 'bookclub/abandon:--color'
                 set skip 1
-            case 'bookclub/reread:--store' 'bookclub/reread:--settings' 'bookclub/reread:--color'
+            case 'bookclub/reread:--format' 'bookclub/reread:--length' 'bookclub/reread:--store' 'bookclub/reread:--settings' 'bookclub/reread:--color'
                 set skip 1
             case 'bookclub/edit:--title' 'bookclub/edit:--author' 'bookclub/edit:-a' 'bookclub/edit:--pages' 'bookclub/edit:-p' 'bookclub/edit:--isbn' 'bookclub/edit:--cover' 'bookclub/edit:--format' 'bookclub/edit:--length' 'bookclub/edit:--add-tag' 'bookclub/edit:--remove-tag' 'bookclub/edit:--rating' 'bookclub/edit:--review' 'bookclub/edit:--store' 'bookclub/edit:--settings' 'bookclub/edit:--color'
                 set skip 1
@@ -371,6 +371,9 @@ complete -c bookclub -n '__bookclub_command_is bookclub/abandon' -l date -x -a '
 complete -c bookclub -n '__bookclub_command_is bookclub/abandon' -l note -x -d 'A note to keep with it.'
 complete -c bookclub -n '__bookclub_command_is bookclub/abandon' -l json -d 'Print the result as JSON.'
 complete -c bookclub -n '__bookclub_argument_is bookclub/reread 0' -a '(__bookclub_list --titles)'
+complete -c bookclub -n '__bookclub_command_is bookclub/reread' -l format -x -a 'print ebook audiobook' -d 'How you read it: print, ebook or audiobook.'
+complete -c bookclub -n '__bookclub_command_is bookclub/reread' -l audio -d 'An audiobook: the same as --format audiobook.'
+complete -c bookclub -n '__bookclub_command_is bookclub/reread' -l length -x -d 'An audiobook'\''s length: 11:40, 11h40m.'
 complete -c bookclub -n '__bookclub_command_is bookclub/reread' -l json -d 'Print the result as JSON.'
 complete -c bookclub -n '__bookclub_argument_is bookclub/edit 0' -a '(__bookclub_list --titles)'
 complete -c bookclub -n '__bookclub_command_is bookclub/edit' -l title -x -d 'A new title.'
