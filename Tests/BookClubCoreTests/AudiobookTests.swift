@@ -85,7 +85,10 @@ import Testing
         #expect(entries.contains("\"listened\" : 205") && entries.contains("\"listened\" : 300"), "\(entries)")
         let stats = try homes.laptop.run("stats", "--json").stdout
         #expect(stats.contains("\"minutesListened\" : 300"), "\(stats)")
-        #expect(try homes.laptop.run("stats").stdout.contains("5 h of audiobooks"))
+        #expect(try homes.laptop.run("stats").stdout.contains("5 h of audiobooks, 5 h a day"))
+        #expect(stats.contains("\"minutesListenedPerDay\" : 300"), "\(stats)")
+        let page = try homes.laptop.run("stats", "--html").stdout
+        #expect(page.contains("Hours of audiobooks listened to by month") && page.contains("5 h of audiobooks"))
         let past = try homes.laptop.run("progress", "hail", "17:00")
         #expect(
             past.exitCode == 1 && past.stderr.contains("17:00 is past the end of 'Project Hail Mary' (16 h 10 min)"))

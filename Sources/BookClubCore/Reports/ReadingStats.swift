@@ -44,6 +44,8 @@ public struct ReadingStats: Equatable, Sendable {
         public var readingDays: Int
         /// Minutes read, as e-readers' statistics tell them; 0 when none do.
         public var minutes = 0
+        /// Minutes of audiobooks listened to.
+        public var listened = 0
     }
 
     /// A reading finished in the year, as the year's list of books shows it.
@@ -139,6 +141,8 @@ public struct ReadingStats: Equatable, Sendable {
     /// Minutes of audiobooks listened to in the year: how far each entry moved past the furthest
     /// place before it (a correction backwards counts nothing, nor does hearing it again).
     public var listened = 0
+    /// Minutes listened a day the reader listened on; 0 when there is none: the pace of the ear.
+    public var listenedPerDay: Double = 0
     /// The readings finished in the year, in the order they were finished.
     public var finished: [Finished]
     /// Readings abandoned in the year.
@@ -180,7 +184,8 @@ public struct ReadingStats: Equatable, Sendable {
         var finishedWithoutDate = 0
         var ratings: [Double] = []
         var minutesByMonth = Array(repeating: 0, count: 12)
-        var listened = 0
+        /// Minutes listened, by day.
+        var listenedByDay: [Int: Int] = [:]
         var finished: [Finished] = []
         var abandoned = 0
 
@@ -203,7 +208,9 @@ public struct ReadingStats: Equatable, Sendable {
                     let day = timeZone.day(of: entry.time)
                     if book.isHeard(reading), let length = book.length {
                         let place = entry.listened ?? Int((entry.progress * Double(length)).rounded())
-                        if place > furthest, counted.contains(day) { listened += place - furthest }
+                        if place > furthest, counted.contains(day) {
+                            listenedByDay[day, default: 0] += place - furthest
+                        }
                         furthest = max(furthest, place)
                     }
                     tally.add(fraction: entry.progress, page: entry.page, day: day, to: &pagesByDay)
@@ -261,7 +268,8 @@ public struct ReadingStats: Equatable, Sendable {
         finishedWithoutDate = counter.finishedWithoutDate
         ratings = counter.ratings
         minutes = counter.minutesByMonth.reduce(0, +)
-        listened = counter.listened
+        listened = counter.listenedByDay.values.reduce(0, +)
+        listenedPerDay = counter.listenedByDay.isEmpty ? 0 : Double(listened) / Double(counter.listenedByDay.count)
         finished = counter.finished.enumerated().sorted {
             ($0.element.finished, $0.offset) < ($1.element.finished, $1.offset)
         }.map(\.element)
@@ -276,6 +284,7 @@ public struct ReadingStats: Equatable, Sendable {
                 month: $0, books: booksByMonth[$0 - 1], pages: 0, readingDays: 0,
                 minutes: counter.minutesByMonth[$0 - 1])
         }
+        for (day, minutes) in counter.listenedByDay { months[Day(number: day).month - 1].listened += minutes }
         for total in days {
             months[total.day.month - 1].pages += total.pages
             months[total.day.month - 1].readingDays += 1

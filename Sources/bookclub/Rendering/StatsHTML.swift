@@ -39,6 +39,14 @@ enum StatsHTML {
                         stats.months.map { (CalendarNames.month($0.month), Double($0.minutes) / 60) },
                         title: "Hours read by month, as your e-reader counted them", unit: "hours")))
         }
+        if stats.listened > 0 {
+            body.append(
+                section(
+                    "Time listened",
+                    bars(
+                        stats.months.map { (CalendarNames.month($0.month), Double($0.listened) / 60) },
+                        title: "Hours of audiobooks listened to by month", unit: "hours")))
+        }
         body.append(section("Every day of \(stats.year)", calendar(stats)))
         body.append(section("Books finished", finishedList(stats, cover: cover)))
         body.append(section("Ratings, tags and re-reads", ratings(stats) + tags(stats) + counts(stats)))

@@ -14,6 +14,8 @@ struct StatsJSON: Encodable {
         var books: Int
         var pages: Int
         var readingDays: Int
+        /// Minutes of audiobooks listened to.
+        var minutesListened: Int
     }
 
     struct WeekJSON: Encodable {
@@ -64,6 +66,8 @@ struct StatsJSON: Encodable {
     var minutesRead: Int
     /// Minutes of audiobooks listened to.
     var minutesListened: Int
+    /// Minutes listened a day listened on.
+    var minutesListenedPerDay: Double
     var currentStreak: StreakJSON
     var longestStreak: StreakJSON
     var months: [MonthJSON]
@@ -87,6 +91,7 @@ struct StatsJSON: Encodable {
         pagesPerDay = Self.twoDecimals(stats.pagesPerDay)
         minutesRead = stats.minutes
         minutesListened = stats.listened
+        minutesListenedPerDay = Self.twoDecimals(stats.listenedPerDay)
         currentStreak = StreakJSON(
             days: stats.currentStreak.days, last: Nullable(stats.currentStreak.last?.description))
         longestStreak = StreakJSON(
@@ -94,7 +99,7 @@ struct StatsJSON: Encodable {
         months = stats.months.map {
             MonthJSON(
                 month: "\(stats.year)-" + String($0.month).zeroPadded(to: 2), books: $0.books, pages: $0.pages,
-                readingDays: $0.readingDays)
+                readingDays: $0.readingDays, minutesListened: $0.listened)
         }
         weeks = stats.weeks.map { WeekJSON(start: $0.start.description, pages: $0.pages) }
         days = stats.days.map { DayJSON(date: $0.day.description, pages: $0.pages) }

@@ -38,7 +38,11 @@ enum StatsText {
                 ], at: 1)
         }
         if stats.listened > 0 {
-            rows.insert(["Listened", "\(DurationText.describe(minutes: stats.listened)) of audiobooks"], at: 1)
+            rows.insert(
+                [
+                    "Listened",
+                    "\(DurationText.describe(minutes: stats.listened)) of audiobooks, \(DurationText.describe(minutes: Int(stats.listenedPerDay.rounded()))) a day",
+                ], at: 1)
         }
         if !stats.ratings.isEmpty {
             let average = stats.ratings.reduce(0, +) / Double(stats.ratings.count)
