@@ -105,6 +105,11 @@ import Testing
         #expect(
             meeting.exitCode == 0 && meeting.stderr.contains("Project Hail Mary to 8:05 (50%)"), "\(meeting.stderr)")
         #expect(try homes.laptop.run("club", "meetings").stdout.contains("Project Hail Mary to 8:05 (50%)"))
+        let agenda = try homes.laptop.run("agenda")
+        // (A long line wraps under its text: its words are compared.)
+        let words = agenda.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(words.contains("you are at 5:00, 3 h 5 min to go, 14 min a day"), "\(agenda.stdout)")
+        #expect(try homes.laptop.run("agenda", "--json").stdout.contains("\"minutesToGo\" : 185"))
         let tooFar = try homes.laptop.run(
             "club", "meeting", "listeners", "--date", "in 3 weeks", "--book", "hail", "--target", "20:00")
         #expect(tooFar.exitCode == 1 && tooFar.stderr.contains("20:00 is past the end"), "\(tooFar.stderr)")

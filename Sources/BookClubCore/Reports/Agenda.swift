@@ -33,6 +33,12 @@ public struct AgendaItem: Equatable, Sendable {
     /// Your pace over the last two weeks of this reading, in pages a day.
     public var recentPagesPerDay: Double?
     public var standing: Standing
+    /// For an audiobook the same in minutes: where you are, the minutes to go, the minutes a day that
+    /// reach the target, and your recent pace.
+    public var currentListened: Int? = nil
+    public var minutesToGo: Int? = nil
+    public var minutesPerDay: Double? = nil
+    public var recentMinutesPerDay: Double? = nil
 }
 
 public enum Agenda {
@@ -75,12 +81,22 @@ public enum Agenda {
             item.pagesToGo = 0
             return item
         }
+        // An hour at least, so that a meeting about to start does not ask for infinite pages a day.
+        let days = max(daysLeft, 1.0 / 24)
+        if book.isHeard(book.currentReading), let length = book.length {
+            let current = book.status == .reading ? book.currentListened ?? 0 : 0
+            item.currentListened = current
+            item.minutesToGo = max(0, Int((fraction * Double(length)).rounded()) - current)
+            item.minutesPerDay = Double(item.minutesToGo!) / days
+            guard let pace = try recentPace(of: book, pages: length, now: now) else { return item }
+            item.recentMinutesPerDay = pace
+            item.standing = pace >= item.minutesPerDay! ? .onTrack : .behind
+            return item
+        }
         guard let pages = book.pages, let targetPage = item.targetPage else { return item }
         let current = book.status == .reading ? book.currentPage ?? 0 : 0
         item.currentPage = current
         item.pagesToGo = max(0, targetPage - current)
-        // An hour at least, so that a meeting about to start does not ask for infinite pages a day.
-        let days = max(daysLeft, 1.0 / 24)
         item.pagesPerDay = Double(item.pagesToGo!) / days
         guard let pace = try recentPace(of: book, pages: pages, now: now) else { return item }
         item.recentPagesPerDay = pace
@@ -88,8 +104,9 @@ public enum Agenda {
         return item
     }
 
-    /// Pages a day over the last `paceWindowDays` of the current reading: from a baseline (the last
-    /// entry before the window, else the first entry in it) to the latest entry, over the days since.
+    /// Pages a day (minutes, with an audiobook's length as `pages`) over the last `paceWindowDays` of
+    /// the current reading: from a baseline (the last entry before the window, else the first entry in
+    /// it) to the latest entry, over the days since.
     /// 0 with no entry in the window; `nil` when one entry is all there is to go by.
     static func recentPace(of book: Book, pages: Int, now: Date) throws -> Double? {
         guard let reading = book.currentReading, let latest = reading.progress.latest else { return 0 }

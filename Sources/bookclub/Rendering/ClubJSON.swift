@@ -73,6 +73,12 @@ struct AgendaJSON: Encodable {
     var daysLeft: Double
     var pagesPerDay: Double?
     var recentPagesPerDay: Double?
+    /// An audiobook's: where you are and the minutes to go, the minutes a day that reach the target,
+    /// and your recent pace.
+    var currentListened: Int?
+    var minutesToGo: Int?
+    var minutesPerDay: Double?
+    var recentMinutesPerDay: Double?
     var reached: Bool
     var onTrack: Bool?
     var standing: AgendaItem.Standing
@@ -89,6 +95,9 @@ struct AgendaJSON: Encodable {
         daysLeft = (item.daysLeft * 10).rounded() / 10
         pagesPerDay = item.pagesPerDay.map { ($0 * 10).rounded() / 10 }
         recentPagesPerDay = item.recentPagesPerDay.map { ($0 * 10).rounded() / 10 }
+        (currentListened, minutesToGo) = (item.currentListened, item.minutesToGo)
+        minutesPerDay = item.minutesPerDay.map { ($0 * 10).rounded() / 10 }
+        recentMinutesPerDay = item.recentMinutesPerDay.map { ($0 * 10).rounded() / 10 }
         reached = item.standing == .reached
         onTrack = item.standing == .unknown ? nil : item.standing != .behind
         standing = item.standing
@@ -107,12 +116,22 @@ enum MeetingText {
         return text
     }
 
-    /// "you are on p. 206, 44 pages to go, 5.5 pages a day" and a flag when behind.
+    /// "you are on p. 206, 44 pages to go, 5.5 pages a day" and a flag when behind; in an audiobook
+    /// "you are at 3:25, 1 h 40 min to go, 25 min a day".
     static func standing(_ item: AgendaItem) -> String {
         switch item.standing {
-        case .unknown where item.pagesToGo == nil: return ""
+        case .unknown where item.pagesToGo == nil && item.minutesToGo == nil: return ""
         case .reached: return "target reached"
         case .unknown, .onTrack, .behind:
+            if let minutesToGo = item.minutesToGo {
+                let perDay = { (minutes: Double?) in DurationText.describe(minutes: Int((minutes ?? 0).rounded(.up))) }
+                var text =
+                    "you are at \(DurationText.clock(item.currentListened ?? 0)), \(minutesToGo == 0 ? "0 min" : DurationText.describe(minutes: minutesToGo)) to go, \(perDay(item.minutesPerDay)) a day"
+                if item.standing == .behind {
+                    text += "; behind: your recent pace is \(perDay(item.recentMinutesPerDay)) a day"
+                }
+                return text
+            }
             var text =
                 "you are on p. \(item.currentPage ?? 0), \(NumberText.count(item.pagesToGo ?? 0, "page")) to go, \(NumberText.short(item.pagesPerDay ?? 0)) pages a day"
             if item.standing == .behind {
