@@ -44,7 +44,7 @@ public struct FileSystem {
     public var list: (_ folder: String) -> [String]
     /// When a file was last changed, or `nil` when there is none.
     public var modified: (_ path: String) -> Date?
-    /// Removes a file; `false` when it could not.
+    /// Removes a file, or an empty folder; `false` when it could not.
     public var remove: (_ path: String) -> Bool
     /// Renames a file over another (`rename(2)`: atomic, the target replaced if there is one).
     public var rename: (_ from: String, _ to: String) throws -> Void
@@ -189,7 +189,7 @@ extension FileSystem {
                 guard stat(path, &status) == 0 else { return nil }
                 return Date(timeIntervalSince1970: Double(status.st_mtim.tv_sec))
             },
-            remove: { unlink($0) == 0 },
+            remove: { unlink($0) == 0 || rmdir($0) == 0 },
             rename: { from, to in
                 guard sys.rename(from, to) == 0 else { throw POSIXFile.failure(from, "cannot rename it") }
             },
