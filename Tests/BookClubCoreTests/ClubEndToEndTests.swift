@@ -120,9 +120,15 @@ import Testing
                 assert str(e['SUMMARY']).startswith('Sci-Fi Club: Dune to '), e['SUMMARY']
             print('ok')
             """
+        try Self.runICalendarCheck(script, [path, BookClubRunner.timeZoneName])
+    }
+
+    /// Runs a Python `script` that checks a calendar with the `icalendar` package from PyPI (which
+    /// `.ci/run` installs) and prints `ok`; it exits 3 without the package, which only CI refuses.
+    static func runICalendarCheck(_ script: String, _ arguments: [String]) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script, path, BookClubRunner.timeZoneName]
+        process.arguments = ["python3", "-c", script] + arguments
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output

@@ -64,19 +64,8 @@ struct AddCommand: Command {
         pages = try arguments[Self.pages]
         cover = try arguments[Self.cover].flatMap(\.nonBlank)
         tags = Book.tags(try arguments[every: Self.tag])
-        format = try arguments[Self.format]
-        length = try arguments[Self.length]
         json = arguments[CommonOptions.json]
-        if arguments[Self.audio] {
-            guard format == nil || format == .audiobook else {
-                throw ParseError.exclusiveFlags(duplicate: "--audio", previous: "--format")
-            }
-            format = .audiobook
-        }
-        if length != nil && format == nil { format = .audiobook }
-        if length != nil && format != .audiobook {
-            throw ParseError.message("--length is an audiobook's: give --audio (or leave --format out)")
-        }
+        (format, length) = try Self.formatAndLength(arguments)
         if let title, title.isEmpty {
             throw ParseError.invalidValue(value: title, label: "<title>", reason: "a title cannot be empty")
         }
@@ -134,5 +123,23 @@ struct AddCommand: Command {
         if cover == nil && !unreachable {
             do { book.coverName = try session.openLibrary.cover(for: isbn) } catch { try warn(error) }
         }
+    }
+
+    /// `--format`, `--audio` and `--length`, as `add` and `reread` take them: a length makes an
+    /// audiobook, and goes with no other format.
+    static func formatAndLength(_ arguments: ParsedArguments) throws -> (Book.Format?, Int?) {
+        var format = try arguments[Self.format]
+        let length = try arguments[Self.length]
+        if arguments[Self.audio] {
+            guard format == nil || format == .audiobook else {
+                throw ParseError.exclusiveFlags(duplicate: "--audio", previous: "--format")
+            }
+            format = .audiobook
+        }
+        if length != nil && format == nil { format = .audiobook }
+        if length != nil && format != .audiobook {
+            throw ParseError.message("--length is an audiobook's: give --audio (or leave --format out)")
+        }
+        return (format, length)
     }
 }

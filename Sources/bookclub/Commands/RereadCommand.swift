@@ -18,18 +18,7 @@ struct RereadCommand: Command {
 
     init(_ arguments: ParsedArguments) throws {
         target = try BookTarget(arguments)
-        format = try arguments[AddCommand.format]
-        length = try arguments[AddCommand.length]
-        if arguments[AddCommand.audio] {
-            guard format == nil || format == .audiobook else {
-                throw ParseError.exclusiveFlags(duplicate: "--audio", previous: "--format")
-            }
-            format = .audiobook
-        }
-        if length != nil && format == nil { format = .audiobook }
-        if length != nil && format != .audiobook {
-            throw ParseError.message("--length is an audiobook's: give --audio (or leave --format out)")
-        }
+        (format, length) = try AddCommand.formatAndLength(arguments)
     }
 
     func run(in session: Session) throws {
