@@ -83,9 +83,14 @@ extension Session {
             try shared[index].sync.link(shared[index].sync.foundLinks(in: shared[index].joined.club, library: library))
             shared[index].joined = shared[index].sync.joined(shared[index].joined.club)
         }
+        return (library.joining(shared.map(\.joined)), shared, clubBooks(shared))
+    }
+
+    /// The shared clubs' books by meeting, for a meeting whose book the reader has not linked.
+    func clubBooks(_ shared: [(sync: ClubSync, joined: JoinedClub)]) -> [Meeting.ID: ClubBook] {
         var books: [Meeting.ID: ClubBook] = [:]
         for meeting in shared.flatMap(\.joined.club.meetings) { books[meeting.id] = meeting.book }
-        return (library.joining(shared.map(\.joined)), shared, books)
+        return books
     }
 
     func warn(_ report: ClubReport, club: SharedClub) {

@@ -36,8 +36,7 @@ struct AgendaCommand: Command {
             PlanAgenda(
                 club: club, scene: session.scene().state, now: session.now(), days: days,
                 joined: shared.map(\.joined)))
-        var clubBooks: [Meeting.ID: ClubBook] = [:]
-        for meeting in shared.flatMap(\.joined.club.meetings) { clubBooks[meeting.id] = meeting.book }
+        let clubBooks = session.clubBooks(shared)
         let clubs = Dictionary(
             shared.map { ($0.joined.club.id, $0.joined.club) }, uniquingKeysWith: { first, _ in first })
         func standings(_ item: AgendaItem) -> [MemberStanding]? {
