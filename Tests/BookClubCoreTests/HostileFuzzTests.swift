@@ -239,10 +239,13 @@ import Testing
             let outcome = try run(runner, testCase)
             tally[outcome.exitCode, default: 0] += 1
             // Files, not folders: a command may make the store's folder and lock file before it fails.
+            let (was, now) = (
+                Self.withoutSyncBookkeeping(before), Self.withoutSyncBookkeeping(PowerCut.Disk.read(home))
+            )
             let failures = check(
                 outcome, testCase,
-                changed: outcome.exitCode != 0
-                    && Self.withoutSyncBookkeeping(PowerCut.Disk.read(home)) != Self.withoutSyncBookkeeping(before))
+                changed: outcome.exitCode == 0
+                    ? [] : Set(was.keys).union(now.keys).filter { was[$0] != now[$0] }.sorted())
             problems += failures.map { "case \(number) [\(testCase)]: \($0)" }
         }
         print("hostile fuzz: \(Self.count) cases, seed \(Self.seed), exit codes \(tally.sorted { $0.key < $1.key })")
@@ -253,7 +256,8 @@ import Testing
     }
 
     /// What is wrong with an outcome.
-    func check(_ outcome: BookClubRunner.Result, _ testCase: Case, changed: Bool) -> [String] {
+    /// - Parameter changed: the files that a failed command changed.
+    func check(_ outcome: BookClubRunner.Result, _ testCase: Case, changed: [String]) -> [String] {
         var problems: [String] = []
         if outcome.signalled {
             problems.append("stopped by a signal (a crash or a trap) or by the 20-second limit: \(outcome.stderr)")
@@ -279,8 +283,9 @@ import Testing
         // What came in by sync is applied whatever the command then does, and `sync` applies every log
         // it can read even when one of them is broken.
         let syncs = testCase.arguments.first == "sync" || testCase.mutation.contains("/devices/")
-        if changed && !repairs && !syncs {
-            problems.append("failed with \(outcome.exitCode) and changed a file: \(outcome.stderr)")
+        if !changed.isEmpty && !repairs && !syncs {
+            problems.append(
+                "failed with \(outcome.exitCode) and changed \(changed.joined(separator: ", ")): \(outcome.stderr)")
         }
         return problems
     }

@@ -184,6 +184,14 @@ import Testing
         try files.writeAtomically(storage.historyPath, Data(broken.utf8))
         #expect(try chained() == nil)
         #expect(try storage.history(of: ["b0001"]).values.flatMap { $0 }.map(\.page) == Array(1...10))
+
+        // A line whose book's id was zeroed (as a power cut or a failing disk leaves one) is refused,
+        // not passed over as another book's: the book would lose an entry without a word.
+        var zeroed = Data(history.utf8)
+        let id = try #require(zeroed.firstRange(of: Data(#""book":"b0001""#.utf8)))
+        zeroed.replaceSubrange((id.lowerBound + 9)..<(id.lowerBound + 12), with: [0, 0, 0])
+        try files.writeAtomically(storage.historyPath, zeroed)
+        #expect(throws: BookClubError.self) { try storage.history(of: ["b0001"]) }
     }
 
     /// Where each book's history ends is found for many books in one pass over the snapshot, as a

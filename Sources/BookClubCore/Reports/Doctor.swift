@@ -143,6 +143,10 @@ public enum Doctor {
                             message: "folded \(storage.journalPath) into \(storage.path), which now holds every change")
                     )
                 }
+                if try storage.refreshNameIndex(lockTimeout: lockTimeout) {
+                    findings.append(
+                        .init(kind: .fixed, message: "wrote \(storage.namesPath), the index of the books' titles"))
+                }
             } catch {
                 findings.append(.init(kind: .problem, message: describe(error)))
             }

@@ -39,7 +39,7 @@ extension LibraryStorage {
             ("the store", path, store), ("the store's journal", journalPath, store),
             ("the store's history", historyPath, store), ("the store's undo log", undoPath, store),
             ("the store's earlier undo log", previousUndoPath, store), ("the store's lock", lockPath, store),
-            ("the store's sync state", syncStatePath, store),
+            ("the store's sync state", syncStatePath, store), ("the store's index of titles", namesPath, store),
             ("the settings file", paths.settings, paths.settingsIsGiven), ("the scene file", paths.scene, false),
         ]
         if let output, output != "-" { roles.append(("--output", output, true)) }

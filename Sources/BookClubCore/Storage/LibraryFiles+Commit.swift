@@ -122,6 +122,7 @@ extension LibraryFiles {
                 self.generation == nil || (try? fileSystem.writeAtomically(storage.journalPath, journal)) != nil
             self = try LibraryFiles(storage: storage, snapshot: snapshot)
             if replaced { _ = try lay(journal) }
+            writeNameIndex()
         }
     }
 

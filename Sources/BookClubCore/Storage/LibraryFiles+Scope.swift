@@ -33,7 +33,7 @@ extension LibraryFiles {
         case .book(let reference):
             // An id is the first rule, and a book's own: its line is found without reading the others.
             let id = reference.lowercased().trimmed
-            if let line = line(of: id) { return try library([line]) }
+            if let line = line(of: id) ?? indexedLine(named: id) { return try library([line]) }
             struct Entry {
                 var id: Book.ID
                 var title: String

@@ -22,7 +22,12 @@ extension LibraryStorage {
         // The readings of each book, noted at each one's first line: a book's new start drops them.
         var readings: [Book.ID: [UUID]] = [:]
         try forEachHistoryLine(length: length) { line in
-            guard needles?.contains(where: { JSONLine.find($0, in: line) != nil }) ?? true else { return }
+            guard needles?.contains(where: { JSONLine.find($0, in: line) != nil }) ?? true else {
+                // A line zeroed in part (as a power cut or a failing disk leaves one) may have been one of
+                // these books': it is refused, not passed over as another book's.
+                if firstByte(0, at: line.baseAddress!, count: line.count) != nil { _ = try self.record(line) }
+                return
+            }
             let record = try self.record(line)
             guard bookIDs?.contains(record.book) ?? true else { return }
             if record.previous == -1, let earlier = readings.removeValue(forKey: record.book) {

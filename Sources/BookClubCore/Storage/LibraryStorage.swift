@@ -39,6 +39,8 @@ public struct LibraryStorage {
     public var historyPath: String { path + ".history" }
     public var journalPath: String { path + ".journal" }
     public var lockPath: String { path + ".lock" }
+    /// The index of the snapshot's books by title (`NameIndex`): derived data.
+    public var namesPath: String { path + ".names" }
     /// Where this store's sync state is kept (see `SyncState`).
     var syncStatePath: String { path + ".sync" }
 
@@ -130,6 +132,8 @@ public struct LibraryStorage {
                     }
                     if syncsFolder { try fileSystem.syncFolder(path) }
                     try current.commit(transaction, as: plan)
+                    // A command that named its book by title found the index missing or out of date.
+                    if case .book = scope.books, case .append = plan, !current.hasNameIndex { current.writeNameIndex() }
                 } catch {
                     // Unless the commit took place and only what follows it failed (the folder's sync
                     // after a new snapshot's rename): then the change stands, and its files with it.
@@ -245,7 +249,7 @@ public struct LibraryStorage {
 
     /// The files of the store written by way of a temporary file, each under the store lock: the
     /// temporaries a stopped writer left beside them are swept by the next writer.
-    var temporaryFiles: [String] { [path, journalPath, undoPath, syncStatePath, recoveringPath] }
+    var temporaryFiles: [String] { [path, journalPath, undoPath, syncStatePath, recoveringPath, namesPath] }
 
     static func check(_ version: Int, path: String) throws {
         guard version >= 1 else {

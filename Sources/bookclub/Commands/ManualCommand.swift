@@ -89,6 +89,7 @@ struct ManualCommand: Command {
                     "The last commands that changed the store, for undo: \(LibraryStorage.undoDepth) or more, with the log before it."
                 ),
                 (storage.previousUndoPath, "The undo log before the current one, set aside whole."),
+                (storage.namesPath, "The books by title, an index rebuilt from the store when out of date."),
                 (storage.backupPath(version: 1), "The store as it was before its format was first upgraded."),
                 (paths.settings, "The settings (under $XDG_CONFIG_HOME when set)."),
                 (paths.scene, "The selection of the scene NAME (under $XDG_STATE_HOME when set)."),

@@ -1,0 +1,124 @@
+import Foundation
+import Testing
+
+@testable import BookClubCore
+
+/// `STORE.names`, the index of titles: a book named by a whole title or an id prefix is found in it,
+/// and it finds exactly what the search of every book finds, or leaves the reference to that search.
+@Suite struct NameIndexTests {
+    let path = "/data/store.json"
+    let titles = [
+        "Dune", "Dune Messiah", "ノルウェイの森", "Caf\u{E9}", "Cafe\u{301}", "Book 📚", "كتاب الرمل", "A;B", "Twin", "Twin",
+        "Tab\there",
+    ]
+
+    /// A store of these books, ids `b0000` ..., written in one save (a new snapshot, with its index).
+    func shelf(files: FileSystem = .inMemory()) throws -> LibraryStorage {
+        let storage = LibraryStorage(path: path, fileSystem: files)
+        let store = try Store(persistence: storage.persistence(lockTimeout: 1))
+        store.update {
+            for (index, title) in titles.enumerated() {
+                $0.addBook(Fixture.book(title, id: String(format: "b%04d", index)))
+            }
+        }
+        try store.save()
+        return storage
+    }
+
+    /// The id of the book a scoped load by `reference` holds, or the error it fails with.
+    func scoped(_ storage: LibraryStorage, _ reference: String) -> String {
+        do {
+            let store = try Store(persistence: storage.persistence(lockTimeout: nil, scope: .book(named: reference)))
+            return store.state.books.map(\.id).joined(separator: ",")
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    /// The same, as the whole library resolves it.
+    func resolved(_ storage: LibraryStorage, _ reference: String) -> String {
+        do {
+            return try Store(persistence: storage.persistence(lockTimeout: nil)).state.resolve(reference).id
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    let references = [
+        "dune", "DUNE", " Dune ", "dune messiah", "ノルウェイの森", "caf\u{E9}", "cafe\u{301}", "book 📚", "كتاب الرمل", "a;b",
+        "a\u{37E}b", "twin", "tab\there", "b0001", "b000", "b00", "B0003", "nothing", "dun", "messiah", "كتاب",
+    ]
+
+    @Test func theIndexFindsWhatTheSearchOfEveryBookFinds() throws {
+        let storage = try shelf()
+        let index = String(decoding: try #require(try storage.fileSystem.read(storage.namesPath)), as: UTF8.self)
+        #expect(index.contains("\nb0000\t-\t\"dune\"\n"))
+        #expect(index.contains("\nb0002\t7\t\"ノルウェイの森\"\n"))
+        #expect(index.contains("\nb0010\t-\t\"tab\\there\"\n"))
+        for reference in references {
+            #expect(scoped(storage, reference) == resolved(storage, reference), "\(reference)")
+        }
+        #expect(scoped(storage, "dune") == "b0000")
+        #expect(scoped(storage, "ノルウェイの森") == "b0002")
+        #expect(scoped(storage, "caf\u{E9}").hasPrefix("ambiguousBook"), "composed or not, the same title")
+
+        // Changes in the journal stand over the index: a renamed book, a removed one, a new one.
+        let store = try Store(persistence: storage.persistence(lockTimeout: 1))
+        store.update {
+            $0.books[0].title = "Arrakis"
+            _ = $0.removeBook(id: "b0008")
+            $0.addBook(Fixture.book("Dune", id: "b0100"))
+            $0.addBook(Fixture.book("Ω", id: "e000"))
+        }
+        try store.save()
+        let journal = String(decoding: try #require(try storage.fileSystem.read(storage.journalPath)), as: UTF8.self)
+        #expect(journal.contains("Arrakis"), "the change was appended to the journal, under the same snapshot")
+        for reference in references + ["arrakis", "e000", "b010", "ω"] {
+            #expect(scoped(storage, reference) == resolved(storage, reference), "\(reference)")
+        }
+        #expect(scoped(storage, "dune") == "b0100")
+        #expect(scoped(storage, "twin") == "b0009")
+    }
+
+    @Test func anIndexIsNeverTrustedOverTheBooksItIndexes() throws {
+        let storage = try shelf()
+        let files = storage.fileSystem
+        let index = String(decoding: try #require(try files.read(storage.namesPath)), as: UTF8.self)
+        // An index that says another book is "dune", and has no line for the real one.
+        let forged = index.replacing("\nb0000\t-\t\"dune\"\n", with: "\n").replacing(
+            "\nb0003\t-\t\"caf\u{E9}\"\n", with: "\nb0003\t-\t\"dune\"\n")
+        try files.replace(storage.namesPath, Data(forged.utf8))
+        #expect(scoped(storage, "dune") == "b0000")
+        for reference in references {
+            #expect(scoped(storage, reference) == resolved(storage, reference), "\(reference)")
+        }
+        // An index of another snapshot is passed over: a title it lacks is still found.
+        let other = index.replacing(#/"snapshot":"[0-9a-f]+/#, with: #""snapshot":"0123"#)
+            .replacing("\nb0004\t", with: "\nb0099\t")
+        try files.replace(storage.namesPath, Data(other.utf8))
+        #expect(scoped(storage, "cafe\u{301}").hasPrefix("ambiguousBook"))
+        #expect(scoped(storage, "b0099").hasPrefix("bookNotFound"))
+    }
+
+    @Test func aMissingIndexIsWrittenByTheNextSaveOrByDoctorFix() throws {
+        let storage = try shelf()
+        let files = storage.fileSystem
+        let written = try files.read(storage.namesPath)
+        #expect(files.remove(storage.namesPath))
+        #expect(scoped(storage, "dune") == "b0000", "found by the search of every book")
+        #expect(try files.read(storage.namesPath) == nil, "a command that only reads writes nothing")
+        #expect(try storage.refreshNameIndex(lockTimeout: 1))
+        #expect(try files.read(storage.namesPath) == written)
+        #expect(try !storage.refreshNameIndex(lockTimeout: 1), "nothing to do when it is current")
+
+        #expect(files.remove(storage.namesPath))
+        let store = try Store(
+            persistence: storage.persistence(
+                lockTimeout: 1, recording: ("progress", Fixture.now), scope: .book(named: "dune")))
+        try store.update {
+            _ = try $0.logProgress(.page(10), note: nil, at: Fixture.now, bookID: "b0000", reference: "dune")
+        }
+        try store.save()
+        #expect(try files.read(storage.namesPath) == written, "the index of the same snapshot")
+    }
+}
