@@ -25,7 +25,21 @@ private func writeAll(_ bytes: UnsafeRawBufferPointer, to fd: Int32) {
     }
 }
 
-private let variables = ProcessInfo.processInfo.environment
+/// The environment, read from `environ` (first of a name wins, as `getenv` has it): ProcessInfo's
+/// first use sets up more than a command needs.
+private let variables: [String: String] = {
+    var variables: [String: String] = [:]
+    var entry = environ
+    while let pointer = entry.pointee {
+        let text = String(cString: pointer)
+        if let equals = text.utf8.firstIndex(of: UInt8(ascii: "=")) {
+            let name = String(text[..<equals])
+            if variables[name] == nil { variables[name] = String(text[text.index(after: equals)...]) }
+        }
+        entry += 1
+    }
+    return variables
+}()
 private var context = Services(
     variables: variables,
     terminal: Terminal.current(environment: variables),

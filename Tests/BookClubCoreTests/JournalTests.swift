@@ -277,6 +277,42 @@ import Testing
         #expect(reopened.state.books.map(\.title) == (0..<50).map { "Book \($0)" }, "the order is kept")
     }
 
+    /// A new snapshot copies the books no change replaced as their text stands: byte for byte the
+    /// snapshot that every book decoded and written again makes.
+    @Test func aNewSnapshotIsTheOneEveryBookWrittenAgainMakes() throws {
+        let storage = try shelf(40)
+        for page in 1...5 { try logProgress(storage, book: "b0003", page: page) }
+        let store = try Store(persistence: storage.persistence(lockTimeout: 1))
+        store.update {
+            $0.books[7].title = "ノルウェイの森 \u{1}📚"
+            _ = $0.removeBook(id: "b0010")
+            $0.addBook(Fixture.book("New", id: "b9999"))
+        }
+        try store.save()
+        #expect(try storage.foldJournal(lockTimeout: 1))
+        let snapshot = try #require(try storage.fileSystem.read(path))
+        let document = try JSONCoding.decode(LibraryFiles.Document.self, from: snapshot, path: path)
+        #expect(document.books.count == 40)
+        #expect(try LibraryFiles.snapshot(document) == snapshot)
+        #expect(try text(storage, storage.journalPath).split(separator: "\n").count == 1)
+    }
+
+    /// A change that would take the journal past its limit (a batch, an import) writes a new snapshot.
+    @Test func aLargeChangeWritesANewSnapshot() throws {
+        let storage = try shelf(3)
+        let snapshot = try storage.fileSystem.read(path)
+        let store = try Store(persistence: storage.persistence(lockTimeout: 1))
+        store.update {
+            for index in 0..<400 {
+                $0.addBook(Fixture.book("Imported \(index) " + String(repeating: "x", count: 200), id: "i\(index)"))
+            }
+        }
+        try store.save()
+        #expect(try storage.fileSystem.read(path) != snapshot)
+        #expect(try text(storage, storage.journalPath).split(separator: "\n").count == 1, "the journal starts empty")
+        #expect(try Store(persistence: storage.persistence(lockTimeout: nil)).state.books.count == 403)
+    }
+
     @Test func aScopedLoadHoldsTheBookItNamesAndTheClubs() throws {
         let storage = try shelf(20)
         let store = try Store(persistence: storage.persistence(lockTimeout: nil, scope: .book(named: "book 12")))

@@ -20,6 +20,20 @@ import Testing
         #expect(nested.string == "'Dune\(Self.shown)'", "text for people already is not shown twice")
     }
 
+    /// A value is shown as it is exactly when none of its scalars is unsafe (what is cleared by its
+    /// bytes): every scalar, alone and between others of the same first bytes.
+    @Test func exactlyTheSafeScalarsGoOutAsTheyAre() {
+        for value in 0...0x10FFFF {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            let text = String(Character(scalar))
+            #expect((TerminalText(text).string == text) == !scalar.isTerminalUnsafe, "U+\(String(value, radix: 16))")
+            if value < 0x100 || (0x600...0x700).contains(value) || (0x2000...0x2100).contains(value) {
+                let among = "a\u{2588}\u{A0}" + text + "\u{2588}"
+                #expect((TerminalText(among).string == among) == !scalar.isTerminalUnsafe)
+            }
+        }
+    }
+
     @Test func aValueOfSeveralLinesKeepsOnlyItsLineBreaks() {
         let note = TerminalText(keepingLineBreaks: "one\u{1B}[2J\ntwo\tthree\n")
         #expect(note.string == "one\\u{1B}[2J\ntwo\\tthree\n")

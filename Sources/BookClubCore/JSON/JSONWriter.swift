@@ -32,6 +32,8 @@ struct JSONWriter {
     }
 
     mutating func text(_ text: String) { bytes += text.utf8 }
+    /// Bytes that are already JSON of this layout.
+    mutating func raw(_ data: Data) { bytes += data }
 
     /// A line break and the spaces of 40 indent levels, for `newline()` to take its part of.
     private static let indents: [UInt8] = [0x0A] + Array(repeating: 0x20, count: 80)

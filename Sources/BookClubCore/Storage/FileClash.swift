@@ -26,13 +26,21 @@ extension LibraryStorage {
 
     /// Two roles given one file, said as an error naming both.
     private func sameFile(paths: Paths, output: String?, workingDirectory cwd: String) -> FileClash? {
+        // The store's companions share its folder, which is resolved once.
+        var folders: [String: String?] = [:]
         func absolute(_ path: String) -> String {
             let full = path.hasPrefix("/") ? path : cwd + "/" + path
             // Symbolic links and `..` resolved where the file (or its folder) exists.
-            if let real = fileSystem.realPath(full) { return real }
+            let name = full.lastPathComponent
+            if name == "." || name == ".." || fileSystem.kind(full) == .symbolicLink {
+                if let real = fileSystem.realPath(full) { return real }
+            }
             let folder = full.parentPath
-            guard !folder.isEmpty, let real = fileSystem.realPath(folder) else { return full }
-            return real + "/" + full.lastPathComponent
+            guard !folder.isEmpty else { return full }
+            let real = folders[folder] ?? fileSystem.realPath(folder)
+            folders[folder] = real
+            guard let real else { return full }
+            return real + "/" + name
         }
         let store = paths.storeIsGiven
         var roles: [(role: String, path: String, isTyped: Bool)] = [

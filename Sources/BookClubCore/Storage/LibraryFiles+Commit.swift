@@ -16,13 +16,17 @@ extension LibraryFiles {
         case fold(snapshot: Data, generation: String)
     }
 
+    /// The most the journal holds before the next save writes a new snapshot instead: every command
+    /// reads the whole journal, and a new snapshot costs little more than its bytes (`SnapshotBook`).
+    static let journalLimit = 64 * 1024
+
     /// Appends the transaction to the journal, or writes a new snapshot (and an empty journal) when the
-    /// journal has grown past a quarter of the snapshot (and 64 KiB), the snapshot is of an earlier
-    /// schema or layout, or there is no journal of its generation.
+    /// journal would outgrow `journalLimit` (a batch or an import of many books does at once), the
+    /// snapshot is of an earlier schema or layout, or there is no journal of its generation.
     func plan(_ transaction: Transaction, folding: Bool = false) throws -> Plan {
         let records = Self.journalLines(transaction)
         if !folding, let length = journalLength, version == LibraryStorage.schemaVersion, snapshotRun != nil,
-            length + records.count <= max(64 * 1024, snapshotSize / 4)
+            length + records.count <= Self.journalLimit
         {
             return .append(records, at: length)
         }
@@ -30,16 +34,33 @@ extension LibraryFiles {
         next.apply(transaction)
         let generation = storage.ids.hex()
         let document = Document(
-            books: try next.allLines().map { try StoredBook.decode($0.line, path: path) },
-            clubs: try next.decodedClubs(), generation: generation, previousGeneration: self.generation ?? "",
-            historyLength: next.commit.historyLength,
+            books: [], clubs: try next.decodedClubs(), generation: generation,
+            previousGeneration: self.generation ?? "", historyLength: next.commit.historyLength,
             schemaVersion: LibraryStorage.schemaVersion, state: next.commit.state)
-        return .fold(snapshot: try Self.snapshot(document), generation: generation)
+        return .fold(snapshot: try Self.snapshot(document, books: next.snapshotBooksToWrite()), generation: generation)
+    }
+
+    /// A book as a new snapshot writes it.
+    enum SnapshotBook {
+        /// Its text in the snapshot, as it stands: a book of a snapshot of this schema laid out as
+        /// bookclub writes it, which no change since has replaced, is written as it was.
+        case text(Data)
+        case book(StoredBook)
+    }
+
+    /// The books of the committed state, for a new snapshot: those of the snapshot that no change in
+    /// the journal replaced as their text, the others decoded.
+    private func snapshotBooksToWrite() throws -> [SnapshotBook] {
+        let keepsText = snapshotRun != nil && version == LibraryStorage.schemaVersion
+        return try allLines().map { id, line in
+            keepsText && journalBooks[id] == nil
+                ? .text(line) : .book(try StoredBook.decode(line, path: path))
+        }
     }
 
     /// The snapshot's bytes, as JSONEncoder writes `document` (pretty, sorted keys) and a line break;
-    /// the books written by hand (JSONEncoder spends about 10 µs an entry).
-    static func snapshot(_ document: Document) throws -> Data {
+    /// the books written by hand (JSONEncoder spends about 10 µs an entry), or, given `books`, those.
+    static func snapshot(_ document: Document, books: [SnapshotBook]? = nil) throws -> Data {
         var writer = JSONWriter(depth: 0)
         writer.spreadsEmptyArrays = true
         // Clubs are few: JSONEncoder writes them, indented to their place.
@@ -50,7 +71,13 @@ extension LibraryFiles {
         }
         writer.object { w in
             w.field("books")
-            w.array(document.books) { w, book in w.storedBook(book) }
+            w.array(books ?? document.books.map { .book($0) }) { w, book in
+                switch book {
+                // The text as split from the snapshot, from its indent, which the array has written.
+                case .text(let text): w.raw(text.dropFirst(4))
+                case .book(let book): w.storedBook(book)
+                }
+            }
             if let clubs {
                 w.field("clubs")
                 w.text(clubs)

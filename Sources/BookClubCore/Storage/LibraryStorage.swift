@@ -9,7 +9,8 @@
 ///
 /// - `STORE` (`store.json`): the snapshot, pretty-printed JSON with sorted keys: each book with only
 ///   the *latest* entry of each reading, the clubs, and `historyLength`, the committed size of the
-///   history. Rewritten only when the journal has grown to a quarter of its size.
+///   history. Rewritten when the journal would outgrow 64 KiB, the books no change replaced copied as
+///   they stand.
 /// - `STORE.journal`: JSON Lines, each change's changed books and a commit line, appended.
 /// - `STORE.history`: JSON Lines, one progress entry a line, appended and never rewritten.
 /// - `STORE.lock`: the lock file every read-modify-write holds (`flock(2)`; scripts may use `flock(1)`).
@@ -244,6 +245,9 @@ public struct LibraryStorage {
 
     /// Removes what writers killed mid-save left; only under the store lock.
     func sweep() {
+        // Their folder is listed once: there is seldom anything to sweep.
+        let folder = path.parentPath.isEmpty ? "." : path.parentPath
+        guard fileSystem.list(folder).contains(where: { $0.hasPrefix(".") && $0.contains(".tmp-") }) else { return }
         for file in temporaryFiles { fileSystem.sweep(file) }
     }
 

@@ -75,11 +75,37 @@ public struct TerminalText: Hashable, Sendable {
         TerminalText(layout: String(repeating: " ", count: max(0, count)))
     }
 
+    /// Whether no scalar of this UTF-8 is `isTerminalUnsafe`, read from its bytes: the unsafe scalars
+    /// are the controls (U+0000–U+001F, U+007F–U+009F) and the bidirectional marks, whose encodings
+    /// begin with 0xC2, 0xD8 or 0xE2 (a table's every row has block characters and an ellipsis, which
+    /// the scalars' properties took a microsecond each to clear).
+    private static func isSafe(_ utf8: some Sequence<UInt8>) -> Bool {
+        var (lead, second): (UInt8, UInt8) = (0, 0)
+        for byte in utf8 {
+            if byte < 0x20 || byte == 0x7F { return false }
+            switch lead {
+            case 0xC2:
+                if (0x80...0x9F).contains(byte) { return false }
+                lead = 0
+            case 0xD8:
+                if byte == 0x9C { return false }
+                lead = 0
+            case 0xE2 where second == 0:
+                second = byte
+                continue
+            case 0xE2:
+                if second == 0x80 && (byte == 0x8E || byte == 0x8F || (0xAA...0xAE).contains(byte)) { return false }
+                if second == 0x81 && (0xA6...0xA9).contains(byte) { return false }
+                (lead, second) = (0, 0)
+            default: break
+            }
+            if byte == 0xC2 || byte == 0xD8 || byte == 0xE2 { (lead, second) = (byte, 0) }
+        }
+        return true
+    }
+
     private static func appendEscaping(_ value: some StringProtocol, to result: inout String) {
-        // Printable ASCII, the common case, is safe as it is.
-        if value.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F })
-            || !value.unicodeScalars.contains(where: \.isTerminalUnsafe)
-        {
+        if isSafe(value.utf8) {
             result += value
             return
         }
