@@ -52,9 +52,9 @@ import Testing
     @Test func theIndexFindsWhatTheSearchOfEveryBookFinds() throws {
         let storage = try shelf()
         let index = String(decoding: try #require(try storage.fileSystem.read(storage.namesPath)), as: UTF8.self)
-        #expect(index.contains("\nb0000\t-\t\"dune\"\n"))
-        #expect(index.contains("\nb0002\t7\t\"ノルウェイの森\"\n"))
-        #expect(index.contains("\nb0010\t-\t\"tab\\there\"\n"))
+        #expect(index.contains("\nb0000\t0\t-\t\"dune\"\n"))
+        #expect(index.contains("\nb0002\t2\t7\t\"ノルウェイの森\"\n"))
+        #expect(index.contains("\nb0010\t10\t-\t\"tab\\there\"\n"))
         for reference in references {
             #expect(scoped(storage, reference) == resolved(storage, reference), "\(reference)")
         }
@@ -85,10 +85,31 @@ import Testing
         let files = storage.fileSystem
         let index = String(decoding: try #require(try files.read(storage.namesPath)), as: UTF8.self)
         // An index that says another book is "dune", and has no line for the real one.
-        let forged = index.replacing("\nb0000\t-\t\"dune\"\n", with: "\n").replacing(
-            "\nb0003\t-\t\"caf\u{E9}\"\n", with: "\nb0003\t-\t\"dune\"\n")
+        let forged = index.replacing("\nb0000\t0\t-\t\"dune\"\n", with: "\n").replacing(
+            "\nb0003\t3\t4\t\"caf\u{E9}\"\n", with: "\nb0003\t3\t-\t\"dune\"\n"
+        ).replacing("\nb0001\t1\t", with: "\nb0001\t5\t")
         try files.replace(storage.namesPath, Data(forged.utf8))
-        #expect(scoped(storage, "dune") == "b0000")
+        #expect(scoped(storage, "dune") == "b0000", "an index that fails its checksum is passed over")
+        for reference in references {
+            #expect(scoped(storage, reference) == resolved(storage, reference), "\(reference)")
+        }
+        // Sealed again, as if bookclub had written it wrong: a place or a title that is not the book's
+        // is found out against the book's own line, and a line missing against the number of books.
+        func sealed(_ text: String) -> Data {
+            let body = Data(text.prefix { _ in true }.utf8)
+            let lines = body.split(separator: 0x0A, omittingEmptySubsequences: false)
+            let kept = Data(lines.dropLast(2).joined(separator: [0x0A])) + Data("\n".utf8)
+            let count = lines.dropLast(2).count - 1
+            return kept + Seal.seal(Data(#"{"books":\#(count)}"#.utf8), covering: kept) + Data("\n".utf8)
+        }
+        let misplaced = index.replacing("\nb0001\t1\t-\t\"dune messiah\"", with: "\nb0001\t5\t-\t\"x\"")
+            .replacing("\nb0008\t8\t-\t\"twin\"", with: "\nb0008\t8\t-\t\"dune messiah\"")
+        #expect(misplaced != index)
+        try files.replace(storage.namesPath, sealed(misplaced))
+        #expect(scoped(storage, "b0001") == "b0001")
+        #expect(scoped(storage, "dune messiah") == "b0001")
+        try files.replace(storage.namesPath, sealed(index.replacing("\nb0000\t0\t-\t\"dune\"", with: "")))
+        #expect(scoped(storage, "dune messiah") == "b0001")
         for reference in references {
             #expect(scoped(storage, reference) == resolved(storage, reference), "\(reference)")
         }
@@ -120,5 +141,17 @@ import Testing
         }
         try store.save()
         #expect(try files.read(storage.namesPath) == written, "the index of the same snapshot")
+
+        // Damaged under a first line that still names the snapshot: written again too.
+        let header = try #require(written?.prefix { $0 != 0x0A })
+        try files.replace(storage.namesPath, header + Data("\nb0000\t0\t-\t\"dune\"\n".utf8))
+        let again = try Store(
+            persistence: storage.persistence(
+                lockTimeout: 1, recording: ("progress", Fixture.now), scope: .book(named: "dune")))
+        try again.update {
+            _ = try $0.logProgress(.page(20), note: nil, at: Fixture.now, bookID: "b0000", reference: "dune")
+        }
+        try again.save()
+        #expect(try files.read(storage.namesPath) == written)
     }
 }

@@ -5,7 +5,7 @@
 #endif
 
 extension LibraryFiles {
-    func library(in scope: LibraryScope) throws -> Library {
+    mutating func library(in scope: LibraryScope) throws -> Library {
         var library = try library(of: scope.books)
         let ids = try scope.history(library)
         guard !ids.isEmpty else { return library }
@@ -24,7 +24,7 @@ extension LibraryFiles {
         return library
     }
 
-    private func library(of books: LibraryScope.Books) throws -> Library {
+    private mutating func library(of books: LibraryScope.Books) throws -> Library {
         switch books {
         case .everything:
             return try library(allLines().map(\.line))
@@ -33,7 +33,12 @@ extension LibraryFiles {
         case .book(let reference):
             // An id is the first rule, and a book's own: its line is found without reading the others.
             let id = reference.lowercased().trimmed
-            if let line = line(of: id) ?? indexedLine(named: id) { return try library([line]) }
+            let index = nameIndex
+            // Written again by this command's save, if it saves.
+            if index == nil, nameIndexHeader != nil { nameIndexIsUnusable = true }
+            if let line = index.flatMap({ indexedLine(named: id, in: $0) }) ?? line(of: id) {
+                return try library([line])
+            }
             struct Entry {
                 var id: Book.ID
                 var title: String

@@ -162,6 +162,8 @@ struct LibraryFiles {
         !journalHasChanges && journalLength != nil && snapshotRun != nil && version == LibraryStorage.schemaVersion
     }
     var journalHasChanges = false
+    /// Whether a book was looked up by name and `STORE.names` was missing, out of date or damaged.
+    var nameIndexIsUnusable = false
 
     var path: String { storage.path }
     var fileSystem: FileSystem { storage.fileSystem }

@@ -86,9 +86,10 @@ public struct LibraryStorage {
                     unlock = try fileSystem.lock(lockPath, timeout)
                     sweep()
                 }
-                let read = try read()
+                var read = try read()
+                let library = try read.library(in: scope)
                 files = read
-                return try read.library(in: scope)
+                return library
             },
             save: { old, new in
                 guard var current = files else { return }
@@ -134,7 +135,7 @@ public struct LibraryStorage {
                     if syncsFolder { try fileSystem.syncFolder(path) }
                     try current.commit(transaction, as: plan)
                     // A command that named its book by title found the index missing or out of date.
-                    if case .book = scope.books, case .append = plan, !current.hasNameIndex { current.writeNameIndex() }
+                    if case .append = plan, current.nameIndexIsUnusable { current.writeNameIndex() }
                 } catch {
                     // Unless the commit took place and only what follows it failed (the folder's sync
                     // after a new snapshot's rename): then the change stands, and its files with it.

@@ -4,8 +4,9 @@
     import Foundation
 #endif
 
-/// `STORE.names`: the snapshot's books by id and title, so that a book named by a whole title or an
-/// id prefix is found without reading every book of the snapshot. Derived data, never trusted over
+/// `STORE.names`: the snapshot's books by id and title, with the place of each among the snapshot's
+/// books, so that a book named by its id, an id prefix or a whole title is found without searching
+/// or reading every book of the snapshot. Derived data, never trusted over
 /// what it indexes: it serves only the snapshot it names (its generation, size and time of change),
 /// a book it finds is checked against the book's own line, and a reference it cannot settle (no
 /// match, several, text it cannot compare byte for byte) is left to the full search, which says what
@@ -14,15 +15,19 @@
 ///
 /// ```text
 /// {"snapshot":"4f0c… 2051733 1764182400123456"}
-/// 00000000000000000000000000000002	-	"book 00002"
-/// 00000000000000000000000000000004	12	"ノルウェイの森 00003"
+/// 00000000000000000000000000000002	1	-	"book 00002"
+/// 00000000000000000000000000000004	3	12	"ノルウェイの森 00003"
+/// {"books":3000,"crc":"1a2b3c4d"}
 /// ```
 ///
-/// A line is a book's id, a tab, the number of characters of its title when the title is not ASCII
-/// (`-` when it is), a tab, and its lowercased title as a JSON string.
+/// A line is a book's id, its place among the snapshot's books (from 0), the number of characters
+/// of its title when the title is not ASCII (`-` when it is), and its lowercased title as a JSON
+/// string, separated by tabs. The last line seals the others with their checksum.
 struct NameIndex {
     /// The index's lines, from the line break that ends its first line.
     private let lines: Data
+    /// How many books it lists, as its last line says.
+    let count: Int
 
     /// The first line of the index of a snapshot of this generation, size and time of change.
     static func header(generation: String, size: Int, modified: Date?) -> Data {
@@ -37,81 +42,120 @@ struct NameIndex {
     static func contents(header: Data, books: some Sequence<(id: Book.ID, title: String)>) -> Data? {
         var data = header
         var writer = JSONWriter(compact: true)
-        for (id, title) in books {
+        var count = 0
+        for (place, (id, title)) in books.enumerated() {
             guard id.utf8.allSatisfy({ $0 < 0x80 && $0 != 0x09 && $0 != 0x0A }) else { return nil }
             let lowered = title.lowercased()
             writer.string(lowered)
-            let count = lowered.utf8.allSatisfy { $0 < 0x80 } ? "-" : String(lowered.count)
-            data += Data("\n\(id)\t\(count)\t".utf8) + writer.take()
+            let characters = lowered.utf8.allSatisfy { $0 < 0x80 } ? "-" : String(lowered.count)
+            data += Data("\n\(id)\t\(place)\t\(characters)\t".utf8) + writer.take()
+            count += 1
         }
-        return data + Data("\n".utf8)
+        data += Data("\n".utf8)
+        writer.object { w in w.field("books", count) }
+        return data + Seal.seal(writer.take(), covering: data) + Data("\n".utf8)
     }
 
     /// The index at `path` when it is of the snapshot `header` describes.
+    /// The index at `path` when it is of the snapshot `header` describes, and whole: its last line
+    /// seals the rest with a CRC-32C (`Seal`), so that an index damaged or cut is never used.
     init?(reading path: String, header: Data, fileSystem: FileSystem) {
         guard let data = try? fileSystem.read(path), data.starts(with: header + Data("\n".utf8)),
-            data.last == 0x0A
+            data.last == 0x0A,
+            let last = data.dropLast().lastIndex(of: 0x0A), last >= data.startIndex + header.count,
+            Seal.check(data[(last + 1)..<(data.endIndex - 1)], covering: data[...last]) == true,
+            let count = data[(last + 1)...].withUnsafeBytes({ JSONLine.value(of: "books", in: $0, first: true) })
+                .flatMap({ Int(String(decoding: $0, as: UTF8.self)) })
         else { return nil }
-        lines = data[(data.startIndex + header.count)...]
+        lines = data[(data.startIndex + header.count)...last]
+        self.count = count
+    }
+
+    /// Where the book of this id is among the snapshot's books, as the index says.
+    func place(of id: Book.ID) -> Int? {
+        guard !id.utf8.contains(where: { $0 == 0x09 || $0 == 0x0A }) else { return nil }
+        return hits(Array("\n\(id)\t".utf8)).first?.place
     }
 
     /// What the index says `needle` (a reference, lowercased and trimmed) names by the second and
-    /// third rules of `Reference.matches`: the ids that start with it (four characters or more), else
-    /// the ids of the books whose lowercased title it is. `nil` when bytes cannot decide: the needle
-    /// is not ASCII where a title of other bytes may still be the same text.
-    func ids(named needle: String) -> (prefixed: [Book.ID], titled: [Book.ID])? {
+    /// third rules of `Reference.matches`: the books whose ids start with it (four characters or
+    /// more), and those whose lowercased title it is, each by its id and place. `nil` when bytes
+    /// cannot decide: the needle is not ASCII where a title of other bytes may still be the same text.
+    func books(named needle: String) -> (prefixed: [Entry], titled: [Entry])? {
         let isASCII = needle.utf8.allSatisfy { $0 < 0x80 }
         // The only non-ASCII characters that are the same text as ASCII ones (canonical singletons).
         if !isASCII, needle.unicodeScalars.contains(where: { [0x037E, 0x1FEF, 0x212A].contains($0.value) }) {
             return nil
         }
-        var prefixed: [Book.ID] = []
+        var prefixed: [Entry] = []
         if isASCII, needle.count >= 4, !needle.utf8.contains(0x09) {
-            prefixed = hits(Array("\n".utf8) + Array(needle.utf8)).map(\.id)
-            if !prefixed.isEmpty { return (prefixed, []) }
+            prefixed = hits(Array("\n".utf8) + Array(needle.utf8))
         }
         var writer = JSONWriter(compact: true)
         writer.string(needle)
-        var titled = Set(hits(Array("\t".utf8) + writer.take() + Array("\n".utf8)).map(\.id))
+        var titled = hits(Array("\t".utf8) + writer.take() + Array("\n".utf8))
         // A title of other bytes may be the same text (composed or not): compared as text, those of
         // as many characters.
-        let count = needle.count
-        for line in nonASCIILines(ofCount: count) where line.title == needle { titled.insert(line.id) }
-        return (prefixed, titled.sorted())
+        guard let others = nonASCIILines(ofCount: needle.count) else { return nil }
+        for line in others where line.title == needle && !titled.contains(where: { $0.id == line.entry.id }) {
+            titled.append(line.entry)
+        }
+        return (prefixed, titled)
     }
 
-    /// The lines in which `needle` occurs, each by the id that starts it.
-    private func hits(_ needle: [UInt8]) -> [(id: Book.ID, start: Int)] {
+    /// A book as a line of the index gives it.
+    struct Entry {
+        var id: Book.ID
+        var place: Int
+    }
+
+    /// The book of the line that holds the byte at `at`; `nil` when the line is not of the index's shape.
+    private static func entry(around at: Int, in bytes: UnsafeRawBufferPointer) -> (Entry, start: Int)? {
+        var start = at
+        while start > 0, bytes[start - 1] != 0x0A { start -= 1 }
+        guard let tab = bytes[start...].firstIndex(of: 0x09),
+            let next = bytes[(tab + 1)...].firstIndex(of: 0x09),
+            let place = Int(String(decoding: UnsafeRawBufferPointer(rebasing: bytes[(tab + 1)..<next]), as: UTF8.self))
+        else { return nil }
+        let id = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<tab]), as: UTF8.self)
+        return (Entry(id: id, place: place), start)
+    }
+
+    /// The books of the lines in which `needle` occurs.
+    private func hits(_ needle: [UInt8]) -> [Entry] {
         lines.withUnsafeBytes { bytes in
-            var found: [(id: Book.ID, start: Int)] = []
+            var found: [Entry] = []
             var offset = 0
-            while let at = JSONLine.find(needle, in: bytes, from: offset) {
+            while let at = JSONLine.search(needle, in: bytes, from: offset) {
                 offset = at + 1
-                var start = needle.first == 0x0A ? at + 1 : at
-                while start > 0, bytes[start - 1] != 0x0A { start -= 1 }
-                guard let tab = bytes[start...].firstIndex(of: 0x09) else { continue }
-                found.append(
-                    (String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<tab]), as: UTF8.self), start))
+                if let (entry, _) = Self.entry(around: needle.first == 0x0A ? at + 1 : at, in: bytes) {
+                    found.append(entry)
+                }
             }
             return found
         }
     }
 
-    /// The lines of titles that are not ASCII and have `count` characters, with the title decoded.
-    private func nonASCIILines(ofCount count: Int) -> [(id: Book.ID, title: String)] {
-        let field = Array("\t\(count)\t".utf8)
-        return lines.withUnsafeBytes { bytes in
-            var found: [(id: Book.ID, title: String)] = []
+    /// The lines of titles that are not ASCII and have `count` characters, with the title decoded;
+    /// `nil` when one cannot be read.
+    private func nonASCIILines(ofCount count: Int) -> [(entry: Entry, title: String)]? {
+        // The count, then the title's opening quote.
+        let field = Array("\t\(count)\t\"".utf8)
+        return lines.withUnsafeBytes { bytes -> [(entry: Entry, title: String)]? in
+            var found: [(entry: Entry, title: String)] = []
             var offset = 0
-            while let at = JSONLine.find(field, in: bytes, from: offset) {
+            while let at = JSONLine.search(field, in: bytes, from: offset) {
                 offset = at + 1
-                var start = at
-                while start > 0, bytes[start - 1] != 0x0A { start -= 1 }
-                guard let end = bytes[at...].firstIndex(of: 0x0A) else { continue }
-                let raw = Data(bytes[(at + field.count)..<end])
-                guard let title = JSONCoding.decodeLine(String.self, from: raw) else { continue }
-                found.append(
-                    (String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<at]), as: UTF8.self), title))
+                guard let (entry, _) = Self.entry(around: at, in: bytes),
+                    let end = bytes[at...].firstIndex(of: 0x0A)
+                else { continue }
+                let raw = UnsafeRawBufferPointer(rebasing: bytes[(at + field.count - 1)..<end])
+                var scanner = JSONScanner(bytes: raw)
+                // A title the scanner leaves to the decoder, and that the decoder cannot read: undecided.
+                guard let title = scanner.string() ?? JSONCoding.decodeLine(String.self, from: Data(raw)) else {
+                    return nil
+                }
+                found.append((entry, title))
             }
             return found
         }
@@ -121,27 +165,36 @@ struct NameIndex {
 extension LibraryFiles {
     /// The first line of the index of this snapshot; `nil` when the snapshot has no generation or is
     /// not laid out as bookclub writes it (a store of an earlier schema, or edited by hand).
-    private var nameIndexHeader: Data? {
+    var nameIndexHeader: Data? {
         guard let generation, snapshotRun != nil else { return nil }
         return NameIndex.header(generation: generation, size: snapshotSize, modified: fileSystem.modified(path))
     }
 
-    /// Whether `STORE.names` is the index of this snapshot.
-    var hasNameIndex: Bool {
-        guard let header = nameIndexHeader else { return true }
-        let start = try? fileSystem.readRange(storage.namesPath, 0, header.count + 1)
-        return start == header + Data("\n".utf8)
+    /// `STORE.names`, when it is the index of this snapshot and whole; `nil` when there is none that
+    /// is, or the snapshot cannot have one.
+    var nameIndex: NameIndex? {
+        guard let header = nameIndexHeader,
+            let index = NameIndex(reading: storage.namesPath, header: header, fileSystem: fileSystem),
+            index.count == snapshotBooks.count
+        else { return nil }
+        return index
     }
 
-    /// The line of the one book `needle` (a reference, lowercased and trimmed, that is no book's id)
-    /// names by an id prefix or a whole title, as the index and the journal's books say, checked
-    /// against the book's own line; `nil` when they cannot settle it, or there is no index of this
-    /// snapshot.
-    func indexedLine(named needle: String) -> Data? {
-        guard !needle.isEmpty, let header = nameIndexHeader,
-            let index = NameIndex(reading: storage.namesPath, header: header, fileSystem: fileSystem),
-            let named = index.ids(named: needle)
-        else { return nil }
+    /// The line of the one book `needle` (a reference, lowercased and trimmed) names by its id, an id
+    /// prefix or a whole title, as the index and the journal's books say, checked against the book's
+    /// own line; `nil` when they cannot settle it.
+    func indexedLine(named needle: String, in index: NameIndex) -> Data? {
+        guard !needle.isEmpty else { return nil }
+        /// The snapshot's book at `place`, when it is the book of this id and no change replaced it.
+        func snapshotLine(_ entry: NameIndex.Entry) -> Data? {
+            guard journalBooks[entry.id] == nil, snapshotBooks.indices.contains(entry.place) else { return nil }
+            let line = snapshotBooks[entry.place]
+            return Self.id(of: line) == entry.id ? line : nil
+        }
+        // An id: the first rule, and a book's own.
+        if let line = journalBooks[needle] { return line }
+        if let place = index.place(of: needle) { return snapshotLine(.init(id: needle, place: place)) }
+        guard let named = index.books(named: needle) else { return nil }
         // The journal's books stand over the snapshot's.
         var journal: [(id: Book.ID, title: String)] = []
         for id in journalOrder {
@@ -150,17 +203,20 @@ extension LibraryFiles {
             journal.append((id, title))
         }
         let prefixed =
-            named.prefixed.filter { journalBooks[$0] == nil }
-            + journal.filter { needle.count >= 4 && $0.id.hasPrefix(needle) }.map(\.id)
+            named.prefixed.filter { journalBooks[$0.id] == nil }.map { ($0, true) }
+            + journal.filter { needle.count >= 4 && $0.id.hasPrefix(needle) }.map {
+                (NameIndex.Entry(id: $0.id, place: -1), false)
+            }
         let titled =
-            named.titled.filter { journalBooks[$0] == nil }
-            + journal.filter { $0.title.lowercased() == needle }.map(\.id)
-        let ids = prefixed.isEmpty ? titled : prefixed
-        guard ids.count == 1, let line = line(of: ids[0]), Self.id(of: line) == ids[0] else { return nil }
+            named.titled.filter { journalBooks[$0.id] == nil }.map { ($0, true) }
+            + journal.filter { $0.title.lowercased() == needle }.map { (NameIndex.Entry(id: $0.id, place: -1), false) }
+        let found = prefixed.isEmpty ? titled : prefixed
+        guard found.count == 1, let (entry, inSnapshot) = found.first else { return nil }
+        guard let line = inSnapshot ? snapshotLine(entry) : journalBooks[entry.id] ?? nil else { return nil }
         if prefixed.isEmpty {
             guard line.withUnsafeBytes({ JSONLine.string("title", in: $0) })?.lowercased() == needle else { return nil }
         } else {
-            guard ids[0].hasPrefix(needle) else { return nil }
+            guard entry.id.hasPrefix(needle) else { return nil }
         }
         return line
     }
@@ -187,8 +243,8 @@ extension LibraryStorage {
         let unlock = try fileSystem.lock(lockPath, lockTimeout)
         defer { unlock() }
         let files = try LibraryFiles(reading: self)
-        guard !files.hasNameIndex else { return false }
+        guard files.nameIndexHeader != nil, files.nameIndex == nil else { return false }
         files.writeNameIndex()
-        return files.hasNameIndex
+        return files.nameIndex != nil
     }
 }
