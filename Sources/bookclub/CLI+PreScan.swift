@@ -6,6 +6,8 @@ extension CLI {
     /// alone (making every command's configuration costs a tenth of a `progress`); else all of them,
     /// for the help and for the suggestions of a mistyped name.
     static func root(for arguments: [String]) -> CommandConfiguration {
+        // `--version` alone needs no command at all.
+        if arguments == ["--version"] { return root(with: []) }
         guard let word = firstWord(of: arguments) else { return root }
         for command in topLevel {
             let configuration = command.configuration

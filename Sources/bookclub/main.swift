@@ -28,7 +28,9 @@ private func writeAll(_ bytes: UnsafeRawBufferPointer, to fd: Int32) {
 /// The environment, read from `environ` (first of a name wins, as `getenv` has it): ProcessInfo's
 /// first use sets up more than a command needs.
 private let variables: [String: String] = {
-    var variables: [String: String] = [:]
+    var count = 0
+    while environ[count] != nil { count += 1 }
+    var variables = [String: String](minimumCapacity: count)
     var entry = environ
     while let pointer = entry.pointee {
         let text = String(cString: pointer)
