@@ -79,7 +79,7 @@ public struct TerminalText: Hashable, Sendable {
     /// are the controls (U+0000–U+001F, U+007F–U+009F) and the bidirectional marks, whose encodings
     /// begin with 0xC2, 0xD8 or 0xE2 (a table's every row has block characters and an ellipsis, which
     /// the scalars' properties took a microsecond each to clear).
-    private static func isSafe(_ utf8: some Sequence<UInt8>) -> Bool {
+    private static func isSafe(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
         var (lead, second): (UInt8, UInt8) = (0, 0)
         for byte in utf8 {
             if byte < 0x20 || byte == 0x7F { return false }
@@ -105,7 +105,7 @@ public struct TerminalText: Hashable, Sendable {
     }
 
     private static func appendEscaping(_ value: some StringProtocol, to result: inout String) {
-        if isSafe(value.utf8) {
+        if value.utf8.withContiguousStorageIfAvailable(isSafe) ?? Array(value.utf8).withUnsafeBufferPointer(isSafe) {
             result += value
             return
         }
