@@ -13,6 +13,8 @@ extension String {
         else {
             return ""
         }
+        // Nothing to trim after all (text that starts or ends past ASCII): not copied.
+        if first == startIndex && index(after: last) == endIndex { return self }
         return String(self[first...last])
     }
 
