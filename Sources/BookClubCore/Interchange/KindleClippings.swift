@@ -61,8 +61,10 @@ public struct KindleClippings {
     /// Reads the next chunk of the file.
     public mutating func read(_ chunk: Data) {
         chunk.withUnsafeBytes { bytes in
+            guard let base = bytes.baseAddress else { return }
             var start = 0
-            while let end = bytes[start...].firstIndex(of: 0x0A) {
+            while let hit = firstByte(0x0A, at: base + start, count: bytes.count - start) {
+                let end = base.distance(to: UnsafeRawPointer(hit))
                 if carry.isEmpty {
                     line(UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
                 } else {
