@@ -161,6 +161,27 @@ import Testing
         #expect(list.map { $0["status"] as? String } == ["unstarted", "unstarted"])
     }
 
+    /// A line sent late, dated before a line of the same batch for its book but after the book's
+    /// latest entry in the store, falls between the two: the book's history comes with it (it was
+    /// refused as a bug in bookclub, and the batch with it, once the book had entries).
+    @Test func aLineSentLateInABatchFallsAmongTheBatchsLines() throws {
+        defer { bookclub.cleanUp() }
+        _ = try bookclub.add("三体", "--pages", "400")
+        _ = try bookclub.run("progress", "三体", "10", "--date", "2026-01-01 08:00")
+        let batch = """
+            {"book": "三体", "page": 200, "time": "2026-01-05T08:00:00Z"}
+            {"book": "三体", "page": 100, "time": "2026-01-03T08:00:00+05:30"}
+            {"book": "三体", "page": 250}
+            {"book": "三体", "page": 220, "time": "2026-01-06T08:00:00Z"}
+
+            """
+        let logged = try bookclub.run("log", "--stdin", input: batch)
+        #expect(logged == .init(stdout: "", stderr: "Logged 4 entries on 1 book.\n", exitCode: 0))
+        let book = try #require(try bookclub.json("show", "三体", "--json") as? [String: Any])
+        let entries = (book["readings"] as? [[String: Any]])?.first?["entries"] as? [[String: Any]] ?? []
+        #expect(entries.compactMap { $0["page"] as? Int } == [10, 100, 200, 220, 250])
+    }
+
     /// A batch as a cron job or an e-reader export writes one (by title, each line with a time in `Z`,
     /// offset or local form, backdated lines among them, one in seven with a note) leaves the library
     /// exactly as the same lines given one by one to `progress --date --note` do.
