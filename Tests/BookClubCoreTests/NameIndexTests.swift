@@ -132,26 +132,24 @@ import Testing
         #expect(try files.read(storage.namesPath) == written)
         #expect(try !storage.refreshNameIndex(lockTimeout: 1), "nothing to do when it is current")
 
-        #expect(files.remove(storage.namesPath))
-        let store = try Store(
-            persistence: storage.persistence(
-                lockTimeout: 1, recording: ("progress", Fixture.now), scope: .book(named: "dune")))
-        try store.update {
-            _ = try $0.logProgress(.page(10), note: nil, at: Fixture.now, bookID: "b0000", reference: "dune")
+        /// `progress dune PAGE`, as the command loads and saves it.
+        func progress(_ page: Int) throws {
+            let store = try Store(
+                persistence: storage.persistence(
+                    lockTimeout: 1, recording: ("progress", Fixture.now), scope: .book(named: "dune")))
+            try store.update {
+                _ = try $0.logProgress(.page(page), note: nil, at: Fixture.now, bookID: "b0000", reference: "dune")
+            }
+            try store.save()
         }
-        try store.save()
+        #expect(files.remove(storage.namesPath))
+        try progress(10)
         #expect(try files.read(storage.namesPath) == written, "the index of the same snapshot")
 
         // Damaged under a first line that still names the snapshot: written again too.
         let header = try #require(written?.prefix { $0 != 0x0A })
         try files.replace(storage.namesPath, header + Data("\nb0000\t0\t-\t\"dune\"\n".utf8))
-        let again = try Store(
-            persistence: storage.persistence(
-                lockTimeout: 1, recording: ("progress", Fixture.now), scope: .book(named: "dune")))
-        try again.update {
-            _ = try $0.logProgress(.page(20), note: nil, at: Fixture.now, bookID: "b0000", reference: "dune")
-        }
-        try again.save()
+        try progress(20)
         #expect(try files.read(storage.namesPath) == written)
     }
 }
