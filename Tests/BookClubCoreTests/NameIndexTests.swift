@@ -49,12 +49,26 @@ import Testing
         "a\u{37E}b", "twin", "tab\there", "b0001", "b000", "b00", "B0003", "nothing", "dun", "messiah", "كتاب",
     ]
 
+    /// Where the index says the book of this id begins in the snapshot.
+    func offset(_ index: String, _ id: String) throws -> Int {
+        let line = try #require(index.split(separator: "\n").first { $0.hasPrefix("\(id)\t") })
+        return try #require(Int(line.split(separator: "\t")[1]))
+    }
+
     @Test func theIndexFindsWhatTheSearchOfEveryBookFinds() throws {
         let storage = try shelf()
         let index = String(decoding: try #require(try storage.fileSystem.read(storage.namesPath)), as: UTF8.self)
-        #expect(index.contains("\nb0000\t0\t-\t\"dune\"\n"))
-        #expect(index.contains("\nb0002\t2\t7\t\"ノルウェイの森\"\n"))
-        #expect(index.contains("\nb0010\t10\t-\t\"tab\\there\"\n"))
+        let snapshot = try #require(try storage.fileSystem.read(storage.path))
+        #expect(index.hasPrefix(#"{"lines":"id offset characters title","snapshot":""#))
+        #expect(index.contains("\nb0000\t16\t-\t\"dune\"\n"), "the first book, after `{` and `  \"books\" : [`")
+        #expect(index.contains("\nb0002\t\(try offset(index, "b0002"))\t7\t\"ノルウェイの森\"\n"))
+        #expect(index.contains("\nb0010\t\(try offset(index, "b0010"))\t-\t\"tab\\there\"\n"))
+        for id in ["b0000", "b0002", "b0010"] {
+            let at = try offset(index, id)
+            let book = try #require(
+                String(decoding: snapshot[at...], as: UTF8.self).components(separatedBy: "\n    }").first)
+            #expect(book.hasPrefix("    {\n") && book.contains("\"id\" : \"\(id)\""), "\(id): \(book)")
+        }
         for reference in references {
             #expect(scoped(storage, reference) == resolved(storage, reference), "\(reference)")
         }
@@ -84,17 +98,20 @@ import Testing
         let storage = try shelf()
         let files = storage.fileSystem
         let index = String(decoding: try #require(try files.read(storage.namesPath)), as: UTF8.self)
+        let (at0, at1, at3, at5) = try (
+            offset(index, "b0000"), offset(index, "b0001"), offset(index, "b0003"), offset(index, "b0005")
+        )
         // An index that says another book is "dune", and has no line for the real one.
-        let forged = index.replacing("\nb0000\t0\t-\t\"dune\"\n", with: "\n").replacing(
-            "\nb0003\t3\t4\t\"caf\u{E9}\"\n", with: "\nb0003\t3\t-\t\"dune\"\n"
-        ).replacing("\nb0001\t1\t", with: "\nb0001\t5\t")
+        let forged = index.replacing("\nb0000\t\(at0)\t-\t\"dune\"\n", with: "\n").replacing(
+            "\nb0003\t\(at3)\t4\t\"caf\u{E9}\"\n", with: "\nb0003\t\(at3)\t-\t\"dune\"\n"
+        ).replacing("\nb0001\t\(at1)\t", with: "\nb0001\t\(at5)\t")
         try files.replace(storage.namesPath, Data(forged.utf8))
         #expect(scoped(storage, "dune") == "b0000", "an index that fails its checksum is passed over")
         for reference in references {
             #expect(scoped(storage, reference) == resolved(storage, reference), "\(reference)")
         }
-        // Sealed again, as if bookclub had written it wrong: a place or a title that is not the book's
-        // is found out against the book's own line, and a line missing against the number of books.
+        // Sealed again, as if bookclub had written it wrong: an offset or a title that is not the
+        // book's is found out against the book's own line.
         func sealed(_ text: String) -> Data {
             let body = Data(text.prefix { _ in true }.utf8)
             let lines = body.split(separator: 0x0A, omittingEmptySubsequences: false)
@@ -102,13 +119,21 @@ import Testing
             let count = lines.dropLast(2).count - 1
             return kept + Seal.seal(Data(#"{"books":\#(count)}"#.utf8), covering: kept) + Data("\n".utf8)
         }
-        let misplaced = index.replacing("\nb0001\t1\t-\t\"dune messiah\"", with: "\nb0001\t5\t-\t\"x\"")
-            .replacing("\nb0008\t8\t-\t\"twin\"", with: "\nb0008\t8\t-\t\"dune messiah\"")
+        let at8 = try offset(index, "b0008")
+        let misplaced = index.replacing("\nb0001\t\(at1)\t-\t\"dune messiah\"", with: "\nb0001\t\(at5)\t-\t\"x\"")
+            .replacing("\nb0008\t\(at8)\t-\t\"twin\"", with: "\nb0008\t\(at8)\t-\t\"dune messiah\"")
         #expect(misplaced != index)
         try files.replace(storage.namesPath, sealed(misplaced))
         #expect(scoped(storage, "b0001") == "b0001")
         #expect(scoped(storage, "dune messiah") == "b0001")
-        try files.replace(storage.namesPath, sealed(index.replacing("\nb0000\t0\t-\t\"dune\"", with: "")))
+        // An offset off by one, or inside another book, finds no book there.
+        try files.replace(
+            storage.namesPath, sealed(index.replacing("\nb0001\t\(at1)\t", with: "\nb0001\t\(at1 + 1)\t")))
+        #expect(scoped(storage, "b0001") == "b0001")
+        try files.replace(
+            storage.namesPath, sealed(index.replacing("\nb0001\t\(at1)\t", with: "\nb0001\t\(at1 + 40)\t")))
+        #expect(scoped(storage, "dune messiah") == "b0001")
+        try files.replace(storage.namesPath, sealed(index.replacing("\nb0000\t\(at0)\t-\t\"dune\"", with: "")))
         #expect(scoped(storage, "dune messiah") == "b0001")
         for reference in references {
             #expect(scoped(storage, reference) == resolved(storage, reference), "\(reference)")

@@ -24,8 +24,17 @@ extension LibraryFiles {
         try JSONCoding.encoder(pretty: false).encode(clubs)
     }
 
-    /// Every book's line, in the store's order.
-    func allLines() throws -> [(id: Book.ID, line: Data)] {
+    /// The snapshot's books, each as its JSON, and whether they are their text as the snapshot lays
+    /// them out: split from its run of books, or (a run that does not split, edited by hand) decoded
+    /// from the whole snapshot, which says where a hand edit broke the JSON.
+    func snapshotLines() throws -> (books: [Data], asLaidOut: Bool) {
+        guard let snapshotRun else { return (snapshotBooks, false) }
+        if let books = Self.split(snapshotRun) { return (books, true) }
+        return (try Self.document(snapshotBytes, path: path).books.map { Self.line(for: $0) }, false)
+    }
+
+    /// Every book's line, in the store's order; `snapshot`, the snapshot's books when already split.
+    func allLines(snapshot: [Data]? = nil) throws -> [(id: Book.ID, line: Data)] {
         var result: [(id: Book.ID, line: Data)] = []
         var seen = Set<Book.ID>()
         func add(_ line: Data, number: Int) throws {
@@ -46,7 +55,7 @@ extension LibraryFiles {
             case .some(.none): break
             }
         }
-        for (number, book) in snapshotBooks.enumerated() { try add(book, number: number) }
+        for (number, book) in try (snapshot ?? snapshotLines().books).enumerated() { try add(book, number: number) }
         for id in journalOrder where !seen.contains(id) {
             if case .some(.some(let line)) = journalBooks[id] { result.append((id, line)) }
         }
@@ -80,6 +89,20 @@ extension LibraryFiles {
                 if Self.id(of: book) == id { return book }
             }
             return nil
+        }
+    }
+
+    /// The snapshot's book whose text begins at `offset` in the snapshot (its line `    {`), as far as
+    /// the line `    }` that closes it; `nil` when no book of the run begins there.
+    func snapshotBook(at offset: Int) -> Data? {
+        guard let run = snapshotRun, offset > run.startIndex, offset < run.endIndex else { return nil }
+        return run.withUnsafeBytes { bytes -> Data? in
+            let at = offset - 1 - run.startIndex
+            guard bytes.count - at > Self.objectStart.count,
+                sameBytes(bytes.baseAddress! + at, Self.objectStart, count: Self.objectStart.count),
+                let end = JSONLine.search(Self.objectEnd, in: bytes, from: at + 1)
+            else { return nil }
+            return run[offset..<(run.startIndex + end + Self.objectEnd.count)]
         }
     }
 

@@ -51,8 +51,9 @@ extension LibraryFiles {
     /// The books of the committed state, for a new snapshot: those of the snapshot that no change in
     /// the journal replaced as their text, the others decoded.
     private func snapshotBooksToWrite() throws -> [SnapshotBook] {
-        let keepsText = snapshotRun != nil && version == LibraryStorage.schemaVersion
-        return try allLines().map { id, line in
+        let (books, asLaidOut) = try snapshotLines()
+        let keepsText = asLaidOut && version == LibraryStorage.schemaVersion
+        return try allLines(snapshot: books).map { id, line in
             keepsText && journalBooks[id] == nil
                 ? .text(line) : .book(try StoredBook.decode(line, path: path))
         }

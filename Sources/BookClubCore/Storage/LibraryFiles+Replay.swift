@@ -79,7 +79,7 @@ extension LibraryFiles {
     init(storage: LibraryStorage, snapshot: Data?) throws {
         self.storage = storage
         guard let data = snapshot else { return }
-        snapshotSize = data.count
+        snapshotBytes = data
         if try !readLayout(of: data) { try readDocument(data) }
         guard commit.historyLength >= 0 else {
             throw BookClubError.corruptFile(path: path, detail: "at `historyLength`: expected a size of 0 or more")
@@ -104,15 +104,23 @@ extension LibraryFiles {
         previousGeneration = header.previousGeneration
         commit = Commit(historyLength: header.historyLength, state: header.state ?? "")
         self.clubs = clubs
-        let run = data[(data.startIndex + opening.count - 1)..<(data.startIndex + booksEnd)]
-        guard let books = Self.split(run) else { return false }
-        snapshotRun = run
-        snapshotBooks = books
+        snapshotRun = data[(data.startIndex + opening.count - 1)..<(data.startIndex + booksEnd)]
         return true
     }
 
     /// Reads a snapshot as one document: one of an earlier schema, or one edited by hand.
     private mutating func readDocument(_ data: Data) throws {
+        let document = try Self.document(data, path: path)
+        try LibraryStorage.check(document.schemaVersion, path: path)
+        version = document.schemaVersion
+        generation = document.generation
+        previousGeneration = document.previousGeneration
+        commit = Commit(historyLength: document.historyLength, state: document.state ?? "")
+        clubs = try Self.line(for: document.clubs ?? [])
+        snapshotBooks = document.books.map { Self.line(for: $0) }
+    }
+
+    static func document(_ data: Data, path: String) throws -> Document {
         let document: Document
         do {
             document = try JSONCoding.decode(Document.self, from: data, path: path)
@@ -122,13 +130,7 @@ extension LibraryFiles {
             if let version = header.schemaVersion { try LibraryStorage.check(version, path: path) }
             throw error
         }
-        try LibraryStorage.check(document.schemaVersion, path: path)
-        version = document.schemaVersion
-        generation = document.generation
-        previousGeneration = document.previousGeneration
-        commit = Commit(historyLength: document.historyLength, state: document.state ?? "")
-        clubs = try Self.line(for: document.clubs ?? [])
-        snapshotBooks = document.books.map { Self.line(for: $0) }
+        return document
     }
 
     /// Lays the journal's committed transactions over the snapshot; `false` when the journal is of

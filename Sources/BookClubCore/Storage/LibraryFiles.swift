@@ -145,12 +145,17 @@ struct LibraryFiles {
     var generation: String?
     var previousGeneration: String?
     var clubs = Data("[]".utf8)
-    /// The snapshot's books, each as its JSON.
+    /// The snapshot's books, each as its JSON, when the snapshot was read as one document (it is not
+    /// laid out as bookclub writes it); see `snapshotLines()`.
     var snapshotBooks: [Data] = []
     /// The snapshot's books as one run of bytes, from the line break before the first `    {` to the
     /// last `    }`, to search for an id in; `nil` when the snapshot is not laid out as bookclub writes it.
+    /// Split into books only when every book is asked for, so that a command about one book reads
+    /// the snapshot's head, its tail and that book.
     var snapshotRun: Data?
-    var snapshotSize = 0
+    /// The snapshot's bytes (mapped).
+    var snapshotBytes = Data()
+    var snapshotSize: Int { snapshotBytes.count }
     /// The journal's committed book lines by id (`nil` once removed), and the ids in the order they came.
     var journalBooks: [Book.ID: Data?] = [:]
     var journalOrder: [Book.ID] = []

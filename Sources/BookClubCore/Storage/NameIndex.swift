@@ -4,8 +4,8 @@
     import Foundation
 #endif
 
-/// `STORE.names`: the snapshot's books by id and title, with the place of each among the snapshot's
-/// books, so that a book named by its id, an id prefix or a whole title is found without searching
+/// `STORE.names`: the snapshot's books by id and title, with where each begins in the snapshot, so
+/// that a book named by its id, an id prefix or a whole title is found without searching, splitting
 /// or reading every book of the snapshot. Derived data, never trusted over
 /// what it indexes: it serves only the snapshot it names (its generation, size and time of change),
 /// a book it finds is checked against the book's own line, and a reference it cannot settle (no
@@ -14,41 +14,44 @@
 /// `doctor --fix`; a store without one works as before.
 ///
 /// ```text
-/// {"snapshot":"4f0c… 2051733 1764182400123456"}
-/// 00000000000000000000000000000002	1	-	"book 00002"
-/// 00000000000000000000000000000004	3	12	"ノルウェイの森 00003"
+/// {"lines":"id offset characters title","snapshot":"4f0c… 2051733 1764182400123456"}
+/// 00000000000000000000000000000002	17	-	"book 00002"
+/// 00000000000000000000000000000004	1283	12	"ノルウェイの森 00003"
 /// {"books":3000,"crc":"1a2b3c4d"}
 /// ```
 ///
-/// A line is a book's id, its place among the snapshot's books (from 0), the number of characters
-/// of its title when the title is not ASCII (`-` when it is), and its lowercased title as a JSON
-/// string, separated by tabs. The last line seals the others with their checksum.
+/// A line is a book's id, the byte offset in the snapshot of the line `    {` that opens the book,
+/// the number of characters of its title when the title is not ASCII (`-` when it is), and its
+/// lowercased title as a JSON string, separated by tabs. The last line seals the others with their
+/// checksum. The index cannot say that it lists every book (only splitting the snapshot could):
+/// written by bookclub from the snapshot it names, it does.
 struct NameIndex {
     /// The index's lines, from the line break that ends its first line.
     private let lines: Data
-    /// How many books it lists, as its last line says.
-    let count: Int
 
     /// The first line of the index of a snapshot of this generation, size and time of change.
     static func header(generation: String, size: Int, modified: Date?) -> Data {
         let micros = Int(((modified?.timeIntervalSince1970 ?? 0) * 1_000_000).rounded())
         var writer = JSONWriter(compact: true)
-        writer.object { w in w.field("snapshot", "\(generation) \(size) \(micros)") }
+        writer.object { w in
+            w.field("lines", "id offset characters title")
+            w.field("snapshot", "\(generation) \(size) \(micros)")
+        }
         return writer.take()
     }
 
-    /// The index of these books (id and title), or `nil` when an id is not ASCII (which a byte
-    /// comparison could not stand for).
-    static func contents(header: Data, books: some Sequence<(id: Book.ID, title: String)>) -> Data? {
+    /// The index of these books (id, offset in the snapshot and title), or `nil` when an id is not
+    /// ASCII (which a byte comparison could not stand for).
+    static func contents(header: Data, books: some Sequence<(id: Book.ID, offset: Int, title: String)>) -> Data? {
         var data = header
         var writer = JSONWriter(compact: true)
         var count = 0
-        for (place, (id, title)) in books.enumerated() {
+        for (id, offset, title) in books {
             guard id.utf8.allSatisfy({ $0 < 0x80 && $0 != 0x09 && $0 != 0x0A }) else { return nil }
             let lowered = title.lowercased()
             writer.string(lowered)
             let characters = lowered.utf8.allSatisfy { $0 < 0x80 } ? "-" : String(lowered.count)
-            data += Data("\n\(id)\t\(place)\t\(characters)\t".utf8) + writer.take()
+            data += Data("\n\(id)\t\(offset)\t\(characters)\t".utf8) + writer.take()
             count += 1
         }
         data += Data("\n".utf8)
@@ -56,30 +59,26 @@ struct NameIndex {
         return data + Seal.seal(writer.take(), covering: data) + Data("\n".utf8)
     }
 
-    /// The index at `path` when it is of the snapshot `header` describes.
     /// The index at `path` when it is of the snapshot `header` describes, and whole: its last line
     /// seals the rest with a CRC-32C (`Seal`), so that an index damaged or cut is never used.
     init?(reading path: String, header: Data, fileSystem: FileSystem) {
         guard let data = try? fileSystem.read(path), data.starts(with: header + Data("\n".utf8)),
             data.last == 0x0A,
             let last = data.dropLast().lastIndex(of: 0x0A), last >= data.startIndex + header.count,
-            Seal.check(data[(last + 1)..<(data.endIndex - 1)], covering: data[...last]) == true,
-            let count = data[(last + 1)...].withUnsafeBytes({ JSONLine.value(of: "books", in: $0, first: true) })
-                .flatMap({ Int(String(decoding: $0, as: UTF8.self)) })
+            Seal.check(data[(last + 1)..<(data.endIndex - 1)], covering: data[...last]) == true
         else { return nil }
         lines = data[(data.startIndex + header.count)...last]
-        self.count = count
     }
 
-    /// Where the book of this id is among the snapshot's books, as the index says.
-    func place(of id: Book.ID) -> Int? {
+    /// Where the book of this id begins in the snapshot, as the index says.
+    func offset(of id: Book.ID) -> Int? {
         guard !id.utf8.contains(where: { $0 == 0x09 || $0 == 0x0A }) else { return nil }
-        return hits(Array("\n\(id)\t".utf8)).first?.place
+        return hits(Array("\n\(id)\t".utf8)).first?.offset
     }
 
     /// What the index says `needle` (a reference, lowercased and trimmed) names by the second and
     /// third rules of `Reference.matches`: the books whose ids start with it (four characters or
-    /// more), and those whose lowercased title it is, each by its id and place. `nil` when bytes
+    /// more), and those whose lowercased title it is, each by its id and offset. `nil` when bytes
     /// cannot decide: the needle is not ASCII where a title of other bytes may still be the same text.
     func books(named needle: String) -> (prefixed: [Entry], titled: [Entry])? {
         let isASCII = needle.utf8.allSatisfy { $0 < 0x80 }
@@ -106,7 +105,8 @@ struct NameIndex {
     /// A book as a line of the index gives it.
     struct Entry {
         var id: Book.ID
-        var place: Int
+        /// Where the book begins in the snapshot; `nil` for a book of the journal.
+        var offset: Int?
     }
 
     /// The book of the line that holds the byte at `at`; `nil` when the line is not of the index's shape.
@@ -115,10 +115,10 @@ struct NameIndex {
         while start > 0, bytes[start - 1] != 0x0A { start -= 1 }
         guard let tab = bytes[start...].firstIndex(of: 0x09),
             let next = bytes[(tab + 1)...].firstIndex(of: 0x09),
-            let place = Int(String(decoding: UnsafeRawBufferPointer(rebasing: bytes[(tab + 1)..<next]), as: UTF8.self))
+            let offset = Int(String(decoding: UnsafeRawBufferPointer(rebasing: bytes[(tab + 1)..<next]), as: UTF8.self))
         else { return nil }
         let id = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<tab]), as: UTF8.self)
-        return (Entry(id: id, place: place), start)
+        return (Entry(id: id, offset: offset), start)
     }
 
     /// The books of the lines in which `needle` occurs.
@@ -173,11 +173,7 @@ extension LibraryFiles {
     /// `STORE.names`, when it is the index of this snapshot and whole; `nil` when there is none that
     /// is, or the snapshot cannot have one.
     var nameIndex: NameIndex? {
-        guard let header = nameIndexHeader,
-            let index = NameIndex(reading: storage.namesPath, header: header, fileSystem: fileSystem),
-            index.count == snapshotBooks.count
-        else { return nil }
-        return index
+        nameIndexHeader.flatMap { NameIndex(reading: storage.namesPath, header: $0, fileSystem: fileSystem) }
     }
 
     /// The line of the one book `needle` (a reference, lowercased and trimmed) names by its id, an id
@@ -185,15 +181,17 @@ extension LibraryFiles {
     /// own line; `nil` when they cannot settle it.
     func indexedLine(named needle: String, in index: NameIndex) -> Data? {
         guard !needle.isEmpty else { return nil }
-        /// The snapshot's book at `place`, when it is the book of this id and no change replaced it.
+        /// The snapshot's book at the entry's offset, when it is the book of this id and no change
+        /// replaced it.
         func snapshotLine(_ entry: NameIndex.Entry) -> Data? {
-            guard journalBooks[entry.id] == nil, snapshotBooks.indices.contains(entry.place) else { return nil }
-            let line = snapshotBooks[entry.place]
+            guard journalBooks[entry.id] == nil, let offset = entry.offset,
+                let line = snapshotBook(at: snapshotBytes.startIndex + offset)
+            else { return nil }
             return Self.id(of: line) == entry.id ? line : nil
         }
         // An id: the first rule, and a book's own.
         if let line = journalBooks[needle] { return line }
-        if let place = index.place(of: needle) { return snapshotLine(.init(id: needle, place: place)) }
+        if let offset = index.offset(of: needle) { return snapshotLine(.init(id: needle, offset: offset)) }
         guard let named = index.books(named: needle) else { return nil }
         // The journal's books stand over the snapshot's.
         var journal: [(id: Book.ID, title: String)] = []
@@ -205,11 +203,13 @@ extension LibraryFiles {
         let prefixed =
             named.prefixed.filter { journalBooks[$0.id] == nil }.map { ($0, true) }
             + journal.filter { needle.count >= 4 && $0.id.hasPrefix(needle) }.map {
-                (NameIndex.Entry(id: $0.id, place: -1), false)
+                (NameIndex.Entry(id: $0.id, offset: nil), false)
             }
         let titled =
             named.titled.filter { journalBooks[$0.id] == nil }.map { ($0, true) }
-            + journal.filter { $0.title.lowercased() == needle }.map { (NameIndex.Entry(id: $0.id, place: -1), false) }
+            + journal.filter { $0.title.lowercased() == needle }.map {
+                (NameIndex.Entry(id: $0.id, offset: nil), false)
+            }
         let found = prefixed.isEmpty ? titled : prefixed
         guard found.count == 1, let (entry, inSnapshot) = found.first else { return nil }
         guard let line = inSnapshot ? snapshotLine(entry) : journalBooks[entry.id] ?? nil else { return nil }
@@ -224,12 +224,12 @@ extension LibraryFiles {
     /// Writes the index of the snapshot's books, replacing one out of date; nothing when the snapshot
     /// cannot have one. Derived data: a failure is passed over.
     func writeNameIndex() {
-        guard let header = nameIndexHeader else { return }
-        var books: [(id: Book.ID, title: String)] = []
-        for line in snapshotBooks {
+        guard let header = nameIndexHeader, let (lines, asLaidOut) = try? snapshotLines(), asLaidOut else { return }
+        var books: [(id: Book.ID, offset: Int, title: String)] = []
+        for line in lines {
             guard let id = Self.id(of: line), let title = line.withUnsafeBytes({ JSONLine.string("title", in: $0) })
             else { return }
-            books.append((id, title))
+            books.append((id, line.startIndex - snapshotBytes.startIndex, title))
         }
         guard let contents = NameIndex.contents(header: header, books: books) else { return }
         try? fileSystem.replace(storage.namesPath, contents)
