@@ -192,7 +192,7 @@ enum ICalendarProbe {
         try store.save()
         #expect(try storage.fileSystem.read(storage.backupPath(version: 1)) == version1)
         let text = String(decoding: try #require(try storage.fileSystem.read(path)), as: UTF8.self)
-        #expect(text.contains("\"schemaVersion\" : 3"))
+        #expect(text.contains("\"schemaVersion\" : 4"))
         store.update { $0.clubs[0].name = "Sci-Fi Club" }
         try store.save()
         #expect(try storage.fileSystem.read(storage.backupPath(version: 1)) == version1, "the backup is written once")

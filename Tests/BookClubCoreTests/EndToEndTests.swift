@@ -54,7 +54,7 @@ import Testing
         let store = try String(contentsOfFile: bookclub.storePath, encoding: .utf8)
         let journal = try String(contentsOfFile: bookclub.storePath + ".journal", encoding: .utf8)
         #expect(store.hasPrefix("{\n  \"books\" : ["))
-        #expect(store.contains("\"schemaVersion\" : 3"))
+        #expect(store.contains("\"schemaVersion\" : 4"))
         #expect(store.contains("\"title\" : \"Dune\"") || journal.contains("\"title\":\"Dune\""))
         let permissions =
             try FileManager.default.attributesOfItem(atPath: bookclub.storePath)[.posixPermissions] as? Int
@@ -372,7 +372,10 @@ import Testing
         let after = try String(contentsOfFile: bookclub.storePath + ".journal", encoding: .utf8)
         #expect(after.hasPrefix(journal))
         let added = after.dropFirst(journal.count).split(separator: "\n")
-        #expect(added.count == 2)
+        // The book, the history's new line and the undo record the commit carries, the commit.
+        #expect(added.count == 4)
+        #expect(added.dropFirst().first?.hasPrefix("{\"entry\":{\"book\":") == true)
+        #expect(added.dropFirst(2).first?.hasPrefix("{\"at\":") == true)
         #expect(
             added.first?.hasPrefix("{\"book\":{") == true
                 && added.first?.contains("\"title\":\"The Dispossessed\"") == true)
@@ -486,7 +489,7 @@ import Testing
     @Test(arguments: [
         ("{\"schemaVersion\": 1, \"books\": [", "not valid JSON"),
         (#"{"schemaVersion": 1, "historyLength": 0, "books": [{"title": 7}]}"#, "at `books[0]"),
-        (#"{"schemaVersion": 9, "books": []}"#, "schema version 9 is newer than this bookclub understands (3)"),
+        (#"{"schemaVersion": 9, "books": []}"#, "schema version 9 is newer than this bookclub understands (4)"),
     ])
     func aBadStoreExits65AndStaysByteForByte(_ contents: String, _ detail: String) throws {
         let bookclub = try BookClubRunner()

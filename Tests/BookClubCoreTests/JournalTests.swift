@@ -158,6 +158,64 @@ import Testing
         #expect(one.state.books.first?.readings[0].progress.entries.map(\.page) == [10, 20, 30, 35])
     }
 
+    /// One `fsync` commits a change: its history lines and undo record are written to their files
+    /// unsynced and carried by the journal's commit. What a power cut then takes from the files (the
+    /// lines lost, zeroed, cut; the record lost or torn) is put back by the next command, reader or
+    /// writer, byte for byte; a commit that carries nothing (an `undo`) syncs the files first.
+    @Test func whatAPowerCutTakesFromTheHistoryAndTheUndoLogIsPutBackFromTheJournal() throws {
+        let files = FileSystem.inMemory()
+        let storage = try shelf(3, files: files)
+        try logProgress(storage, book: "b0000", page: 5)
+        #expect(try storage.foldJournal(lockTimeout: 1), "the lines before are the snapshot's, synced")
+        try logProgress(storage, book: "b0001", page: 10)
+        try logProgress(storage, book: "b0002", page: 20)
+        let history = try #require(try files.read(storage.historyPath))
+        let undo = try #require(try files.read(storage.undoPath))
+        let journal = try text(storage, storage.journalPath)
+        #expect(journal.components(separatedBy: "\n{\"entry\":").count == 3)
+        let library = try Store(persistence: storage.persistence(lockTimeout: nil, scope: .everything.withHistory))
+            .state
+        let changes = try storage.changes().map(\.command)
+        #expect(changes == ["progress", "progress", "progress"])
+        let folded = try #require(history.firstRange(of: Data("\n".utf8))).upperBound
+        let carriedUndo = try #require(undo.lastRange(of: Data("\n\n".utf8)))
+        // Where the first record the journal carries begins: what comes before was synced by the fold.
+        let firstCarried = try #require(
+            journal.firstMatch(of: #/\{"at":([0-9]+),"undo"/#).flatMap { Int($0.output.1) })
+
+        func zeroed(_ data: Data, from: Int) -> Data { data.prefix(from) + Data(count: data.count - from) }
+        let damages: [(String, Data, Data)] = [
+            ("the history's carried lines lost", history.prefix(folded), undo),
+            ("zeroed", zeroed(history, from: folded), undo),
+            ("cut mid-line", history.prefix(history.count - 30), undo),
+            ("the last undo record lost", history, undo.prefix(carriedUndo.lowerBound)),
+            ("torn", history, undo.prefix(undo.count - 40)),
+            ("both gone", history.prefix(folded), undo.prefix(firstCarried)),
+        ]
+        for (damage, damagedHistory, damagedUndo) in damages {
+            try files.writeAtomically(storage.historyPath, damagedHistory)
+            try files.writeAtomically(storage.undoPath, damagedUndo)
+            let read = try Store(persistence: storage.persistence(lockTimeout: nil, scope: .everything.withHistory))
+                .state
+            #expect(read == library, "\(damage)")
+            #expect(try storage.changes().map(\.command) == changes, "\(damage)")
+            #expect(try files.read(storage.historyPath) == history, "\(damage)")
+            #expect(try files.read(storage.undoPath) == undo, "\(damage)")
+        }
+
+        // After an undo, which syncs both files and carries nothing, the lines before it are not put back.
+        #expect(try storage.undo(lockTimeout: 1) != nil)
+        let undone = try #require(try files.read(storage.historyPath))
+        #expect(undone.count < history.count)
+        try logProgress(storage, book: "b0001", page: 11)
+        let after = try #require(try files.read(storage.historyPath))
+        let afterUndo = try #require(try files.read(storage.undoPath))
+        try files.writeAtomically(storage.historyPath, undone)
+        _ = try Store(persistence: storage.persistence(lockTimeout: nil, scope: .everything.withHistory))
+        #expect(try files.read(storage.historyPath) == after)
+        #expect(try files.read(storage.undoPath) == afterUndo)
+    }
+
     /// A book's history can be read by following its chain back from its last line, not by reading
     /// every line of every book (a long history is); a chain that does not hold says so.
     @Test func aBooksHistoryIsFollowedThroughItsChain() throws {
@@ -167,6 +225,8 @@ import Testing
             try logProgress(storage, book: "b0001", page: page)
             try logProgress(storage, book: "b0002", page: page * 2)
         }
+        // Folded, so that the journal no longer carries the lines (it would put them back).
+        #expect(try storage.foldJournal(lockTimeout: 1))
         func chained() throws -> [Int?]? {
             let files = try LibraryFiles(reading: storage)
             let tail = try #require(files.historyTail(of: "b0001"))
@@ -253,7 +313,7 @@ import Testing
         #expect(snapshot.contains("\n  \"clubs\" : [\n\n  ],\n  \"generation\" : \""))
         #expect(
             snapshot.hasSuffix(
-                "\n  \"schemaVersion\" : 3,\n  \"state\" : \"\(try #require(snapshot.split(separator: "\"").dropLast().last))\"\n}\n"
+                "\n  \"schemaVersion\" : 4,\n  \"state\" : \"\(try #require(snapshot.split(separator: "\"").dropLast().last))\"\n}\n"
             ))
         let document = try #require(try JSONSerialization.jsonObject(with: Data(snapshot.utf8)) as? [String: Any])
         #expect(
@@ -268,9 +328,15 @@ import Testing
         try logProgress(storage, book: "b0007", page: 20, scope: .book(named: "book 7"))
         #expect(try storage.fileSystem.read(path) == snapshot)
         let journal = try text(storage, storage.journalPath).split(separator: "\n")
-        #expect(journal.count == 1 + 2 * 2)
+        // Each change: the book, the history's new line and the undo record it carries, the commit.
+        #expect(journal.count == 1 + 2 * 4)
         #expect(journal[1].hasPrefix("{\"book\":{") && journal[1].contains("\"id\":\"b0007\""))
-        #expect(journal[2].hasPrefix("{\"commit\":{\"historyLength\":"))
+        #expect(journal[2].hasPrefix("{\"entry\":{\"book\":\"b0007\",\"entry\":{"))
+        #expect(
+            journal[3].hasPrefix("{\"at\":0,\"undo\":{")
+                && journal[7].hasPrefix("{\"at\":\(journal[3].count - 14),\"undo\":{"),
+            "the second record follows the first, the same length but for its page")
+        #expect(journal[4].hasPrefix("{\"commit\":{\"historyLength\":"))
         let reopened = try Store(persistence: storage.persistence(lockTimeout: nil))
         #expect(reopened.state.books.count == 50)
         #expect(reopened.state[id: "b0007"]?.currentPage == 20)

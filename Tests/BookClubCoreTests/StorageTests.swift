@@ -74,7 +74,7 @@ import Testing
         let state = try #require(try storage.fileSystem.read(path))
         let journal = try #require(try storage.fileSystem.read(storage.journalPath))
         let text = String(decoding: state + journal, as: UTF8.self)
-        #expect(text.contains("\"schemaVersion\" : 3"))
+        #expect(text.contains("\"schemaVersion\" : 4"))
         #expect(!text.contains("the spice"))
         let reopened = try Store(persistence: storage.persistence(lockTimeout: nil))
         #expect(reopened.state[id: "aaaa1111"]?.currentReading?.progress.entries.map(\.page) == [150])
@@ -232,8 +232,8 @@ import Testing
     }
 
     @Test func aNewerSchemaIsRefused() throws {
-        let storage = storage([path: Data(#"{"schemaVersion": 4, "whatever": true}"#.utf8)])
-        #expect(throws: BookClubError.newerSchema(path: path, found: 4, supported: 3)) {
+        let storage = storage([path: Data(#"{"schemaVersion": 5, "whatever": true}"#.utf8)])
+        #expect(throws: BookClubError.newerSchema(path: path, found: 5, supported: 4)) {
             _ = try Store(persistence: storage.persistence(lockTimeout: nil))
         }
     }

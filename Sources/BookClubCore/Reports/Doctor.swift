@@ -198,7 +198,7 @@ public enum Doctor {
     private static func outOfOrder(storage: LibraryStorage, library: Library) throws -> [Finding] {
         var lastTime: [UUID: Date] = [:]
         var books = Set<Book.ID>()
-        let length = try LibraryFiles(reading: storage).commit.historyLength
+        let length = try storage.readFiles(locked: false).commit.historyLength
         try storage.fileSystem.readLines(storage.historyPath, 0..<length) { chunk in
             for line in chunk.split(separator: 0x0A) {
                 guard let record = JSONCoding.decodeLine(HistoryRecord.self, from: Data(line)) else { continue }

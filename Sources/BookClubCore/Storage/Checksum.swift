@@ -27,16 +27,15 @@ enum CRC32C {
         tables.withUnsafeBufferPointer { t in
             var offset = 0
             while offset + 8 <= bytes.count {
-                let low =
-                    crc
-                    ^ (UInt32(bytes[offset]) | UInt32(bytes[offset + 1]) << 8 | UInt32(bytes[offset + 2]) << 16
-                        | UInt32(bytes[offset + 3]) << 24)
+                // Eight bytes in one load, little-endian as the method reads them.
+                let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+                let low = crc ^ UInt32(truncatingIfNeeded: word)
+                let high = UInt32(truncatingIfNeeded: word >> 32)
                 crc =
                     t[7 * 256 + Int(low & 0xFF)] ^ t[6 * 256 + Int((low >> 8) & 0xFF)]
-                    ^ t[5 * 256 + Int((low >> 16) & 0xFF)]
-                    ^ t[4 * 256 + Int(low >> 24)] ^ t[3 * 256 + Int(bytes[offset + 4])]
-                    ^ t[2 * 256 + Int(bytes[offset + 5])]
-                    ^ t[256 + Int(bytes[offset + 6])] ^ t[Int(bytes[offset + 7])]
+                    ^ t[5 * 256 + Int((low >> 16) & 0xFF)] ^ t[4 * 256 + Int(low >> 24)]
+                    ^ t[3 * 256 + Int(high & 0xFF)] ^ t[2 * 256 + Int((high >> 8) & 0xFF)]
+                    ^ t[256 + Int((high >> 16) & 0xFF)] ^ t[Int(high >> 24)]
                 offset += 8
             }
             while offset < bytes.count {

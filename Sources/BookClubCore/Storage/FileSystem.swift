@@ -38,6 +38,11 @@ public struct FileSystem {
     /// Cuts a file to `offset` bytes (dropping what an interrupted write left), appends `data`, syncs it.
     /// A file shorter than `offset` is refused (`BookClubError.corruptFile`) and left as it is.
     public var append: (_ path: String, _ data: Data, _ offset: Int) throws -> Void
+    /// As `append`, without the sync: the bytes are durable once `sync` (or another `append`) syncs
+    /// the file. For what the journal's commit also carries.
+    public var write: (_ path: String, _ data: Data, _ offset: Int) throws -> Void
+    /// Makes a file's bytes durable (`fsync`); nothing when there is no file.
+    public var sync: (_ path: String) throws -> Void
     /// Takes an exclusive lock on `path`, waiting at most `timeout` seconds; returns the unlock.
     public var lock: (_ path: String, _ timeout: Double) throws -> () -> Void
     /// The names in a folder; empty when there is none.
@@ -98,8 +103,12 @@ public struct FileSystem {
         makeFolder: @escaping (String) throws -> Void = { _ in },
         plainSize: ((String) throws -> Int?)? = nil,
         readPlainRange: ((String, Int, Int) throws -> Data?)? = nil,
-        appendPlain: ((String, Data, Int) throws -> Void)? = nil
+        appendPlain: ((String, Data, Int) throws -> Void)? = nil,
+        write: ((String, Data, Int) throws -> Void)? = nil,
+        sync: @escaping (String) throws -> Void = { _ in }
     ) {
+        self.write = write ?? append
+        self.sync = sync
         // Without calls of their own: `size`, `readRange` and `append`, where `kind` says a plain file
         // or nothing is there (right where nothing can change between the two, as in memory).
         func refusingOther(_ path: String) throws {
@@ -208,7 +217,9 @@ extension FileSystem {
             makeFolder: { try POSIXFile.makeParent(of: $0 + "/.", sys: sys) },
             plainSize: POSIXFile.plainSize,
             readPlainRange: POSIXFile.readPlainRange,
-            appendPlain: { try POSIXFile.append($0, $1, at: $2, plainOnly: true, sys: sys) })
+            appendPlain: { try POSIXFile.append($0, $1, at: $2, plainOnly: true, sys: sys) },
+            write: { try POSIXFile.append($0, $1, at: $2, syncing: false, sys: sys) },
+            sync: { try POSIXFile.sync($0, sys: sys) })
     }
 
     /// Files kept in memory, for tests; locks always succeed. `others` are paths where something other
@@ -583,7 +594,9 @@ enum POSIXFile {
 
     /// - Parameter plainOnly: a link, a folder, a pipe, a socket or a device at `path` is refused
     ///   unopened (`openPlain`).
-    static func append(_ path: String, _ data: Data, at offset: Int, plainOnly: Bool = false, sys: Syscalls) throws {
+    static func append(
+        _ path: String, _ data: Data, at offset: Int, plainOnly: Bool = false, syncing: Bool = true, sys: Syscalls
+    ) throws {
         try makeParent(of: path, sys: sys)
         let existed = FileManager.default.fileExists(atPath: path)
         // Created only to be written from its start: a file that should hold bytes and is gone is not
@@ -611,8 +624,17 @@ enum POSIXFile {
         }
         guard lseek(fd, off_t(offset), SEEK_SET) >= 0 else { throw failure(path, "cannot seek") }
         try writeAll(fd, data, path: path, sys: sys)
+        guard syncing else { return }
         guard sys.fsync(fd) == 0 else { throw failure(path, "cannot sync") }
         if !existed { try syncDirectory(of: path, sys: sys) }
+    }
+
+    static func sync(_ path: String, sys: Syscalls) throws {
+        let fd = sys.open(path, O_RDONLY | O_CLOEXEC, 0)
+        if fd < 0, errno == ENOENT { return }
+        guard fd >= 0 else { throw failure(path, "cannot open") }
+        defer { close(fd) }
+        guard sys.fsync(fd) == 0 else { throw failure(path, "cannot sync") }
     }
 
     /// `flock(2)` on a lock file of its own, polled until `timeout`; the returned closure unlocks.

@@ -225,7 +225,7 @@ extension LibraryStorage {
     ///
     /// - Parameter ordered: the books in the order of `Library.exportOrder`, rather than the store's.
     public func historyWalk(ordered: Bool = false) throws -> HistoryWalk {
-        var files = try LibraryFiles(reading: self)
+        var files = try readFiles(locked: false)
         var library = try files.library(in: .everything)
         if ordered { library.books.sort(by: Library.exportOrder) }
         return HistoryWalk(library: library, storage: self, length: files.commit.historyLength)

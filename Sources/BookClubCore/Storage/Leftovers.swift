@@ -24,7 +24,7 @@ struct Leftovers: Equatable, Sendable {
 
 extension LibraryStorage {
     func leftovers() throws -> Leftovers {
-        try leftovers(of: LibraryFiles(reading: self))
+        try leftovers(of: readFiles(locked: false))
     }
 
     private func leftovers(of files: LibraryFiles) throws -> Leftovers {
@@ -42,13 +42,17 @@ extension LibraryStorage {
     func cutLeftovers(lockTimeout: Double) throws -> Leftovers {
         let unlock = try fileSystem.lock(lockPath, lockTimeout)
         defer { unlock() }
-        let files = try LibraryFiles(reading: self)
+        var files = try readFiles(locked: true)
         let leftovers = try leftovers(of: files)
         if leftovers.journalBytes > 0, let length = files.journalLength {
             try fileSystem.append(journalPath, Data(), length)
         }
         if leftovers.historyBytes > 0 { try fileSystem.append(historyPath, Data(), files.commit.historyLength) }
-        if leftovers.undoRecords > 0 { try writeChanges(changes(upTo: files.commit.state)) }
+        if leftovers.undoRecords > 0 {
+            // The log is written anew: the records the journal carries would no longer be where it says.
+            try files.settleCarried()
+            try writeChanges(changes(upTo: files.commit.state))
+        }
         return leftovers
     }
 }

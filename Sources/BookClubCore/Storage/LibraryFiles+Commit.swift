@@ -99,6 +99,13 @@ extension LibraryFiles {
     }
 
     mutating func commit(_ transaction: Transaction, as plan: Plan) throws {
+        // What the journal will no longer carry (a new snapshot's starts empty), and what a commit
+        // that carries nothing stands on, made durable first.
+        if case .fold = plan {
+            try syncHistoryAndUndo()
+        } else if transaction.carried?.isEmpty ?? true {
+            try syncHistoryAndUndo()
+        }
         switch plan {
         case .append(let records, let length):
             do {
@@ -109,6 +116,7 @@ extension LibraryFiles {
                 throw error
             }
             apply(transaction)
+            noteCarried(transaction.carried)
             journalLength = length + records.count
         case .fold(let snapshot, let generation):
             let journal = try JSONCoding.encoder(pretty: false).encode(["generation": generation]) + Data("\n".utf8)
@@ -154,6 +162,24 @@ extension LibraryFiles {
         }
     }
 
+    private func syncHistoryAndUndo() throws {
+        try fileSystem.sync(storage.historyPath)
+        try fileSystem.sync(storage.undoPath)
+    }
+
+    /// Adds what a committed transaction carries to `carried`; one that carries nothing starts it again.
+    mutating func noteCarried(_ transaction: Carried?) {
+        guard let transaction, !transaction.isEmpty else {
+            carried = CarriedBytes()
+            return
+        }
+        carried.history += transaction.history
+        if let undo = transaction.undo {
+            if undo.rotates { carried.undo = [] }
+            carried.undo.append((undo.offset, LibraryStorage.Record.bytes(of: undo.line, rotates: undo.rotates)))
+        }
+    }
+
     private static func journalLines(_ transaction: Transaction) -> Data {
         var data = Data()
         for book in transaction.books { data += Data(#"{"book":"#.utf8) + book.line + Data("}\n".utf8) }
@@ -163,6 +189,15 @@ extension LibraryFiles {
             data += writer.take() + Data("\n".utf8)
         }
         if let clubs = transaction.clubs { data += Data(#"{"clubs":"#.utf8) + clubs + Data("}\n".utf8) }
+        if let carried = transaction.carried {
+            LibraryStorage.forEachLine(of: carried.history) { line in
+                data += Data(#"{"entry":"#.utf8) + Data(line) + Data("}\n".utf8)
+            }
+            if let undo = carried.undo {
+                let key = undo.rotates ? "newUndo" : "undo"
+                data += Data(#"{"at":\#(undo.offset),"\#(key)":"#.utf8) + undo.line + Data("}\n".utf8)
+            }
+        }
         let commit = transaction.commit
         writer.object { w in
             w.field("commit")

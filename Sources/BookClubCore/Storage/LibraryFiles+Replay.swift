@@ -178,6 +178,12 @@ extension LibraryFiles {
             case .book(let id, let book): pending.books.append((id, book))
             case .remove(let id): pending.removed.append(id)
             case .clubs(let raw): pending.clubs = raw
+            case .entry(let line):
+                pending.carried = pending.carried ?? Carried()
+                pending.carried?.history += line + Data("\n".utf8)
+            case .undo(let line, let offset, let rotates):
+                pending.carried = pending.carried ?? Carried()
+                pending.carried?.undo = (line, offset, rotates)
             case .commit:
                 let transaction = journal[transactionStart..<start]
                 defer {
@@ -202,6 +208,7 @@ extension LibraryFiles {
                         path: journalPath, detail: "line \(unreadable): expected a book, a removal, clubs or a commit")
                 }
                 apply(pending)
+                noteCarried(pending.carried)
                 committed = (newline + 1 - journal.startIndex, line)
             case nil:
                 unreadable = unreadable ?? lineNumber
@@ -238,6 +245,10 @@ extension LibraryFiles {
         case book(Book.ID, Data)
         case remove(Book.ID)
         case clubs(Data)
+        /// A line of the history the transaction carries (`Carried`).
+        case entry(Data)
+        /// The undo record it carries.
+        case undo(Data, offset: Int, rotates: Bool)
         case commit
     }
 
@@ -259,6 +270,17 @@ extension LibraryFiles {
             return JSONCoding.decodeLine(String.self, from: Data(raw)).map { .remove($0) }
         }
         if let raw = wrapped(#"{"clubs":"#) { return .clubs(raw) }
+        if let entry = wrapped(#"{"entry":"#) { return .entry(entry) }
+        if let carried = wrapped(#"{"at":"#) {
+            // `N,"undo":{…}` or `N,"newUndo":{…}`.
+            let digits = carried.prefix { (0x30...0x39).contains($0) }
+            guard let offset = Int(String(decoding: digits, as: UTF8.self)) else { return nil }
+            let rest = carried[digits.endIndex...]
+            for (key, rotates) in [(#","undo":"#, false), (#","newUndo":"#, true)]
+            where rest.starts(with: Data(key.utf8)) {
+                return .undo(rest.dropFirst(key.utf8.count), offset: offset, rotates: rotates)
+            }
+        }
         return nil
     }
 

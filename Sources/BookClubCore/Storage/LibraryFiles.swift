@@ -86,6 +86,33 @@ struct LibraryFiles {
         var removed: [Book.ID] = []
         var clubs: Data?
         var commit: Commit
+        /// What the change appends to the history and the undo log, written to them unsynced and
+        /// carried by its commit too; `nil` for a change that syncs both first (see `Carried`).
+        var carried: Carried?
+    }
+
+    /// What an appended transaction carries of the history and the undo log, so that one `fsync`, the
+    /// journal's, commits all three: `{"entry":…}` lines (the history's new lines, each wrapped as it
+    /// is), then `{"at":N,"undo":…}` (the undo record appended to the log at byte N) or
+    /// `{"at":0,"newUndo":…}` (the record that begins a new log, the old one set aside). The files
+    /// get the same bytes unsynced; a reader checks them against the journal and puts back what a
+    /// power cut took (`LibraryStorage.readFiles(locked:)`). A commit that carries nothing (a new
+    /// snapshot, an `undo`) syncs both files first, and the carried bytes before it are then passed over.
+    struct Carried {
+        /// The history's new lines, each ending in a line break.
+        var history = Data()
+        /// The undo record's line (sealed), where it is appended, and whether it begins a new log.
+        var undo: (line: Data, offset: Int, rotates: Bool)?
+
+        var isEmpty: Bool { history.isEmpty && undo == nil }
+    }
+
+    /// What the journal's transactions since the last commit that carried nothing say the history and
+    /// the undo log hold: the history's bytes up to the committed length, and the undo records, each
+    /// at its offset (`Carried`).
+    struct CarriedBytes {
+        var history = Data()
+        var undo: [(offset: Int, bytes: Data)] = []
     }
 
     /// What the snapshot says besides its books.
@@ -169,6 +196,8 @@ struct LibraryFiles {
     var journalHasChanges = false
     /// Whether a book was looked up by name and `STORE.names` was missing, out of date or damaged.
     var nameIndexIsUnusable = false
+    /// What the journal carries of the history and the undo log.
+    var carried = CarriedBytes()
 
     var path: String { storage.path }
     var fileSystem: FileSystem { storage.fileSystem }

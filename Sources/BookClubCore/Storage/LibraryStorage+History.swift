@@ -8,7 +8,7 @@ extension LibraryStorage {
     /// Every entry in the committed history of these books (of every book when `nil`), by reading id,
     /// in time order.
     public func history(of bookIDs: Set<Book.ID>?) throws -> [UUID: [ReadingProgress.Entry]] {
-        try history(of: bookIDs, length: LibraryFiles(reading: self).commit.historyLength)
+        try history(of: bookIDs, length: readFiles(locked: false).commit.historyLength)
     }
 
     /// Every entry in the first `length` bytes of the history.

@@ -64,7 +64,7 @@ extension LibraryStorage {
 
     /// The changes the store holds, oldest first.
     public func changes() throws -> [UndoRecord] {
-        try changes(upTo: LibraryFiles(reading: self).commit.state)
+        try changes(upTo: readFiles(locked: false).commit.state)
     }
 
     /// The changes that led to `state`, oldest first, after those that bookclub 0.1 recorded at the
@@ -183,7 +183,7 @@ extension LibraryStorage {
         let unlock = try fileSystem.lock(lockPath, lockTimeout)
         defer { unlock() }
         sweep()
-        var files = try LibraryFiles(reading: self)
+        var files = try readFiles(locked: true)
         let changes = try changes(upTo: files.commit.state)
         // When no record is of the store's state (it was restored or edited by hand), nothing is undone.
         guard let change = changes.last, let revert = change.before else { return nil }
@@ -207,14 +207,22 @@ extension LibraryStorage {
     struct Record {
         /// Appended to the log at this size; at 0 after the log is set aside (`rotates`).
         var offset: Int
-        var data: Data
+        /// The record's line, sealed.
+        var line: Data
         /// Whether the log becomes `STORE.undo.1` first, and the record begins a new one.
         var rotates = false
         /// Whether the log may be new to the store: empty, or not as the last commit left it (so a writer
         /// that never committed may have created it without syncing its folder).
         var isNewToTheStore: Bool
+        /// What is appended to the log: the line, after a line break that ends any line an
+        /// interrupted write left, unless it begins a new log.
+        var data: Data { Self.bytes(of: line, rotates: rotates) }
         /// The log's length once written.
         var length: Int { offset + data.count }
+
+        static func bytes(of line: Data, rotates: Bool) -> Data {
+            (rotates ? Data() : Data("\n".utf8)) + line + Data("\n".utf8)
+        }
     }
 
     /// Records a change about to be committed on top of `committed`: appended to the log, or, when the
@@ -225,16 +233,19 @@ extension LibraryStorage {
         var records = 0
         if size > 0 { Self.forEachLine(of: try fileSystem.read(undoPath)) { _ in records += 1 } }
         if records >= Self.undoDepth {
-            return Record(offset: 0, data: line + Data("\n".utf8), rotates: true, isNewToTheStore: true)
+            return Record(offset: 0, line: line, rotates: true, isNewToTheStore: true)
         }
-        // The leading line break ends any line an interrupted write left.
-        let record = Data("\n".utf8) + line + Data("\n".utf8)
-        return Record(offset: size, data: record, isNewToTheStore: size == 0 || committed.undoLength != size)
+        return Record(offset: size, line: line, isNewToTheStore: size == 0 || committed.undoLength != size)
     }
 
+    /// Writes the record unsynced: the journal's commit carries it (`LibraryFiles.Carried`). A log set
+    /// aside is synced first, since the journal carries only the records of the current one.
     func write(_ record: Record) throws {
-        if record.rotates { try fileSystem.rename(undoPath, previousUndoPath) }
-        try fileSystem.append(undoPath, record.data, record.offset)
+        if record.rotates {
+            try fileSystem.sync(undoPath)
+            try fileSystem.rename(undoPath, previousUndoPath)
+        }
+        try fileSystem.write(undoPath, record.data, record.offset)
     }
 
     /// Takes back a record whose change failed. A log set aside stays aside: its records are still

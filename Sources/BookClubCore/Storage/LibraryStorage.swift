@@ -16,15 +16,18 @@
 /// - `STORE.lock`: the lock file every read-modify-write holds (`flock(2)`; scripts may use `flock(1)`).
 ///
 /// A save appends the new entries to the history (cutting away anything past `historyLength` that an
-/// interrupted save left) and syncs it, then appends the changed books and a commit line to the
-/// journal and syncs it: the commit line is the commit. So a `progress` write costs the same however
+/// interrupted save left) and its record to the undo log, unsynced, then appends the changed books,
+/// the same entries and record (`LibraryFiles.Carried`) and a commit line to the journal and syncs
+/// it: the commit line is the commit, and the journal's `fsync` the only one. So a `progress` write costs the same however
 /// many books and entries the store holds, and a crash at any point leaves the last committed state.
 /// A command about one book decodes that book's line only (`LibraryScope`); a book's full history is
 /// read only when a command needs it (`show`, `notes`, `stats`, `export`).
 public struct LibraryStorage {
-    /// 1: books only. 2: clubs too. 3: with a journal, whose generation the snapshot names. A file of an
-    /// earlier version is read as it is, and kept as `STORE.v1` (or `.v2`) the first time it is rewritten.
-    public static let schemaVersion = 3
+    /// 1: books only. 2: clubs too. 3: with a journal, whose generation the snapshot names. 4: the
+    /// journal's commits carry the history's lines and the undo record (`LibraryFiles.Carried`). A file
+    /// of an earlier version is read as it is, and kept as `STORE.v1` (or `.v2`, `.v3`) the first time
+    /// it is rewritten.
+    public static let schemaVersion = 4
 
     public let path: String
     public let fileSystem: FileSystem
@@ -70,7 +73,7 @@ public struct LibraryStorage {
         didSave: ((LibraryDiff) -> Void)? = nil
     ) -> Persistence<Library> {
         persistence(lockTimeout: lockTimeout, recording: recording, scope: scope, didSave: didSave) {
-            try LibraryFiles(reading: self)
+            try readFiles(locked: lockTimeout != nil)
         }
     }
 
@@ -112,6 +115,8 @@ public struct LibraryStorage {
                     return try record(change, committed: current.commit)
                 }
                 transaction.commit.undoLength = undo?.length
+                transaction.carried = LibraryFiles.Carried(
+                    history: lines, undo: undo.map { ($0.line, $0.offset, $0.rotates) })
                 let plan = try current.plan(transaction)
 
                 // A failure from here on undoes what was written, so that a failed command changes no file.
@@ -124,7 +129,7 @@ public struct LibraryStorage {
                     var syncsFolder = undo?.isNewToTheStore ?? false
                     if !lines.isEmpty {
                         let length = current.commit.historyLength
-                        try fileSystem.append(historyPath, lines, length)
+                        try fileSystem.write(historyPath, lines, length)
                         rollback.append { _ = try? fileSystem.append(historyPath, Data(), length) }
                         syncsFolder = syncsFolder || length == 0
                     }
@@ -133,6 +138,8 @@ public struct LibraryStorage {
                         rollback.append { try? self.revert(undo) }
                     }
                     if syncsFolder { try fileSystem.syncFolder(path) }
+                    // The journal's fsync commits all three (`LibraryFiles.Carried`); a new snapshot
+                    // syncs the history and the undo log first.
                     try current.commit(transaction, as: plan)
                     // A command that named its book by title found the index missing or out of date.
                     if case .append = plan, current.nameIndexIsUnusable { current.writeNameIndex() }
@@ -205,7 +212,7 @@ public struct LibraryStorage {
         let unlock = try fileSystem.lock(lockPath, lockTimeout)
         defer { unlock() }
         sweep()
-        var files = try LibraryFiles(reading: self)
+        var files = try readFiles(locked: true)
         guard !files.isFolded, try fileSystem.read(path) != nil else { return false }
         try keepOriginal(of: files)
         let transaction = LibraryFiles.Transaction(commit: files.commit)

@@ -242,7 +242,7 @@ extension LibraryStorage {
     func refreshNameIndex(lockTimeout: Double) throws -> Bool {
         let unlock = try fileSystem.lock(lockPath, lockTimeout)
         defer { unlock() }
-        let files = try LibraryFiles(reading: self)
+        let files = try readFiles(locked: true)
         guard files.nameIndexHeader != nil, files.nameIndex == nil else { return false }
         files.writeNameIndex()
         return files.nameIndex != nil

@@ -1,0 +1,89 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// The history's lines and undo records the journal carries (`LibraryFiles.Carried`), checked against
+/// the files they were written to unsynced, and put back where a power cut took them.
+extension LibraryFiles {
+    /// Whether the history and the undo log hold what the journal carries, byte for byte.
+    /// A file that is not a plain one (a link, say) is left to the command, which refuses it.
+    func carriedBytesAreInPlace() throws -> Bool {
+        if !carried.history.isEmpty, fileSystem.kind(storage.historyPath) == nil {
+            let base = commit.historyLength - carried.history.count
+            guard base >= 0,
+                try fileSystem.readRange(storage.historyPath, base, carried.history.count) == carried.history
+            else { return false }
+        }
+        guard let first = carried.undo.first?.offset, let end = carried.undo.map({ $0.offset + $0.bytes.count }).max(),
+            fileSystem.kind(storage.undoPath) == nil
+        else { return true }
+        // One read for every record: a run of commands carries one each.
+        let log = try fileSystem.readRange(storage.undoPath, first, end - first) ?? Data()
+        return log.count == end - first
+            && carried.undo.allSatisfy { offset, bytes in
+                offset >= first && log[(log.startIndex + offset - first)...].starts(with: bytes)
+            }
+    }
+
+    /// Syncs the history and the undo log, and commits a change that carries nothing and changes
+    /// nothing, so that the journal no longer carries what came before: before the undo log is
+    /// written anew. Nothing when the journal carries nothing.
+    mutating func settleCarried() throws {
+        guard !carried.history.isEmpty || !carried.undo.isEmpty else { return }
+        try commit(Transaction(commit: commit))
+    }
+
+    /// Writes what the journal carries into the history and the undo log, and syncs them: the history
+    /// from where its carried lines begin (what follows was never committed), the undo log from its
+    /// first carried record (a gap a stopped writer's record left, and the power took, as empty lines).
+    func putBackCarried() throws {
+        if !carried.history.isEmpty {
+            let base = commit.historyLength - carried.history.count
+            guard base >= 0 else {
+                throw BookClubError.corruptFile(
+                    path: storage.journalPath, detail: "carries more of the history than the store counts")
+            }
+            // Missing, or shorter than what was synced before: said as a command that reads it says it.
+            try storage.checkHistory(committedLength: base)
+            try fileSystem.append(storage.historyPath, carried.history, base)
+        }
+        guard let first = carried.undo.first?.offset, let end = carried.undo.map({ $0.offset + $0.bytes.count }).max()
+        else { return }
+        let start = min(first, try fileSystem.size(storage.undoPath) ?? 0)
+        var image = try fileSystem.readRange(storage.undoPath, start, end - start) ?? Data()
+        image += Data(repeating: 0x0A, count: end - start - image.count)
+        for (offset, bytes) in carried.undo {
+            image.replaceSubrange((offset - start)..<(offset - start + bytes.count), with: bytes)
+        }
+        try fileSystem.append(storage.undoPath, image, start)
+    }
+}
+
+extension LibraryStorage {
+    /// How long a command that only reads waits for the store lock to put back what a power cut took.
+    static let repairLockTimeout = 10.0
+
+    /// The committed state, after putting back into the history and the undo log what the journal
+    /// carries and a power cut took from them (which happens only after a power cut or a disk tool
+    /// cut them). That takes the store lock: unless `locked` (the caller holds it), for as long as it
+    /// takes.
+    func readFiles(locked: Bool) throws -> LibraryFiles {
+        let files = try LibraryFiles(reading: self)
+        guard try !files.carriedBytesAreInPlace() else { return files }
+        let unlock = locked ? {} : try fileSystem.lock(lockPath, Self.repairLockTimeout)
+        defer { unlock() }
+        var current = locked ? files : try LibraryFiles(reading: self)
+        if try !current.carriedBytesAreInPlace() {
+            try current.putBackCarried()
+            current = try LibraryFiles(reading: self)
+            guard try current.carriedBytesAreInPlace() else {
+                throw BookClubError.io(
+                    path: historyPath,
+                    cause: "does not hold what was written back to it from \(journalPath.lastPathComponent)")
+            }
+        }
+        return current
+    }
+}
