@@ -369,14 +369,14 @@ import Testing
         let snapshot = try storage.fileSystem.read(path)
         let store = try Store(persistence: storage.persistence(lockTimeout: 1))
         store.update {
-            for index in 0..<400 {
+            for index in 0..<800 {
                 $0.addBook(Fixture.book("Imported \(index) " + String(repeating: "x", count: 200), id: "i\(index)"))
             }
         }
         try store.save()
         #expect(try storage.fileSystem.read(path) != snapshot)
         #expect(try text(storage, storage.journalPath).split(separator: "\n").count == 1, "the journal starts empty")
-        #expect(try Store(persistence: storage.persistence(lockTimeout: nil)).state.books.count == 403)
+        #expect(try Store(persistence: storage.persistence(lockTimeout: nil)).state.books.count == 803)
     }
 
     @Test func aScopedLoadHoldsTheBookItNamesAndTheClubs() throws {

@@ -103,7 +103,7 @@ import Testing
         var grows = 0
         while true {
             let size = try FileManager.default.attributesOfItem(atPath: journal)[.size] as? Int ?? 0
-            if grows > 0 && size + grows + 512 > 64 * 1024 { break }
+            if grows > 0 && size + grows + 512 > 128 * 1024 { break }
             try Self.run(["progress", "dune", "\(page)", "--note", note], home: home)
             grows = (try FileManager.default.attributesOfItem(atPath: journal)[.size] as? Int ?? 0) - size
             page += 1

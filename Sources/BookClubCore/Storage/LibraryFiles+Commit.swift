@@ -18,7 +18,7 @@ extension LibraryFiles {
 
     /// The most the journal holds before the next save writes a new snapshot instead: every command
     /// reads the whole journal, and a new snapshot costs little more than its bytes (`SnapshotBook`).
-    static let journalLimit = 64 * 1024
+    static let journalLimit = 128 * 1024
 
     /// Appends the transaction to the journal, or writes a new snapshot (and an empty journal) when the
     /// journal would outgrow `journalLimit` (a batch or an import of many books does at once), the

@@ -9,7 +9,7 @@
 ///
 /// - `STORE` (`store.json`): the snapshot, pretty-printed JSON with sorted keys: each book with only
 ///   the *latest* entry of each reading, the clubs, and `historyLength`, the committed size of the
-///   history. Rewritten when the journal would outgrow 64 KiB, the books no change replaced copied as
+///   history. Rewritten when the journal would outgrow 128 KiB, the books no change replaced copied as
 ///   they stand.
 /// - `STORE.journal`: JSON Lines, each change's changed books and a commit line, appended.
 /// - `STORE.history`: JSON Lines, one progress entry a line, appended and never rewritten.
