@@ -216,6 +216,31 @@ import Testing
         #expect(try files.read(storage.undoPath) == afterUndo)
     }
 
+    /// A journal edited by hand, its seals made anew, that carries an undo record at an offset no log
+    /// reaches (or no number can hold) is refused with exit 65, never a trap or a file of a terabyte.
+    @Test(arguments: ["1000000000000", "99999999999999999999"])
+    func aCarriedRecordPastAnyLogIsRefused(_ offset: String) throws {
+        let files = FileSystem.inMemory()
+        let storage = try shelf(1, files: files)
+        try logProgress(storage, book: "b0000", page: 10)
+        let lines = try text(storage, storage.journalPath).split(separator: "\n").map(String.init)
+        let at = try #require(lines.firstIndex { $0.hasPrefix(#"{"at":0,"undo":"#) })
+        let commit = try #require(lines.firstIndex { $0.hasPrefix(#"{"commit":"#) })
+        var transaction = lines[1..<commit]
+        transaction[at] = lines[at].replacing(#"{"at":0,"#, with: #"{"at":\#(offset),"#)
+        let data = Data(transaction.map { $0 + "\n" }.joined().utf8)
+        let unsealed = try #require(lines[commit].firstRange(of: #","length":"#))
+        let line = Seal.seal(
+            Data((lines[commit][..<unsealed.lowerBound] + #","length":\#(data.count)}"#).utf8), covering: data)
+        try files.writeAtomically(
+            storage.journalPath, Data((lines[0] + "\n").utf8) + data + line + Data("\n".utf8))
+        let undo = try files.read(storage.undoPath)
+        #expect(throws: BookClubError.self) {
+            _ = try Store(persistence: storage.persistence(lockTimeout: nil, scope: .everything.withHistory))
+        }
+        #expect(try files.read(storage.undoPath) == undo, "nothing written")
+    }
+
     /// A book's history can be read by following its chain back from its last line, not by reading
     /// every line of every book (a long history is); a chain that does not hold says so.
     @Test func aBooksHistoryIsFollowedThroughItsChain() throws {

@@ -16,15 +16,22 @@ extension LibraryFiles {
                 try fileSystem.readRange(storage.historyPath, base, carried.history.count) == carried.history
             else { return false }
         }
-        guard let first = carried.undo.first?.offset, let end = carried.undo.map({ $0.offset + $0.bytes.count }).max(),
-            fileSystem.kind(storage.undoPath) == nil
-        else { return true }
+        guard let (first, end) = carriedUndoRange, fileSystem.kind(storage.undoPath) == nil else { return true }
+        guard try (fileSystem.size(storage.undoPath) ?? 0) >= end else { return false }
         // One read for every record: a run of commands carries one each.
         let log = try fileSystem.readRange(storage.undoPath, first, end - first) ?? Data()
         return log.count == end - first
-            && carried.undo.allSatisfy { offset, bytes in
-                offset >= first && log[(log.startIndex + offset - first)...].starts(with: bytes)
+            && carried.undo.allSatisfy { offset, bytes in log[(log.startIndex + offset - first)...].starts(with: bytes)
             }
+    }
+
+    /// Where the undo records the journal carries lie in the log, from the first byte of one to the
+    /// last.
+    private var carriedUndoRange: (first: Int, end: Int)? {
+        guard let first = carried.undo.map(\.offset).min(),
+            let end = carried.undo.map({ $0.offset + $0.bytes.count }).max()
+        else { return nil }
+        return (first, end)
     }
 
     /// Syncs the history and the undo log, and commits a change that carries nothing and changes
@@ -39,6 +46,14 @@ extension LibraryFiles {
     /// from where its carried lines begin (what follows was never committed), the undo log from its
     /// first carried record (a gap a stopped writer's record left, and the power took, as empty lines).
     func putBackCarried() throws {
+        try putBackHistory()
+        try putBackUndo()
+    }
+
+    /// The most of the undo log a repair writes at once.
+    static let largestUndoGap = 1 << 28
+
+    private func putBackHistory() throws {
         if !carried.history.isEmpty {
             let base = commit.historyLength - carried.history.count
             guard base >= 0 else {
@@ -49,9 +64,17 @@ extension LibraryFiles {
             try storage.checkHistory(committedLength: base)
             try fileSystem.append(storage.historyPath, carried.history, base)
         }
-        guard let first = carried.undo.first?.offset, let end = carried.undo.map({ $0.offset + $0.bytes.count }).max()
-        else { return }
+    }
+
+    private func putBackUndo() throws {
+        guard let (first, end) = carriedUndoRange else { return }
         let start = min(first, try fileSystem.size(storage.undoPath) ?? 0)
+        // Between records, what stopped writers left: a batch's record may be megabytes, never this.
+        guard end - start <= Self.largestUndoGap else {
+            throw BookClubError.corruptFile(
+                path: storage.journalPath, detail: "carries an undo record at byte \(end), past any log bookclub writes"
+            )
+        }
         var image = try fileSystem.readRange(storage.undoPath, start, end - start) ?? Data()
         image += Data(repeating: 0x0A, count: end - start - image.count)
         for (offset, bytes) in carried.undo {

@@ -24,11 +24,12 @@ extension LibraryFiles {
     /// journal would outgrow `journalLimit` (a batch or an import of many books does at once), the
     /// snapshot is of an earlier schema or layout, or there is no journal of its generation.
     func plan(_ transaction: Transaction, folding: Bool = false) throws -> Plan {
-        let records = Self.journalLines(transaction)
         if !folding, let length = journalLength, version == LibraryStorage.schemaVersion, snapshotRun != nil,
-            length + records.count <= Self.journalLimit
+            // A batch's lines are not written out only to be found too many.
+            length + Self.leastJournalBytes(transaction) <= Self.journalLimit
         {
-            return .append(records, at: length)
+            let records = Self.journalLines(transaction)
+            if length + records.count <= Self.journalLimit { return .append(records, at: length) }
         }
         var next = self
         next.apply(transaction)
@@ -180,6 +181,12 @@ extension LibraryFiles {
         }
     }
 
+    /// Fewer bytes than `journalLines` makes of the transaction.
+    private static func leastJournalBytes(_ transaction: Transaction) -> Int {
+        transaction.books.reduce(0) { $0 + $1.line.count } + (transaction.clubs?.count ?? 0)
+            + (transaction.carried?.history.count ?? 0) + (transaction.carried?.undo?.line.count ?? 0)
+    }
+
     private static func journalLines(_ transaction: Transaction) -> Data {
         var data = Data()
         for book in transaction.books { data += Data(#"{"book":"#.utf8) + book.line + Data("}\n".utf8) }
@@ -191,7 +198,9 @@ extension LibraryFiles {
         if let clubs = transaction.clubs { data += Data(#"{"clubs":"#.utf8) + clubs + Data("}\n".utf8) }
         if let carried = transaction.carried {
             LibraryStorage.forEachLine(of: carried.history) { line in
-                data += Data(#"{"entry":"#.utf8) + Data(line) + Data("}\n".utf8)
+                data.append(contentsOf: #"{"entry":"#.utf8)
+                data.append(contentsOf: line)
+                data.append(contentsOf: "}\n".utf8)
             }
             if let undo = carried.undo {
                 let key = undo.rotates ? "newUndo" : "undo"

@@ -274,7 +274,8 @@ extension LibraryFiles {
         if let carried = wrapped(#"{"at":"#) {
             // `N,"undo":{…}` or `N,"newUndo":{…}`.
             let digits = carried.prefix { (0x30...0x39).contains($0) }
-            guard let offset = Int(String(decoding: digits, as: UTF8.self)) else { return nil }
+            // At most a terabyte: no log is longer, and the sums of offsets cannot overflow.
+            guard digits.count <= 13, let offset = Int(String(decoding: digits, as: UTF8.self)) else { return nil }
             let rest = carried[digits.endIndex...]
             for (key, rotates) in [(#","undo":"#, false), (#","newUndo":"#, true)]
             where rest.starts(with: Data(key.utf8)) {
