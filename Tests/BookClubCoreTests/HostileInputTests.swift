@@ -203,6 +203,22 @@ import Testing
             "\(result)")
         #expect(try bookclub.run("show", "dune", "--json").stdout == before)
     }
+
+    /// `undo` cuts the history and writes the undo log anew: a pipe there is refused, not waited on.
+    @Test func undoRefusesAHistoryThatIsAPipe() throws {
+        defer { bookclub.cleanUp() }
+        try prepare()
+        let history = bookclub.storePath + ".history"
+        try FileManager.default.removeItem(atPath: history)
+        #expect(mkfifo(history, 0o600) == 0)
+        let store = try Data(contentsOf: URL(fileURLWithPath: bookclub.storePath))
+        let result = try bookclub.run("undo")
+        #expect(
+            result.exitCode == 74
+                && result.stderr.contains("store.json.history: is a named pipe; bookclub keeps a file"),
+            "\(result)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: bookclub.storePath)) == store)
+    }
 }
 
 /// A store is whole or refused: a snapshot names the journal it goes with, so a journal that went

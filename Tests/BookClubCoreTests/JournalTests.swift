@@ -241,6 +241,33 @@ import Testing
         #expect(try files.read(storage.undoPath) == undo, "nothing written")
     }
 
+    /// A save that sets the undo log aside (`STORE.undo.1`) and then fails commits nothing; the
+    /// journal carries no record of the log set aside, so nothing of it is written into the new one.
+    @Test func aSaveThatSetsTheUndoLogAsideAndFailsLeavesBothLogsAsTheyWere() throws {
+        final class Switch: @unchecked Sendable { var failing = false }
+        let failure = Switch()
+        var files = FileSystem.inMemory()
+        let append = files.append
+        files.append = { file, data, offset in
+            if failure.failing, file == path + ".journal", String(decoding: data, as: UTF8.self).contains("newUndo") {
+                throw BookClubError.io(path: file, cause: "No space left on device")
+            }
+            try append(file, data, offset)
+        }
+        let storage = try shelf(1, files: files)
+        for page in 1...LibraryStorage.undoDepth { try logProgress(storage, book: "b0000", page: page) }
+        let changes = try storage.changes().map(\.summary)
+        let log = try files.read(storage.undoPath)
+        failure.failing = true
+        #expect(throws: BookClubError.self) { try logProgress(storage, book: "b0000", page: 99) }
+        failure.failing = false
+        #expect(try storage.changes().map(\.summary) == changes)
+        #expect(try files.read(storage.previousUndoPath) == log, "the log set aside, as it was")
+        #expect(LibraryStorage.lines(of: try files.read(storage.undoPath)).isEmpty, "the new log holds nothing")
+        try logProgress(storage, book: "b0000", page: 100)
+        #expect(try storage.changes().map(\.summary) == changes + ["'Book 0': p. 100"])
+    }
+
     /// A book's history can be read by following its chain back from its last line, not by reading
     /// every line of every book (a long history is); a chain that does not hold says so.
     @Test func aBooksHistoryIsFollowedThroughItsChain() throws {

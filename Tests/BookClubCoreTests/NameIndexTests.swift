@@ -146,6 +146,20 @@ import Testing
         #expect(scoped(storage, "b0099").hasPrefix("bookNotFound"))
     }
 
+    /// The index vouches for the snapshot it was written from: a snapshot edited by hand so that it no
+    /// longer splits into books (a comma gone) is refused by a command about one book as by `list`,
+    /// not read around.
+    @Test func aSnapshotThatNoLongerSplitsIsRefusedByEveryCommand() throws {
+        let storage = try shelf()
+        let files = storage.fileSystem
+        let snapshot = String(decoding: try #require(try files.read(storage.path)), as: UTF8.self)
+        let broken = snapshot.replacing("\n    },\n    {\n", with: "\n    }\n    {\n", maxReplacements: 1)
+        #expect(broken != snapshot)
+        try files.writeAtomically(storage.path, Data(broken.utf8))
+        #expect(scoped(storage, "b0005").hasPrefix("corruptFile"), "\(scoped(storage, "b0005"))")
+        #expect(resolved(storage, "b0005").hasPrefix("corruptFile"))
+    }
+
     @Test func aMissingIndexIsWrittenByTheNextSaveOrByDoctorFix() throws {
         let storage = try shelf()
         let files = storage.fileSystem

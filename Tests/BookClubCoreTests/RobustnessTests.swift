@@ -287,6 +287,13 @@ import Testing
         #expect(
             FileManager.default.contents(atPath: path + ".v\(version)") == original,
             "the original is kept beside the store")
+        if version == 3 {
+            #expect(
+                FileManager.default.contents(atPath: path + ".v3.journal")
+                    == FileManager.default.contents(
+                        atPath: fixtures.appendingPathComponent("store-v3.json.journal").path),
+                "with its journal")
+        }
         #expect(try String(contentsOfFile: path, encoding: .utf8).contains("\"schemaVersion\" : 4"))
         #expect(
             (try bookclub.json("--store", path, "show", "dune", "--json") as? [String: Any])?["page"] as? Int == 160)

@@ -629,11 +629,15 @@ enum POSIXFile {
         if !existed { try syncDirectory(of: path, sys: sys) }
     }
 
+    /// Only a plain file is synced: a pipe is not waited on, nor a link followed (bookclub writes
+    /// neither, and refuses them where it writes).
     static func sync(_ path: String, sys: Syscalls) throws {
-        let fd = sys.open(path, O_RDONLY | O_CLOEXEC, 0)
-        if fd < 0, errno == ENOENT { return }
+        let fd = sys.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW, 0)
+        if fd < 0, errno == ENOENT || errno == ELOOP { return }
         guard fd >= 0 else { throw failure(path, "cannot open") }
         defer { close(fd) }
+        var status = stat()
+        guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return }
         guard sys.fsync(fd) == 0 else { throw failure(path, "cannot sync") }
     }
 

@@ -54,7 +54,7 @@ extension LibraryFiles {
     static let largestUndoGap = 1 << 28
 
     private func putBackHistory() throws {
-        if !carried.history.isEmpty {
+        if !carried.history.isEmpty, fileSystem.kind(storage.historyPath) == nil {
             let base = commit.historyLength - carried.history.count
             guard base >= 0 else {
                 throw BookClubError.corruptFile(
@@ -67,7 +67,7 @@ extension LibraryFiles {
     }
 
     private func putBackUndo() throws {
-        guard let (first, end) = carriedUndoRange else { return }
+        guard let (first, end) = carriedUndoRange, fileSystem.kind(storage.undoPath) == nil else { return }
         let start = min(first, try fileSystem.size(storage.undoPath) ?? 0)
         // Between records, what stopped writers left: a batch's record may be megabytes, never this.
         guard end - start <= Self.largestUndoGap else {

@@ -81,6 +81,18 @@ extension LibraryFiles {
         guard let data = snapshot else { return }
         snapshotBytes = data
         if try !readLayout(of: data) { try readDocument(data) }
+        // The index of names vouches for the snapshot's layout: bookclub wrote it from this very
+        // snapshot (its generation, size and time of change), split whole. Without one, the snapshot
+        // is split now, and one that does not split (edited by hand) is read as one document.
+        if snapshotRun != nil {
+            nameIndex = nameIndexHeader.flatMap {
+                NameIndex(reading: storage.namesPath, header: $0, fileSystem: fileSystem)
+            }
+            if nameIndex == nil, let run = snapshotRun, Self.split(run) == nil {
+                snapshotRun = nil
+                try readDocument(data)
+            }
+        }
         guard commit.historyLength >= 0 else {
             throw BookClubError.corruptFile(path: path, detail: "at `historyLength`: expected a size of 0 or more")
         }

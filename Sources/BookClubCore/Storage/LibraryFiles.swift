@@ -196,6 +196,9 @@ struct LibraryFiles {
     var journalHasChanges = false
     /// Whether a book was looked up by name and `STORE.names` was missing, out of date or damaged.
     var nameIndexIsUnusable = false
+    /// `STORE.names`, when it is the index of this snapshot and whole, as read with the snapshot;
+    /// `nil` when there is none that is, or the snapshot cannot have one.
+    var nameIndex: NameIndex?
     /// What the journal carries of the history and the undo log.
     var carried = CarriedBytes()
 

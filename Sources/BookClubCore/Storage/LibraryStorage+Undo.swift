@@ -184,6 +184,10 @@ extension LibraryStorage {
         defer { unlock() }
         sweep()
         var files = try readFiles(locked: true)
+        // As a save does: a pipe or a link where the history or the undo log belongs is refused, not
+        // opened to be cut or rewritten (a pipe would hold the command forever).
+        try checkFiles(committed: files.commit)
+        try keepOriginal(of: files)
         let changes = try changes(upTo: files.commit.state)
         // When no record is of the store's state (it was restored or edited by hand), nothing is undone.
         guard let change = changes.last, let revert = change.before else { return nil }

@@ -115,6 +115,9 @@ public struct LibraryStorage {
                     return try record(change, committed: current.commit)
                 }
                 transaction.commit.undoLength = undo?.length
+                // The journal carries records of the current log only: before it is set aside, they
+                // are made durable and a commit that carries nothing says so.
+                if undo?.rotates == true { try current.settleCarried() }
                 transaction.carried = LibraryFiles.Carried(
                     history: lines, undo: undo.map { ($0.line, $0.offset, $0.rotates) })
                 let plan = try current.plan(transaction)
@@ -163,7 +166,7 @@ public struct LibraryStorage {
     /// Refuses a store whose files a save could not change as it should: one that is not a plain file
     /// (a symbolic link would be replaced by a file, a folder or a pipe cannot be written), or a
     /// history shorter than the store counts.
-    private func checkFiles(committed: LibraryFiles.Commit) throws {
+    func checkFiles(committed: LibraryFiles.Commit) throws {
         for file in [path, journalPath, historyPath, undoPath, previousUndoPath] {
             if let kind = fileSystem.kind(file) {
                 let renaming =
@@ -196,12 +199,17 @@ public struct LibraryStorage {
         guard size >= length else { throw POSIXFile.tooShort(historyPath, size, length) }
     }
 
-    /// Keeps a store of an earlier schema as it was, once, before it is first rewritten.
-    private func keepOriginal(of files: LibraryFiles) throws {
+    /// Keeps a store of an earlier schema as it was, once, before it is first rewritten: with its
+    /// journal (schema 3), as `STORE.v3.journal`.
+    func keepOriginal(of files: LibraryFiles) throws {
+        let backup = backupPath(version: files.version)
         if files.version < Self.schemaVersion, let original = try fileSystem.read(path),
-            try fileSystem.read(backupPath(version: files.version)) == nil
+            try fileSystem.read(backup) == nil
         {
-            try fileSystem.writeAtomically(backupPath(version: files.version), original)
+            if let journal = try fileSystem.read(journalPath) {
+                try fileSystem.writeAtomically(backup + ".journal", journal)
+            }
+            try fileSystem.writeAtomically(backup, original)
         }
     }
 

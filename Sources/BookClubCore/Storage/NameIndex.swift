@@ -170,12 +170,6 @@ extension LibraryFiles {
         return NameIndex.header(generation: generation, size: snapshotSize, modified: fileSystem.modified(path))
     }
 
-    /// `STORE.names`, when it is the index of this snapshot and whole; `nil` when there is none that
-    /// is, or the snapshot cannot have one.
-    var nameIndex: NameIndex? {
-        nameIndexHeader.flatMap { NameIndex(reading: storage.namesPath, header: $0, fileSystem: fileSystem) }
-    }
-
     /// The line of the one book `needle` (a reference, lowercased and trimmed) names by its id, an id
     /// prefix or a whole title, as the index and the journal's books say, checked against the book's
     /// own line; `nil` when they cannot settle it.
@@ -245,6 +239,6 @@ extension LibraryStorage {
         let files = try readFiles(locked: true)
         guard files.nameIndexHeader != nil, files.nameIndex == nil else { return false }
         files.writeNameIndex()
-        return files.nameIndex != nil
+        return try LibraryFiles(reading: self).nameIndex != nil
     }
 }

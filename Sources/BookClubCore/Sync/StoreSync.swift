@@ -130,9 +130,11 @@ public struct StoreSync {
         let state = try SyncState.load(path: storage.syncStatePath, fileSystem: storage.fileSystem) ?? state
         let capture = try capture || storage.fingerprint() != state.captured
         func store(_ scope: LibraryScope) throws -> Store<Library> {
+            // The lock is held here: the store is read as by a writer, which may mend it under the lock.
             try Store(
                 persistence: storage.persistence(
-                    lockTimeout: nil, recording: (UndoRecord.syncCommand, now.wholeSeconds), scope: scope))
+                    lockTimeout: nil, recording: (UndoRecord.syncCommand, now.wholeSeconds), scope: scope
+                ) { try storage.readFiles(locked: true) })
         }
         func keep(_ state: SyncState) throws {
             var state = state
