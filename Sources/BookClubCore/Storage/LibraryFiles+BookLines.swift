@@ -29,7 +29,7 @@ extension LibraryFiles {
     /// from the whole snapshot, which says where a hand edit broke the JSON.
     func snapshotLines() throws -> (books: [Data], asLaidOut: Bool) {
         guard let snapshotRun else { return (snapshotBooks, false) }
-        if let books = Self.split(snapshotRun) { return (books, true) }
+        if let books = splitBooks ?? Self.split(snapshotRun) { return (books, true) }
         return (try Self.document(snapshotBytes, path: path).books.map { Self.line(for: $0) }, false)
     }
 

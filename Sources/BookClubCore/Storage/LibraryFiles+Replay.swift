@@ -88,9 +88,12 @@ extension LibraryFiles {
             nameIndex = nameIndexHeader.flatMap {
                 NameIndex(reading: storage.namesPath, header: $0, fileSystem: fileSystem)
             }
-            if nameIndex == nil, let run = snapshotRun, Self.split(run) == nil {
-                snapshotRun = nil
-                try readDocument(data)
+            if nameIndex == nil, let run = snapshotRun {
+                splitBooks = Self.split(run)
+                if splitBooks == nil {
+                    snapshotRun = nil
+                    try readDocument(data)
+                }
             }
         }
         guard commit.historyLength >= 0 else {

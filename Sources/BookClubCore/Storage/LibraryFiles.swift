@@ -180,6 +180,9 @@ struct LibraryFiles {
     /// Split into books only when every book is asked for, so that a command about one book reads
     /// the snapshot's head, its tail and that book.
     var snapshotRun: Data?
+    /// The snapshot's books as split from `snapshotRun`, once split (to check its layout when no
+    /// index of names vouches for it); `nil` before.
+    var splitBooks: [Data]?
     /// The snapshot's bytes (mapped).
     var snapshotBytes = Data()
     var snapshotSize: Int { snapshotBytes.count }
