@@ -73,4 +73,22 @@ import Testing
             ])
         #expect(table.render(width: nil) == ["Fri 20 Nov  a note long enough to wrap under its own column"])
     }
+
+    @Test func aRowEndsWhereItsTextDoes() {
+        // Empty cells between others keep their columns; padding, separators and a cell's own spaces at
+        // the end of a row go; a right-aligned last column keeps its padding before the text.
+        let rows: [[TerminalText]] = [
+            ["a", "", "", "x  "], ["bbb", "cc", "", "y"], ["", "", "d", ""], ["e", "f", "g", "hhhh"],
+        ]
+        #expect(
+            Table(rows: rows).render(width: nil).map(\.string) == [
+                "a           x", "bbb  cc     y", "         d", "e    f   g  hhhh",
+            ])
+        #expect(
+            Table(rows: rows, rightAligned: [3]).render(width: nil).map(\.string) == [
+                "a            x", "bbb  cc        y", "         d", "e    f   g  hhhh",
+            ])
+        let wide: [[TerminalText]] = [["ノルウェイの森", "\(String(repeating: "é", count: 70))"]]
+        #expect(Table(rows: wide).render(width: nil).map(\.displayWidth) == [14 + 2 + 70])
+    }
 }

@@ -453,9 +453,10 @@ enum POSIXFile {
         defer { close(fd) }
         var status = stat()
         let size = fstat(fd, &status) == 0 ? max(Int(status.st_size), 0) : 0
-        // Mapped with its pages in place (MAP_POPULATE): reading it into fresh memory costs a page
-        // fault a page, which a command about one book of thousands would pay for nothing.
-        if mapping, size >= 1 << 18, let mapped = mmap(nil, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0),
+        // Mapped: reading it into fresh memory costs a page fault a page, which a command about one
+        // book of thousands would pay for nothing; its pages are mapped as they are touched (filling
+        // them all at once cost a `progress` 0.25 ms on a snapshot of 4 MB).
+        if mapping, size >= 1 << 18, let mapped = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0),
             mapped != MAP_FAILED
         {
             return Data(

@@ -24,7 +24,7 @@ public struct HistoryWalk {
     /// to count each book's lines, then for each run of books that holds at most `entriesAtOnce` entries
     /// (or one book that holds more), its blocks of `blockLines` lines that hold a line of the run.
     public func forEachBook(
-        entriesAtOnce: Int = 250_000, readWholeUpTo: Int = 1 << 24, blockLines: Int = 4096,
+        entriesAtOnce: Int = 150_000, readWholeUpTo: Int = 1 << 24, blockLines: Int = 4096,
         _ body: (Book) throws -> Void
     ) throws {
         guard length > readWholeUpTo else {

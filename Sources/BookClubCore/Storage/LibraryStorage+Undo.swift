@@ -235,7 +235,8 @@ extension LibraryStorage {
         let line = Seal.seal(try Self.line(for: change))
         let size = try fileSystem.size(undoPath) ?? 0
         var records = 0
-        if size > 0 { Self.forEachLine(of: try fileSystem.read(undoPath)) { _ in records += 1 } }
+        // Mapped, not read: after an import the log holds megabytes, which a read would copy for a count.
+        if size > 0 { Self.forEachLine(of: try fileSystem.map(undoPath)) { _ in records += 1 } }
         if records >= Self.undoDepth {
             return Record(offset: 0, line: line, rotates: true, isNewToTheStore: true)
         }

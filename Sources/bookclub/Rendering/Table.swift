@@ -62,29 +62,46 @@ struct Table {
         }
         let lastStart = widths.dropLast().reduce(0, +) + 2 * (columns - 1)
         if wraps, let width { widths[columns - 1] = max(Self.minimumWrapWidth, width - lastStart) }
+        // Each line is made in one string: padding and separators are held back until text follows
+        // them, so that a line ends where its last text does.
+        let blank = String(repeating: " ", count: 64)
         return cells.indices.flatMap { index in
             var continuation: [TerminalText] = []
-            let line = (0..<columns).map { column in
+            var line = ""
+            line.reserveCapacity(lastStart + 32)
+            var held = 0
+            func append(_ text: String) {
+                guard !text.isEmpty else { return }
+                while held > 0 {
+                    line += blank[..<blank.utf8.index(blank.startIndex, offsetBy: min(held, 64))]
+                    held -= min(held, 64)
+                }
+                line += text
+            }
+            for column in 0..<columns {
+                if column > 0 { held += 2 }
                 var cell = cells[index][column]
                 var cellWidth = cellWidths[index][column]
                 if wraps && column == columns - 1 {
                     var lines = TextWrapping.wrap(cell, width: widths[column]).lines
                     cell = lines.removeFirst()
                     continuation = lines.map { .spaces(lastStart) + style(column, $0) }
-                    return style(column, cell)
+                    append(style(column, cell).string)
+                    continue
                 }
                 if cellWidth > widths[column] {
                     cell = cell.truncated(toWidth: widths[column])
                     cellWidth = cell.displayWidth
                 }
-                let styled = style(column, cell)
+                let padding = max(0, widths[column] - cellWidth)
+                if rightAligned.contains(column) { held += padding }
+                append(style(column, cell).string)
                 // The last column is not padded: a long note on one row costs the other rows nothing.
-                let isLast = column == columns - 1
-                if isLast && !rightAligned.contains(column) { return styled }
-                let padding = TerminalText.spaces(widths[column] - cellWidth)
-                return rightAligned.contains(column) ? padding + styled : styled + padding
-            }.joined(separator: "  ").trimmingTrailingSpaces
-            return [line] + continuation.map(\.trimmingTrailingSpaces)
+                if !rightAligned.contains(column) && column < columns - 1 { held += padding }
+            }
+            // A cell's own text may end in spaces.
+            if line.utf8.last == UInt8(ascii: " ") { line = line.trimmingTrailingSpaces }
+            return [TerminalText(layout: line)] + continuation.map(\.trimmingTrailingSpaces)
         }
     }
 }
