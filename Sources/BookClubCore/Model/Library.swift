@@ -268,40 +268,42 @@ extension Library {
     /// The first thing in a decoded library that no command could have written ("at `books[2].pages`:
     /// expected a positive number"), or `nil` when it is sound.
     func problem() -> String? {
-        var ids = Set<Book.ID>()
+        var ids = Set<Book.ID>(minimumCapacity: books.count)
         for (b, book) in books.enumerated() {
-            let at = "at `books[\(b)]"
-            if book.id.isEmpty || !ids.insert(book.id).inserted { return "\(at).id`: expected an id of its own" }
-            if book.title.trimmed.isEmpty { return "\(at).title`: expected a title" }
+            // Said only when something is wrong: most libraries are sound, and have thousands of books.
+            func at() -> String { "at `books[\(b)]" }
+            if book.id.isEmpty || !ids.insert(book.id).inserted { return "\(at()).id`: expected an id of its own" }
+            if book.title.trimmed.isEmpty { return "\(at()).title`: expected a title" }
             if let pages = book.pages, !Self.pageCounts.contains(pages) {
-                return "\(at).pages` ('\(book.title)'): expected a page count from 1 to \(Self.pageCounts.upperBound)"
+                return "\(at()).pages` ('\(book.title)'): expected a page count from 1 to \(Self.pageCounts.upperBound)"
             }
             if let rating = book.rating, !Rating.range.contains(rating) {
-                return "\(at).rating`: expected a rating from 0 to 5"
+                return "\(at()).rating`: expected a rating from 0 to 5"
             }
             if let length = book.length, !Book.lengths.contains(length) {
-                return "\(at).length` ('\(book.title)'): expected a length in minutes, 1 to \(Book.lengths.upperBound)"
+                return
+                    "\(at()).length` ('\(book.title)'): expected a length in minutes, 1 to \(Book.lengths.upperBound)"
             }
             for (r, reading) in book.readings.enumerated() {
                 if let rating = reading.ending?.rating, !Rating.range.contains(rating) {
-                    return "\(at).readings[\(r)].ending.rating`: expected a rating from 0 to 5"
+                    return "\(at()).readings[\(r)].ending.rating`: expected a rating from 0 to 5"
                 }
                 for entry in reading.progress.entries {
                     if let problem = Self.problem(with: entry) {
-                        return "\(at).readings[\(r)].latest` ('\(book.title)'): \(problem)"
+                        return "\(at()).readings[\(r)].latest` ('\(book.title)'): \(problem)"
                     }
                 }
                 var highlightIDs = Set<String>()
                 for (h, highlight) in (reading.highlights ?? []).enumerated() {
-                    let place = "\(at).readings[\(r)].highlights[\(h)]"
+                    func place() -> String { "\(at()).readings[\(r)].highlights[\(h)]" }
                     if highlight.id.isEmpty || !highlightIDs.insert(highlight.id).inserted {
-                        return "\(place).id`: expected an id of its own"
+                        return "\(place()).id`: expected an id of its own"
                     }
                     if highlight.text.trimmed.isEmpty, highlight.note?.trimmed.isEmpty ?? true {
-                        return "\(place).text`: expected the passage, or a note"
+                        return "\(place()).text`: expected the passage, or a note"
                     }
                     if let page = highlight.page, !(0...Self.pageCounts.upperBound).contains(page) {
-                        return "\(place).page`: expected a page from 0 to \(Self.pageCounts.upperBound)"
+                        return "\(place()).page`: expected a page from 0 to \(Self.pageCounts.upperBound)"
                     }
                 }
             }

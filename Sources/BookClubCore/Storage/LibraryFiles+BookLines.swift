@@ -35,8 +35,10 @@ extension LibraryFiles {
 
     /// Every book's line, in the store's order; `snapshot`, the snapshot's books when already split.
     func allLines(snapshot: [Data]? = nil) throws -> [(id: Book.ID, line: Data)] {
+        let snapshot = try snapshot ?? snapshotLines().books
         var result: [(id: Book.ID, line: Data)] = []
-        var seen = Set<Book.ID>()
+        result.reserveCapacity(snapshot.count + journalOrder.count)
+        var seen = Set<Book.ID>(minimumCapacity: snapshot.count + journalOrder.count)
         func add(_ line: Data, number: Int) throws {
             guard let id = Self.id(of: line) ?? JSONCoding.decodeLine(StoredBook.self, from: line)?.id else {
                 // A hand edit that broke the JSON is said with where it broke, in the whole file.
@@ -55,7 +57,7 @@ extension LibraryFiles {
             case .some(.none): break
             }
         }
-        for (number, book) in try (snapshot ?? snapshotLines().books).enumerated() { try add(book, number: number) }
+        for (number, book) in snapshot.enumerated() { try add(book, number: number) }
         for id in journalOrder where !seen.contains(id) {
             if case .some(.some(let line)) = journalBooks[id] { result.append((id, line)) }
         }
@@ -242,7 +244,37 @@ extension LibraryFiles {
 
     /// Decodes the books of these lines into a library with the clubs, checking what no command writes.
     func library(_ lines: [Data]) throws -> Library {
-        let books = try lines.map { try StoredBook.decode($0, path: path).book }
+        try library(books: lines.map { try StoredBook.decode($0, path: path).book })
+    }
+
+    /// Every book, in the store's order, each line read once by the scanner and its id taken from
+    /// what it read (`allLines` reads each id first, for its errors); `nil` when a line is not one the
+    /// scanner reads or an id comes twice, which `allLines` then says.
+    func everyBook() throws -> [Book]? {
+        let snapshot = try snapshotLines().books
+        var books: [Book] = []
+        books.reserveCapacity(snapshot.count + journalOrder.count)
+        var seen = Set<Book.ID>(minimumCapacity: snapshot.count + journalOrder.count)
+        for line in snapshot {
+            guard let book = StoredBook(scanning: line), seen.insert(book.id).inserted else { return nil }
+            switch journalBooks[book.id] {
+            case .none: books.append(book.book)
+            case .some(.some(let newer)):
+                guard let newer = StoredBook(scanning: newer) else { return nil }
+                books.append(newer.book)
+            case .some(.none): break
+            }
+        }
+        for id in journalOrder where !seen.contains(id) {
+            guard case .some(.some(let line)) = journalBooks[id] else { continue }
+            guard let book = StoredBook(scanning: line) else { return nil }
+            books.append(book.book)
+        }
+        return books
+    }
+
+    /// These books in a library with the clubs, checking what no command writes.
+    func library(books: [Book]) throws -> Library {
         let library = Library(books: books, clubs: try decodedClubs())
         if let problem = library.problem() { throw BookClubError.corruptFile(path: path, detail: problem) }
         return library

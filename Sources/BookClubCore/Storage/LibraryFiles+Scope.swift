@@ -27,7 +27,7 @@ extension LibraryFiles {
     private mutating func library(of books: LibraryScope.Books) throws -> Library {
         switch books {
         case .everything:
-            return try library(allLines().map(\.line))
+            return try everyBook().map(library(books:)) ?? library(allLines().map(\.line))
         case .books(let ids):
             return try library(ids.sorted().compactMap { try lineReadingAll(of: $0) })
         case .book(let reference):

@@ -12,13 +12,19 @@ enum BookTable {
     /// worked out once a book.
     static func sorted(_ books: [Book]) -> [Book] {
         let rank: [Book.Status: Int] = [.reading: 0, .unstarted: 1, .finished: 2, .abandoned: 3]
-        return books.map { (rank: rank[$0.status]!, activity: activity($0), title: $0.title.lowercased(), book: $0) }
-            .sorted { a, b in
-                if a.rank != b.rank { return a.rank < b.rank }
-                if a.activity != b.activity { return a.activity > b.activity }
-                return a.title < b.title
-            }
-            .map(\.book)
+        // The keys are sorted with the books' places, not the books, which are large to move.
+        return books.indices.map {
+            (
+                rank: rank[books[$0].status]!, activity: activity(books[$0]), title: books[$0].title.lowercased(),
+                place: $0
+            )
+        }
+        .sorted { a, b in
+            if a.rank != b.rank { return a.rank < b.rank }
+            if a.activity != b.activity { return a.activity > b.activity }
+            return a.title < b.title
+        }
+        .map { books[$0.place] }
     }
 
     static func activity(_ book: Book) -> Date {
