@@ -64,10 +64,11 @@ struct CSVTable: Equatable, Sendable {
     private static let quote = UInt8(ascii: "\""), comma = UInt8(ascii: ","), cr = UInt8(ascii: "\r"),
         lf = UInt8(ascii: "\n")
 
-    /// Calls `body` with each record and the line it starts on.
+    /// Calls `body` with each record and the line it starts on. The bytes between two that matter (a
+    /// quote, a comma, a line break) are taken as one run: a field is copied at once, not byte by byte.
     private static func forEachRecord(in bytes: [UInt8], path: String, _ body: (Int, [String]) throws -> Void) throws {
         let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-        try checkUTF8(bytes[start...], path: path)
+        try checkUTF8(bytes, from: start, path: path)
         var fields: [String] = []
         var field: [UInt8] = []
         var fieldWasQuoted = false
@@ -88,13 +89,23 @@ struct CSVTable: Equatable, Sendable {
             fields.removeAll(keepingCapacity: true)
             recordIsEmpty = true
         }
+        /// Where the run from `index` ends: at the first quote or line break, or comma too outside quotes.
+        func runEnd(from index: Int, quoted: Bool) -> Int {
+            var end = index
+            while end < bytes.count {
+                let byte = bytes[end]
+                if byte == quote || byte == cr || byte == lf || (byte == comma && !quoted) { break }
+                end += 1
+            }
+            return end
+        }
 
         var index = start
         while index < bytes.count {
             let byte = bytes[index]
-            index += 1
             if inQuotes {
                 if byte == quote {
+                    index += 1
                     if index < bytes.count && bytes[index] == quote {
                         field.append(quote)
                         index += 1
@@ -102,11 +113,14 @@ struct CSVTable: Equatable, Sendable {
                         inQuotes = false
                     }
                 } else if byte == cr || byte == lf {
+                    index += 1
                     if byte == cr && index < bytes.count && bytes[index] == lf { index += 1 }
                     field.append(lf)
                     line += 1
                 } else {
-                    field.append(byte)
+                    let end = runEnd(from: index, quoted: true)
+                    field.append(contentsOf: bytes[index..<end])
+                    index = end
                 }
                 continue
             }
@@ -116,17 +130,23 @@ struct CSVTable: Equatable, Sendable {
             }
             switch byte {
             case quote where field.isEmpty && !fieldWasQuoted:
+                index += 1
                 inQuotes = true
                 fieldWasQuoted = true
                 quoteLine = line
             case comma:
+                index += 1
                 endField()
             case cr, lf:
+                index += 1
                 if byte == cr && index < bytes.count && bytes[index] == lf { index += 1 }
                 try endRecord()
                 line += 1
             default:
-                field.append(byte)
+                // A quote inside a field, or after its closing quote, is kept as it is.
+                let end = runEnd(from: index + 1, quoted: false)
+                field.append(contentsOf: bytes[index..<end])
+                index = end
             }
         }
         if inQuotes {
@@ -136,20 +156,52 @@ struct CSVTable: Equatable, Sendable {
     }
 
     /// Refuses bytes that are not UTF-8, naming the line of the first bad one.
-    private static func checkUTF8(_ bytes: ArraySlice<UInt8>, path: String) throws {
-        var iterator = bytes.makeIterator()
-        var decoder = UTF8()
-        var line = 1
-        while true {
-            switch decoder.decode(&iterator) {
-            case .scalarValue(let scalar):
-                if scalar == "\n" { line += 1 }
-            case .emptyInput:
-                return
-            case .error:
-                throw BookClubError.badImport(
-                    path: path, line: line, detail: "not UTF-8 text; export or save it as UTF-8")
+    private static func checkUTF8(_ bytes: [UInt8], from start: Int, path: String) throws {
+        guard let bad = firstNonUTF8(bytes, from: start) else { return }
+        let line = 1 + bytes[start..<bad].reduce(0) { $0 + ($1 == lf ? 1 : 0) }
+        throw BookClubError.badImport(path: path, line: line, detail: "not UTF-8 text; export or save it as UTF-8")
+    }
+
+    /// Where the first byte that does not begin a well-formed UTF-8 sequence (RFC 3629: no overlong
+    /// forms, no surrogates, nothing past U+10FFFF) is, or `nil`; ASCII is passed eight bytes at a time.
+    static func firstNonUTF8(_ bytes: [UInt8], from start: Int) -> Int? {
+        bytes.withUnsafeBufferPointer { buffer -> Int? in
+            let count = buffer.count
+            var index = start
+            while index < count {
+                if index + 8 <= count,
+                    UnsafeRawPointer(buffer.baseAddress! + index).loadUnaligned(as: UInt64.self)
+                        & 0x8080_8080_8080_8080 == 0
+                {
+                    index += 8
+                    continue
+                }
+                let lead = buffer[index]
+                if lead < 0x80 {
+                    index += 1
+                    continue
+                }
+                // The range of the byte after the lead, and how many follow the lead in all.
+                let second: ClosedRange<UInt8>
+                let following: Int
+                switch lead {
+                case 0xC2...0xDF: (second, following) = (0x80...0xBF, 1)
+                case 0xE0: (second, following) = (0xA0...0xBF, 2)
+                case 0xE1...0xEC, 0xEE...0xEF: (second, following) = (0x80...0xBF, 2)
+                case 0xED: (second, following) = (0x80...0x9F, 2)
+                case 0xF0: (second, following) = (0x90...0xBF, 3)
+                case 0xF1...0xF3: (second, following) = (0x80...0xBF, 3)
+                case 0xF4: (second, following) = (0x80...0x8F, 3)
+                default: return index
+                }
+                guard index + following < count, second.contains(buffer[index + 1]) else { return index }
+                for next in stride(from: index + 2, through: index + following, by: 1)
+                where buffer[next] & 0xC0 != 0x80 {
+                    return index
+                }
+                index += following + 1
             }
+            return nil
         }
     }
 }
