@@ -434,6 +434,27 @@ import Testing
         #expect(outcomes["accepted", default: 0] > 0 && outcomes["refused", default: 0] > 0)
     }
 
+    @Test func theImportsSearchesOfBytesAgreeWithCharacters() {
+        // Titles and shelves as imports meet them, ASCII or not, with every kind of white space.
+        let pieces = [
+            "a", "Dune", "ISBN", "isbn13", "e-book", "Hardcover", " ", "  ", "\t", "\n", "\r\n", "\r", "\u{0B}",
+            "\u{0C}", "\u{85}", "\u{A0}", "é", "e\u{301}", "ノルウェイの森", "🦄", "كتاب", "İ", "K", "\u{212A}",
+        ]
+        var random = SeededGenerator(state: Self.seed &+ 21)
+        for _ in 0..<Self.count {
+            let text = (0..<Int.random(in: 0...6, using: &random)).map { _ in pieces.randomElement(using: &random)! }
+                .joined()
+            for word in ["isbn", "e-book", "dune", "print", "a"] {
+                #expect(text.lowercased().contains(word: word) == text.lowercased().contains(word), "\(text)")
+            }
+            let book = Book(id: "x", title: text, author: text.isEmpty ? nil : text, added: Fixture.now)
+            let expected = [text, text].map {
+                $0.lowercased().split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            }
+            #expect(BookMatcher.titleKey(book) == expected[0] + "\n" + (text.isEmpty ? "" : expected[1]), "\(text)")
+        }
+    }
+
     @Test func hostileValuesThroughTheWholeCommandLine() throws {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent(
             "bookclub-hostile-\(UUID().uuidString)"

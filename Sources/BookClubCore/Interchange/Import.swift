@@ -324,12 +324,12 @@ enum ImportMapping {
     /// `details` as it is).
     static func format(_ text: String?) -> Book.Format? {
         guard let text = text?.lowercased().trimmed, !text.isEmpty else { return nil }
-        if ["audio", "audiobook", "mp3"].contains(where: text.contains) { return .audiobook }
-        if ["kindle", "ebook", "e-book", "digital", "nook", "kobo", "epub"].contains(where: text.contains) {
+        if ["audio", "audiobook", "mp3"].contains(where: text.contains(word:)) { return .audiobook }
+        if ["kindle", "ebook", "e-book", "digital", "nook", "kobo", "epub"].contains(where: text.contains(word:)) {
             return .ebook
         }
         if ["paperback", "hardcover", "hardback", "print", "board book", "library binding", "spiral"].contains(
-            where: text.contains)
+            where: text.contains(word:))
         {
             return .print
         }

@@ -284,7 +284,24 @@ struct BookMatcher {
 
     static func titleKey(_ book: Book) -> String {
         func normal(_ text: String) -> String {
-            text.lowercased().split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            let lowered = text.lowercased()
+            // ASCII, where a character is a byte: its runs of white space made one space by bytes.
+            if lowered.utf8.allSatisfy({ $0 < 0x80 }) {
+                var bytes: [UInt8] = []
+                bytes.reserveCapacity(lowered.utf8.count)
+                var space = false
+                for byte in lowered.utf8 {
+                    if byte == 0x20 || (0x09...0x0D).contains(byte) {
+                        space = !bytes.isEmpty
+                    } else {
+                        if space { bytes.append(0x20) }
+                        space = false
+                        bytes.append(byte)
+                    }
+                }
+                return String(decoding: bytes, as: UTF8.self)
+            }
+            return lowered.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         }
         return normal(book.title) + "\n" + normal(book.author ?? "")
     }
@@ -303,7 +320,7 @@ struct BookMatcher {
 
     /// Every ISBN a book is known by: its own, and those of rows merged into it.
     static func isbnKeys(_ book: Book) -> [String] {
-        let kept = (book.details ?? [:]).filter { $0.key.lowercased().contains("isbn") }.flatMap(\.value)
+        let kept = (book.details ?? [:]).lazy.filter { $0.key.lowercased().contains(word: "isbn") }.flatMap(\.value)
         return ([book.isbn].compactMap { $0 } + kept).compactMap(ISBN.matchKey)
     }
 

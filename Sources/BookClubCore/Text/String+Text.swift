@@ -24,6 +24,21 @@ extension String {
         byte == 0x20 || (0x09...0x0D).contains(byte)
     }
 
+    /// Whether `word` (ASCII letters, digits, spaces and marks, no line break) occurs in the text, as
+    /// `contains` finds it: a search of bytes when the text is ASCII too, where each character is a
+    /// byte (an import asks it a dozen times a row, which the generic search took 5 µs a time for).
+    func contains(word: String) -> Bool {
+        guard utf8.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) else { return contains(word) }
+        let needle = Array(word.utf8)
+        guard let first = needle.first else { return true }
+        let bytes = Array(utf8)
+        guard bytes.count >= needle.count else { return false }
+        for start in 0...(bytes.count - needle.count) where bytes[start] == first {
+            if bytes[start..<(start + needle.count)].elementsEqual(needle) { return true }
+        }
+        return false
+    }
+
     /// The text trimmed, or `nil` when nothing is left (an option given as "" or "  " means none).
     public var nonBlank: String? {
         let text = trimmed
