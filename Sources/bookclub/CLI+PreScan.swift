@@ -22,25 +22,27 @@ extension CLI {
     /// The first word of `arguments` that is not an option or an option's value; `nil` past `--` or
     /// an option that is not a global one.
     private static func firstWord(of arguments: [String]) -> String? {
-        var valued: Set<String> = []
-        var flags: Set<String> = []
-        var shortFlags: Set<Character> = []
-        for option in globalOptions.map(\.spec) {
-            guard case .flag = option.kind else {
-                valued.insert(option.long)
-                continue
-            }
-            flags.insert(option.long)
-            if let short = option.short { shortFlags.insert(short) }
+        // Looked through, not put in sets: a dozen options, and making a set of characters costs the
+        // runtime more, the first time in a process, than the search.
+        let options = globalOptions.map(\.spec)
+        func isFlag(_ spec: OptionSpec) -> Bool {
+            if case .flag = spec.kind { return true }
+            return false
         }
         var tokens = ArgumentSplitter.split(arguments)[...]
         while let token = tokens.popFirst() {
             switch token {
             case .positional(let word): return word
-            case .long(let name, let value) where valued.contains(name):
-                if value == nil { _ = tokens.popFirst() }
-            case .long(let name, nil) where flags.contains(name): continue
-            case .short(let names) where names.allSatisfy(shortFlags.contains): continue
+            case .long(let name, let value):
+                guard let option = options.first(where: { $0.long == name }) else { return nil }
+                if !isFlag(option) {
+                    if value == nil { _ = tokens.popFirst() }
+                } else if value != nil {
+                    return nil
+                }
+            case .short(let names)
+            where names.allSatisfy({ name in options.contains { $0.short == name && isFlag($0) } }):
+                continue
             default: return nil
             }
         }
