@@ -73,16 +73,30 @@ extension LibraryStorage {
     /// file, settings named as the store); `nil` when each is of its kind, absent, or not bookclub's
     /// at all (which its own reader then reports).
     private func wrongKind(paths: Paths) -> FileClash? {
-        let roles: [(role: String, path: String, kinds: Set<DataFileKind>, setBy: String, isTyped: Bool)] = [
-            ("the store", path, [.store], "--store or BOOKCLUB_STORE", paths.storeIsGiven),
-            (
-                "the settings file", paths.settings, [.settings], "--settings or BOOKCLUB_SETTINGS",
-                paths.settingsIsGiven
-            ),
+        // A struct and arrays, not tuples and sets: the runtime makes a tuple's or a set's type the
+        // first time a process meets it, which cost every command a tenth of a millisecond here.
+        struct Role {
+            var role: String
+            var path: String
+            var kinds: [DataFileKind]
+            var setBy: String
+            var isTyped: Bool
+        }
+        let roles = [
+            Role(
+                role: "the store", path: path, kinds: [.store], setBy: "--store or BOOKCLUB_STORE",
+                isTyped: paths.storeIsGiven),
+            Role(
+                role: "the settings file", path: paths.settings, kinds: [.settings],
+                setBy: "--settings or BOOKCLUB_SETTINGS",
+                isTyped: paths.settingsIsGiven),
             // A scene that selects nothing looks like settings.
-            ("the scene file", paths.scene, [.scene, .settings], "BOOKCLUB_SCENE", false),
+            Role(
+                role: "the scene file", path: paths.scene, kinds: [.scene, .settings], setBy: "BOOKCLUB_SCENE",
+                isTyped: false),
         ]
-        for (role, path, kinds, setBy, isTyped) in roles {
+        for entry in roles {
+            let (role, path, kinds, setBy, isTyped) = (entry.role, entry.path, entry.kinds, entry.setBy, entry.isTyped)
             // The opening of a store as bookclub writes it says enough; anything else is read whole.
             var opening = Data()
             try? fileSystem.readLines(path, 0..<64) { opening += $0 }
