@@ -455,6 +455,30 @@ import Testing
         }
     }
 
+    @Test func theSearchesOfBytesFindWhatANaiveSearchFinds() {
+        // Bytes as an index of names and a snapshot hold them: hex, digits, tabs, line breaks, letters, UTF-8.
+        let alphabet = Array("0123456789abcdef\t\n \"kozé".utf8) + Array("ノ".utf8)
+        var random = SeededGenerator(state: Self.seed &+ 22)
+        for _ in 0..<Self.count {
+            let text = (0..<Int.random(in: 0...60, using: &random)).map { _ in alphabet.randomElement(using: &random)! }
+            var needle = (0..<Int.random(in: 1...5, using: &random)).map { _ in alphabet.randomElement(using: &random)!
+            }
+            if !text.isEmpty, Bool.random(using: &random) {
+                let start = Int.random(in: 0..<text.count, using: &random)
+                needle = Array(text[start..<min(text.count, start + Int.random(in: 1...8, using: &random))])
+            }
+            let start = Int.random(in: 0...max(0, text.count), using: &random)
+            let naive =
+                text.count < needle.count || start > text.count - needle.count
+                ? nil
+                : (start...(text.count - needle.count)).first { text[$0..<($0 + needle.count)].elementsEqual(needle) }
+            text.withUnsafeBytes { bytes in
+                #expect(JSONLine.search(needle, in: bytes, from: start) == naive, "\(text) \(needle) \(start)")
+                #expect(NameIndex.search(needle, in: bytes, from: start) == naive, "\(text) \(needle) \(start)")
+            }
+        }
+    }
+
     @Test func hostileValuesThroughTheWholeCommandLine() throws {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent(
             "bookclub-hostile-\(UUID().uuidString)"

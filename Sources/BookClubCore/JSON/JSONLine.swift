@@ -87,21 +87,27 @@ enum JSONLine {
     }
 
     /// Where `needle` first occurs in `bytes` at or after `start`, by Horspool's algorithm: for long
-    /// runs of pretty-printed JSON, where `find` would stop at every line break.
+    /// runs of pretty-printed JSON and the index of names, where `find` would stop at every line break.
+    /// Its table of shifts is on the stack and read without bounds checks: the index of names is
+    /// searched several times a command.
     static func search(_ needle: [UInt8], in bytes: UnsafeRawBufferPointer, from start: Int = 0) -> Int? {
         let count = needle.count
         guard count > 0, let base = bytes.baseAddress, start >= 0, bytes.count - start >= count else { return nil }
-        var shift = [Int](repeating: count, count: 256)
-        for index in 0..<(count - 1) { shift[Int(needle[index])] = count - 1 - index }
-        let last = needle[count - 1]
-        return needle.withUnsafeBytes { pattern -> Int? in
-            var at = start
-            while at + count <= bytes.count {
-                let byte = bytes[at + count - 1]
-                if byte == last, sameBytes(base + at, pattern.baseAddress!, count: count - 1) { return at }
-                at += shift[Int(byte)]
+        return withUnsafeTemporaryAllocation(of: Int.self, capacity: 256) { shift -> Int? in
+            shift.initialize(repeating: count)
+            return needle.withUnsafeBufferPointer { pattern -> Int? in
+                for index in 0..<(count - 1) { shift[Int(pattern[index])] = count - 1 - index }
+                let last = pattern[count - 1]
+                let text = base.assumingMemoryBound(to: UInt8.self)
+                var at = start
+                let end = bytes.count - count
+                while at <= end {
+                    let byte = text[at + count - 1]
+                    if byte == last, sameBytes(text + at, pattern.baseAddress!, count: count - 1) { return at }
+                    at += shift[Int(byte)]
+                }
+                return nil
             }
-            return nil
         }
     }
 

@@ -126,13 +126,41 @@ struct NameIndex {
         lines.withUnsafeBytes { bytes in
             var found: [Entry] = []
             var offset = 0
-            while let at = JSONLine.search(needle, in: bytes, from: offset) {
+            while let at = Self.search(needle, in: bytes, from: offset) {
                 offset = at + 1
                 if let (entry, _) = Self.entry(around: needle.first == 0x0A ? at + 1 : at, in: bytes) {
                     found.append(entry)
                 }
             }
             return found
+        }
+    }
+
+    /// Where `needle` first occurs in `bytes` at or after `start`, found by `memchr` on its rarest
+    /// byte in an index: the index is made of ids, numbers, tabs and line breaks, on which Horspool's
+    /// shifts are a byte or two (a title searched for took 0.6 ms at 4,600 books).
+    static func search(_ needle: [UInt8], in bytes: UnsafeRawBufferPointer, from start: Int) -> Int? {
+        func rarity(_ byte: UInt8) -> Int {
+            switch byte {
+            // Digits, hex letters, tab, line break, space and quote: on every line.
+            case 0x30...0x39, 0x61...0x66, 0x09, 0x0A, 0x20, 0x22: 0
+            case 0x80...: 1
+            default: 2
+            }
+        }
+        let count = needle.count
+        guard count > 0, let base = bytes.baseAddress, start >= 0, bytes.count - start >= count else { return nil }
+        let anchor = needle.indices.max { rarity(needle[$0]) < rarity(needle[$1]) }!
+        return needle.withUnsafeBytes { pattern -> Int? in
+            // The anchor's byte is looked for where a whole needle still fits around it.
+            var at = start + anchor
+            let last = bytes.count - count + anchor
+            while at <= last, let hit = firstByte(needle[anchor], at: base + at, count: last + 1 - at) {
+                let found = base.distance(to: hit) - anchor
+                if sameBytes(base + found, pattern.baseAddress!, count: count) { return found }
+                at = found + anchor + 1
+            }
+            return nil
         }
     }
 
@@ -144,7 +172,7 @@ struct NameIndex {
         return lines.withUnsafeBytes { bytes -> [(entry: Entry, title: String)]? in
             var found: [(entry: Entry, title: String)] = []
             var offset = 0
-            while let at = JSONLine.search(field, in: bytes, from: offset) {
+            while let at = Self.search(field, in: bytes, from: offset) {
                 offset = at + 1
                 guard let (entry, _) = Self.entry(around: at, in: bytes),
                     let end = bytes[at...].firstIndex(of: 0x0A)
