@@ -7,7 +7,7 @@ let strict: [SwiftSetting] = [
 ]
 
 let package = Package(
-    // Linux only, for now: the storage engine calls Glibc directly (flock, mmap with MAP_POPULATE,
+    // Linux only, for now: the storage engine calls Glibc directly (flock, mmap,
     // st_mtim), all of it in Sources/BookClubCore/Storage/FileSystem.swift, the one file a port to
     // Darwin would change.
     name: "bookclub",

@@ -9,8 +9,7 @@ import Testing
 /// might, and on random runs of the bytes that matter: both read the same header and rows on the same
 /// lines, or refuse with the same message. `BOOKCLUB_FUZZ_COUNT` and `BOOKCLUB_FUZZ_SEED` as in
 /// `FuzzTests`.
-@Suite(.enabled(if: RealExports.isPresent, "the real files are not here (../shared/fixtures); skipped"))
-struct CSVFuzzTests {
+@Suite struct CSVFuzzTests {
     static let exports = ["goodreads-2024-24col.csv", "goodreads-legacy-31col.csv", "storygraph.csv"]
 
     /// What a reader made of `data`: the header and each row with its line, or the error's words.
@@ -42,7 +41,8 @@ struct CSVFuzzTests {
         Array(String(repeating: "x", count: 9).utf8),
     ]
 
-    @Test func runsReadAsBytesOnTheRealExportsMutated() throws {
+    @Test(.enabled(if: RealExports.isPresent, "the real files are not here (../shared/fixtures); skipped"))
+    func runsReadAsBytesOnTheRealExportsMutated() throws {
         var random = SeededGenerator(state: FuzzTests.seed &+ 11)
         let texts = try Self.exports.map { try String(decoding: RealExports.data($0), as: UTF8.self) }
         for text in texts {

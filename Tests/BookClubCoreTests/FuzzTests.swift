@@ -445,7 +445,10 @@ import Testing
             let text = (0..<Int.random(in: 0...6, using: &random)).map { _ in pieces.randomElement(using: &random)! }
                 .joined()
             for word in ["isbn", "e-book", "dune", "print", "a"] {
-                #expect(text.lowercased().contains(word: word) == text.lowercased().contains(word), "\(text)")
+                // The standard library's search by characters, which the importers used (not Foundation's).
+                #expect(
+                    text.lowercased().contains(word: word) == (text.lowercased().firstRange(of: word) != nil), "\(text)"
+                )
             }
             let book = Book(id: "x", title: text, author: text.isEmpty ? nil : text, added: Fixture.now)
             let expected = [text, text].map {
