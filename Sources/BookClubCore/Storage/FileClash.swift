@@ -95,17 +95,20 @@ extension LibraryStorage {
                 role: "the scene file", path: paths.scene, kinds: [.scene, .settings], setBy: "BOOKCLUB_SCENE",
                 isTyped: false),
         ]
-        for entry in roles {
-            let (role, path, kinds, setBy, isTyped) = (entry.role, entry.path, entry.kinds, entry.setBy, entry.isTyped)
+        for role in roles {
             // The opening of a store as bookclub writes it says enough; anything else is read whole.
             var opening = Data()
-            try? fileSystem.readLines(path, 0..<64) { opening += $0 }
-            guard !opening.isEmpty, DataFileKind.of(opening) != .store || kinds != [.store] else { continue }
-            guard let data = try? fileSystem.read(path), let kind = DataFileKind.of(data), !kinds.contains(kind) else {
+            try? fileSystem.readLines(role.path, 0..<64) { opening += $0 }
+            guard !opening.isEmpty, DataFileKind.of(opening) != .store || role.kinds != [.store] else { continue }
+            guard let data = try? fileSystem.read(role.path), let kind = DataFileKind.of(data),
+                !role.kinds.contains(kind)
+            else {
                 continue
             }
-            let fix = isTyped ? "give \(setBy) a path of its own" : "move it away, or put \(role) itself there"
-            return FileClash(message: "\(role) (\(path)) holds \(kind.rawValue); \(fix)", isTyped: isTyped)
+            let fix =
+                role.isTyped ? "give \(role.setBy) a path of its own" : "move it away, or put \(role.role) itself there"
+            return FileClash(
+                message: "\(role.role) (\(role.path)) holds \(kind.rawValue); \(fix)", isTyped: role.isTyped)
         }
         return nil
     }
