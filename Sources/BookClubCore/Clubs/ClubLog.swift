@@ -111,7 +111,7 @@ struct ClubLog: Sendable {
         } else {
             header += "previous none\n"
         }
-        return Data(header.utf8) + batch
+        return Data(utf8: header) + batch
     }
 
     /// The SSH signature namespace of a club: a signature made for one club is not one of another.

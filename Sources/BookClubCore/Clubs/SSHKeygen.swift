@@ -103,8 +103,8 @@ public struct SSHKeygen {
         throws -> Bool
     {
         let allowed = "\(principal) namespaces=\"\(namespace)\" \(key)\n"
-        try fileSystem.replace(scratch + ".allowed", Data(allowed.utf8))
-        try fileSystem.replace(scratch + ".sig", Data((signature + "\n").utf8))
+        try fileSystem.replace(scratch + ".allowed", Data(utf8: allowed))
+        try fileSystem.replace(scratch + ".sig", Data(utf8: signature + "\n"))
         defer {
             _ = fileSystem.remove(scratch + ".allowed")
             _ = fileSystem.remove(scratch + ".sig")

@@ -38,7 +38,7 @@ enum GoodreadsImporter {
     static func item(_ row: ImportRow, _ context: ImportContext) throws -> ImportFile.Item {
         // A row bookclub wrote carries the whole book after Goodreads' columns.
         if let json = row.text(GoodreadsCSV.bookColumn) {
-            guard var book = JSONCoding.decodeLine(Book.self, from: Data(json.utf8)), !book.title.trimmed.isEmpty,
+            guard var book = JSONCoding.decodeLine(Book.self, from: Data(utf8: json)), !book.title.trimmed.isEmpty,
                 Library(books: [book]).problem() == nil
             else { throw row.failure("`\(GoodreadsCSV.bookColumn)` holds no book bookclub wrote") }
             book.deriveFractions()

@@ -43,7 +43,7 @@ public struct KOReaderImport {
             sidecars = self.sidecars(under: path)
         case nil:
             guard try fileSystem.size(path) != nil else { throw BookClubError.io(path: shown, cause: "no such file") }
-            if try fileSystem.readRange(path, 0, 16) == Data("SQLite format 3\0".utf8) {
+            if try fileSystem.readRange(path, 0, 16) == Data(utf8: "SQLite format 3\0") {
                 return try readStatistics(path, shownAs: shown)
             }
             sidecars = [path]

@@ -37,7 +37,7 @@ public struct OpenLibraryCache {
             let wait = last + 1 - now().timeIntervalSince1970
             if wait > 0 { sleep(min(wait, 1)) }
         }
-        defer { try? fileSystem.writeAtomically(path, Data(String(now().timeIntervalSince1970).utf8)) }
+        defer { try? fileSystem.writeAtomically(path, Data(utf8: String(now().timeIntervalSince1970))) }
         return try request()
     }
 

@@ -56,7 +56,7 @@ public struct SQLiteFile {
     }
 
     /// The first 16 bytes of every SQLite database.
-    static let header = Data("SQLite format 3\0".utf8)
+    static let header = Data(utf8: "SQLite format 3\0")
 
     /// The rows `query` selects, decoded from `sqlite3 -json`.
     public func rows<Row: Decodable>(_ query: String, as type: Row.Type = Row.self) throws -> [Row] {

@@ -69,7 +69,7 @@ enum JSONLine {
         if !inner.contains(UInt8(ascii: "\\")) {
             return String(validating: inner, as: UTF8.self)
         }
-        return JSONCoding.decodeLine([String].self, from: Data("[".utf8) + Data(raw) + Data("]".utf8))?.first
+        return JSONCoding.decodeLine([String].self, from: Data(utf8: "[") + Data(raw) + Data(utf8: "]"))?.first
     }
 
     /// Where `needle` first occurs in `bytes` at or after `start`: `firstByte` for its first byte, `sameBytes` for the rest.

@@ -21,8 +21,8 @@ public struct ReadingEvent: Equatable, Sendable {
         // decoder, which reads the same keys and says what is wrong.
         guard
             let fields = Fields(scanning: line)
-                ?? (JSONCoding.isShallow(Data(line.utf8))
-                    ? try? JSONDecoder().decode(Fields.self, from: Data(line.utf8)) : nil)
+                ?? (JSONCoding.isShallow(Data(utf8: line))
+                    ? try? JSONDecoder().decode(Fields.self, from: Data(utf8: line)) : nil)
         else {
             throw Problem("expected a JSON object such as {\"book\": \"dune\", \"page\": 120}")
         }

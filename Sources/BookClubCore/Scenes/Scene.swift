@@ -33,7 +33,7 @@ public struct SceneState: Codable, Equatable, Sendable {
             },
             save: { _, scene in
                 let file = SceneFile(schemaVersion: schemaVersion, selection: scene.selection, club: scene.club)
-                try fileSystem.writeAtomically(path, try JSONCoding.encoder().encode(file) + Data("\n".utf8))
+                try fileSystem.writeAtomically(path, try JSONCoding.encoder().encode(file) + Data(utf8: "\n"))
             })
     }
 

@@ -304,7 +304,7 @@ extension Settings {
                 return try JSONCoding.decode(Settings.self, from: data, path: path)
             },
             save: { _, settings in
-                try fileSystem.writeAtomically(path, try JSONCoding.encoder().encode(settings) + Data("\n".utf8))
+                try fileSystem.writeAtomically(path, try JSONCoding.encoder().encode(settings) + Data(utf8: "\n"))
             })
     }
 }

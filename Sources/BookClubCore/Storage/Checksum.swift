@@ -55,7 +55,7 @@ enum CRC32C {
 /// CRC-32C of what the record covers before it (a journal's transaction) and of the record up to `,"crc"`.
 /// A record without the key is one of an earlier bookclub, taken as it is.
 enum Seal {
-    private static let key = Data(#","crc":""#.utf8)
+    private static let key = Data(utf8: #","crc":""#)
     /// `,"crc":"` and eight hex digits and `"}`.
     private static let sealLength = key.count + 10
 
@@ -64,7 +64,7 @@ enum Seal {
         let open = object.dropLast()
         let crc = checksum(covered, open)
         let hex = String(crc, radix: 16)
-        return Data(open) + key + Data(hex.zeroPadded(to: 8).utf8) + Data(#""}"#.utf8)
+        return Data(open) + key + Data(utf8: hex.zeroPadded(to: 8)) + Data(utf8: #""}"#)
     }
 
     /// `true` when the line is sealed and its checksum holds, `false` when it is sealed and does not

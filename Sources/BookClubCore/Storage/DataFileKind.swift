@@ -20,7 +20,7 @@ enum DataFileKind: String, Sendable {
     public static func of(_ data: Data) -> DataFileKind? {
         let firstLine = data.prefix { $0 != 0x0A }
         // A snapshot as bookclub lays it out opens with its books.
-        if data.starts(with: Data("{\n  \"books\" : [".utf8)) { return .store }
+        if data.starts(with: Data(utf8: "{\n  \"books\" : [")) { return .store }
         func has(_ key: StaticString, in line: Data) -> Bool {
             line.withUnsafeBytes { JSONLine.value(of: key, in: $0) != nil }
         }

@@ -20,9 +20,17 @@ extension LibraryFiles {
         guard try (fileSystem.size(storage.undoPath) ?? 0) >= end else { return false }
         // One read for every record: a run of commands carries one each.
         let log = try fileSystem.readRange(storage.undoPath, first, end - first) ?? Data()
-        return log.count == end - first
-            && carried.undo.allSatisfy { offset, bytes in log[(log.startIndex + offset - first)...].starts(with: bytes)
+        guard log.count == end - first else { return false }
+        // Compared by `memcmp`: a slice of `Data` compared by `starts(with:)` goes a byte at a time
+        // through its iterator.
+        return log.withUnsafeBytes { log in
+            carried.undo.allSatisfy { offset, bytes in
+                bytes.withUnsafeBytes { bytes in
+                    bytes.isEmpty
+                        || sameBytes(log.baseAddress! + (offset - first), bytes.baseAddress!, count: bytes.count)
+                }
             }
+        }
     }
 
     /// Where the undo records the journal carries lie in the log, from the first byte of one to the

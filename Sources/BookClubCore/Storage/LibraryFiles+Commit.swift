@@ -120,7 +120,7 @@ extension LibraryFiles {
             noteCarried(transaction.carried)
             journalLength = length + records.count
         case .fold(let snapshot, let generation):
-            let journal = try JSONCoding.encoder(pretty: false).encode(["generation": generation]) + Data("\n".utf8)
+            let journal = try JSONCoding.encoder(pretty: false).encode(["generation": generation]) + Data(utf8: "\n")
             // A snapshot of a generation never stands without a journal: the first one is written after
             // its journal (which no snapshot reads until then); a later one replaces a journal that
             // stays until the new one is renamed over it.
@@ -189,22 +189,22 @@ extension LibraryFiles {
 
     private static func journalLines(_ transaction: Transaction) -> Data {
         var data = Data()
-        for book in transaction.books { data += Data(#"{"book":"#.utf8) + book.line + Data("}\n".utf8) }
+        for book in transaction.books { data += Data(utf8: #"{"book":"#) + book.line + Data(utf8: "}\n") }
         var writer = JSONWriter(compact: true)
         for id in transaction.removed {
             writer.object { w in w.field("remove", id) }
-            data += writer.take() + Data("\n".utf8)
+            data += writer.take() + Data(utf8: "\n")
         }
-        if let clubs = transaction.clubs { data += Data(#"{"clubs":"#.utf8) + clubs + Data("}\n".utf8) }
+        if let clubs = transaction.clubs { data += Data(utf8: #"{"clubs":"#) + clubs + Data(utf8: "}\n") }
         if let carried = transaction.carried {
             LibraryStorage.forEachLine(of: carried.history) { line in
-                data.append(contentsOf: #"{"entry":"#.utf8)
+                data.append(utf8: #"{"entry":"#)
                 data.append(contentsOf: line)
-                data.append(contentsOf: "}\n".utf8)
+                data.append(utf8: "}\n")
             }
             if let undo = carried.undo {
                 let key = undo.rotates ? "newUndo" : "undo"
-                data += Data(#"{"at":\#(undo.offset),"\#(key)":"#.utf8) + undo.line + Data("}\n".utf8)
+                data += Data(utf8: #"{"at":\#(undo.offset),"\#(key)":"#) + undo.line + Data(utf8: "}\n")
             }
         }
         let commit = transaction.commit
@@ -217,6 +217,6 @@ extension LibraryFiles {
             }
             w.field("length", data.count)
         }
-        return data + Seal.seal(writer.take(), covering: data) + Data("\n".utf8)
+        return data + Seal.seal(writer.take(), covering: data) + Data(utf8: "\n")
     }
 }

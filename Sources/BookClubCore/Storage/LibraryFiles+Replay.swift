@@ -103,13 +103,13 @@ extension LibraryFiles {
 
     /// Reads a snapshot laid out as bookclub writes it; `false` when it is laid out otherwise.
     private mutating func readLayout(of data: Data) throws -> Bool {
-        let opening = Data("{\n  \"books\" : [\n".utf8)
+        let opening = Data(utf8: "{\n  \"books\" : [\n")
         guard data.starts(with: opening) else { return false }
         // Near the end, after the books: only the clubs and the header follow.
         let booksEnd = data.withUnsafeBytes { JSONLine.searchBackward(Array("\n  ],\n  \"clubs\" : ".utf8), in: $0) }
         guard let booksEnd, booksEnd >= opening.count - 1 else { return false }
         // The rest, from `"clubs"`, is an object once it is opened again.
-        let rest = Data("{".utf8) + data[(data.startIndex + booksEnd + 5)...]
+        let rest = Data(utf8: "{") + data[(data.startIndex + booksEnd + 5)...]
         guard let header = Header.scan(rest) ?? JSONCoding.decodeLine(Header.self, from: rest),
             let clubs = rest.withUnsafeBytes({ JSONLine.value(of: "clubs", in: $0).map { Data($0) } })
         else { return false }
@@ -195,7 +195,7 @@ extension LibraryFiles {
             case .clubs(let raw): pending.clubs = raw
             case .entry(let line):
                 pending.carried = pending.carried ?? Carried()
-                pending.carried?.history += line + Data("\n".utf8)
+                pending.carried?.history += line + Data(utf8: "\n")
             case .undo(let line, let offset, let rotates):
                 pending.carried = pending.carried ?? Carried()
                 pending.carried?.undo = (line, offset, rotates)
@@ -293,7 +293,7 @@ extension LibraryFiles {
             guard digits.count <= 13, let offset = Int(String(decoding: digits, as: UTF8.self)) else { return nil }
             let rest = carried[digits.endIndex...]
             for (key, rotates) in [(#","undo":"#, false), (#","newUndo":"#, true)]
-            where rest.starts(with: Data(key.utf8)) {
+            where rest.starts(with: Data(utf8: key)) {
                 return .undo(rest.dropFirst(key.utf8.count), offset: offset, rotates: rotates)
             }
         }

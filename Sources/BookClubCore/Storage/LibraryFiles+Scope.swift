@@ -39,6 +39,7 @@ extension LibraryFiles {
             if let line = index.flatMap({ indexedLine(named: id, in: $0) }) ?? line(of: id) {
                 return try library([line])
             }
+            if index?.isSealed == false { nameIndexIsUnusable = true }
             struct Entry {
                 var id: Book.ID
                 var title: String

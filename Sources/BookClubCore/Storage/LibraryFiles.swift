@@ -171,7 +171,7 @@ struct LibraryFiles {
     var commit = Commit(historyLength: 0, state: "")
     var generation: String?
     var previousGeneration: String?
-    var clubs = Data("[]".utf8)
+    var clubs = Data(utf8: "[]")
     /// The snapshot's books, each as its JSON, when the snapshot was read as one document (it is not
     /// laid out as bookclub writes it); see `snapshotLines()`.
     var snapshotBooks: [Data] = []

@@ -94,7 +94,7 @@ extension LibraryStorage {
         }
         restart.unplaced = unplaced.count
         if !unplaced.isEmpty {
-            try fileSystem.writeAtomically(restart.unplacedPath, unplaced.reduce(Data()) { $0 + $1 + Data("\n".utf8) })
+            try fileSystem.writeAtomically(restart.unplacedPath, unplaced.reduce(Data()) { $0 + $1 + Data(utf8: "\n") })
         }
         // The history is cut back to what the snapshot counts and the entries put back are appended as
         // lines of their own; then the new snapshot, which counts them, commits.

@@ -71,7 +71,7 @@ extension LibraryStorage {
     /// start of the log (listed, never undone).
     func changes(upTo state: String) throws -> [UndoRecord] {
         let previous = try fileSystem.read(previousUndoPath) ?? Data()
-        return Self.changes(upTo: state, in: previous + Data("\n".utf8) + (try fileSystem.read(undoPath) ?? Data()))
+        return Self.changes(upTo: state, in: previous + Data(utf8: "\n") + (try fileSystem.read(undoPath) ?? Data()))
     }
 
     /// The same, from the log's bytes already read.
@@ -143,7 +143,7 @@ extension LibraryStorage {
     func recordedContents(of ids: Set<Book.ID>) throws -> [Book] {
         guard !ids.isEmpty else { return [] }
         let log =
-            (try fileSystem.read(previousUndoPath) ?? Data()) + Data("\n".utf8)
+            (try fileSystem.read(previousUndoPath) ?? Data()) + Data(utf8: "\n")
             + (try fileSystem.read(undoPath) ?? Data())
         var found: [Book.ID: Book?] = [:]
         var order: [Book.ID] = []
@@ -225,7 +225,7 @@ extension LibraryStorage {
         var length: Int { offset + data.count }
 
         static func bytes(of line: Data, rotates: Bool) -> Data {
-            (rotates ? Data() : Data("\n".utf8)) + line + Data("\n".utf8)
+            (rotates ? Data() : Data(utf8: "\n")) + line + Data(utf8: "\n")
         }
     }
 
@@ -269,7 +269,7 @@ extension LibraryStorage {
 
     private static func log(_ changes: [UndoRecord]) throws -> Data {
         var data = Data()
-        for change in changes { data += Seal.seal(try line(for: change)) + Data("\n".utf8) }
+        for change in changes { data += Seal.seal(try line(for: change)) + Data(utf8: "\n") }
         return data
     }
 

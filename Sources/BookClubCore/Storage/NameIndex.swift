@@ -28,6 +28,9 @@
 struct NameIndex {
     /// The index's lines, from the line break that ends its first line.
     private let lines: Data
+    /// The index whole, its last line (the seal) from `last`, the line break before it.
+    private let data: Data
+    private let last: Data.Index
 
     /// The first line of the index of a snapshot of this generation, size and time of change.
     static func header(generation: String, size: Int, modified: Date?) -> Data {
@@ -51,23 +54,31 @@ struct NameIndex {
             let lowered = title.lowercased()
             writer.string(lowered)
             let characters = lowered.utf8.allSatisfy { $0 < 0x80 } ? "-" : String(lowered.count)
-            data += Data("\n\(id)\t\(offset)\t\(characters)\t".utf8) + writer.take()
+            data += Data(utf8: "\n\(id)\t\(offset)\t\(characters)\t") + writer.take()
             count += 1
         }
-        data += Data("\n".utf8)
+        data += Data(utf8: "\n")
         writer.object { w in w.field("books", count) }
-        return data + Seal.seal(writer.take(), covering: data) + Data("\n".utf8)
+        return data + Seal.seal(writer.take(), covering: data) + Data(utf8: "\n")
     }
 
-    /// The index at `path` when it is of the snapshot `header` describes, and whole: its last line
-    /// seals the rest with a CRC-32C (`Seal`), so that an index damaged or cut is never used.
+    /// The index at `path` when it is of the snapshot `header` describes. Whether it is whole is
+    /// asked apart (`isSealed`), by what needs every book: a book's line found by its id is checked
+    /// against the snapshot anyway, and a `progress` by id need not checksum the index.
     init?(reading path: String, header: Data, fileSystem: FileSystem) {
-        guard let data = try? fileSystem.read(path), data.starts(with: header + Data("\n".utf8)),
+        guard let data = try? fileSystem.map(path), data.starts(with: header + Data(utf8: "\n")),
             data.last == 0x0A,
-            let last = data.dropLast().lastIndex(of: 0x0A), last >= data.startIndex + header.count,
-            Seal.check(data[(last + 1)..<(data.endIndex - 1)], covering: data[...last]) == true
+            let last = data.dropLast().lastIndex(of: 0x0A), last >= data.startIndex + header.count
         else { return nil }
+        self.data = data
+        self.last = last
         lines = data[(data.startIndex + header.count)...last]
+    }
+
+    /// Whether the last line seals the rest with its CRC-32C (`Seal`): an index damaged or cut says
+    /// nothing of which books have a name.
+    var isSealed: Bool {
+        Seal.check(data[(last + 1)..<(data.endIndex - 1)], covering: data[...last]) == true
     }
 
     /// Where the book of this id begins in the snapshot, as the index says.
@@ -81,6 +92,7 @@ struct NameIndex {
     /// more), and those whose lowercased title it is, each by its id and offset. `nil` when bytes
     /// cannot decide: the needle is not ASCII where a title of other bytes may still be the same text.
     func books(named needle: String) -> (prefixed: [Entry], titled: [Entry])? {
+        guard isSealed else { return nil }
         let isASCII = needle.utf8.allSatisfy { $0 < 0x80 }
         // The only non-ASCII characters that are the same text as ASCII ones (canonical singletons).
         if !isASCII, needle.unicodeScalars.contains(where: { [0x037E, 0x1FEF, 0x212A].contains($0.value) }) {
@@ -265,8 +277,8 @@ extension LibraryStorage {
         let unlock = try fileSystem.lock(lockPath, lockTimeout)
         defer { unlock() }
         let files = try readFiles(locked: true)
-        guard files.nameIndexHeader != nil, files.nameIndex == nil else { return false }
+        guard files.nameIndexHeader != nil, files.nameIndex?.isSealed != true else { return false }
         files.writeNameIndex()
-        return try LibraryFiles(reading: self).nameIndex != nil
+        return try LibraryFiles(reading: self).nameIndex?.isSealed == true
     }
 }
