@@ -357,6 +357,26 @@ import Testing
         #expect(try storage.undo(lockTimeout: 1) == nil, "older changes are gone")
     }
 
+    /// Each commit says how many records the undo log holds, so that a save need not count them (after
+    /// an import the log is megabytes); a log that a writer stopped before its commit made longer is
+    /// counted again, the stopped record with the others.
+    @Test func eachCommitCountsTheUndoLogsRecords() throws {
+        let storage = try shelf(3)
+        func lastCommit() throws -> String {
+            String(try #require(try text(storage, storage.journalPath).split(separator: "\n").last))
+        }
+        for page in 1...3 { try logProgress(storage, book: "b0001", page: page) }
+        #expect(try lastCommit().contains(#""undoRecords":3"#))
+        #expect(try text(storage, storage.undoPath).split(separator: "\n").count == 3)
+        let size = try #require(try storage.fileSystem.size(storage.undoPath))
+        try storage.fileSystem.append(storage.undoPath, Data(#"{"torn":"#.utf8), size)
+        try logProgress(storage, book: "b0001", page: 4)
+        #expect(try lastCommit().contains(#""undoRecords":5"#))
+        #expect(try text(storage, storage.undoPath).split(separator: "\n").count == 5)
+        try logProgress(storage, book: "b0001", page: 5)
+        #expect(try lastCommit().contains(#""undoRecords":6"#))
+    }
+
     @Test func theSnapshotIsPrettyPrintedWithSortedKeys() throws {
         let storage = try shelf(3)
         let snapshot = try text(storage, path)

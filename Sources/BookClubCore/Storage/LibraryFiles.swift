@@ -30,6 +30,9 @@ struct LibraryFiles {
         /// snapshot does not keep it). A log of another length was written since by a writer that never
         /// committed, which may not have made the log's name durable.
         var undoLength: Int?
+        /// How many records the undo log holds at `undoLength`; `nil` when not known. A save takes it
+        /// from here rather than counting the log's lines, which after an import are megabytes.
+        var undoRecords: Int? = nil
     }
 
     /// A commit line, before its seal.
@@ -49,7 +52,7 @@ struct LibraryFiles {
                 let complete = scanner.object { key, scanner in
                     switch key {
                     case "commit" where seen.first(0):
-                        var (history, undo): (Int?, Int?)
+                        var (history, undo, records): (Int?, Int?, Int?)
                         var state: String?
                         var inner = JSONScanner.SeenKeys()
                         guard
@@ -58,12 +61,14 @@ struct LibraryFiles {
                                 case "historyLength" where inner.first(0): return scanner.read(&history)
                                 case "state" where inner.first(1): return scanner.read(&state)
                                 case "undoLength" where inner.first(2): return scanner.read(&undo)
-                                case "historyLength", "state", "undoLength": return false
+                                case "undoRecords" where inner.first(3): return scanner.read(&records)
+                                case "historyLength", "state", "undoLength", "undoRecords": return false
                                 default: return scanner.skipValue()
                                 }
                             }), let history, let state
                         else { return false }
-                        commit = Commit(historyLength: history, state: state, undoLength: undo)
+                        commit = Commit(
+                            historyLength: history, state: state, undoLength: undo, undoRecords: records)
                         return true
                     case "length" where seen.first(1): return scanner.read(&length)
                     case "commit", "length": return false

@@ -215,6 +215,8 @@ extension LibraryStorage {
         var line: Data
         /// Whether the log becomes `STORE.undo.1` first, and the record begins a new one.
         var rotates = false
+        /// How many records the log holds once this one is written.
+        var records: Int
         /// Whether the log may be new to the store: empty, or not as the last commit left it (so a writer
         /// that never committed may have created it without syncing its folder).
         var isNewToTheStore: Bool
@@ -235,14 +237,21 @@ extension LibraryStorage {
         let line = Seal.seal(try Self.line(for: change))
         let size = try fileSystem.size(undoPath) ?? 0
         var records = 0
-        // Mapped, not read: after an import the log holds records of megabytes, which a read took
-        // 8 ms to copy into fresh memory and give back, for a count. The log is cut in place only by
-        // a holder of the store's lock, as this save is (see `map`).
-        if size > 0 { Self.forEachLine(of: try fileSystem.map(undoPath)) { _ in records += 1 } }
-        if records >= Self.undoDepth {
-            return Record(offset: 0, line: line, rotates: true, isNewToTheStore: true)
+        if size > 0, committed.undoLength == size, let known = committed.undoRecords {
+            // The log as the last commit left it, which counted its records.
+            records = known
+        } else if size > 0 {
+            // Counted in its mapped pages, not read: after an import the log holds records of
+            // megabytes, which a read took 8 ms to copy into fresh memory and give back. The log is
+            // cut in place only by a holder of the store's lock, as this save is (see `map`).
+            Self.forEachLine(of: try fileSystem.map(undoPath)) { _ in records += 1 }
         }
-        return Record(offset: size, line: line, isNewToTheStore: size == 0 || committed.undoLength != size)
+        if records >= Self.undoDepth {
+            return Record(offset: 0, line: line, rotates: true, records: 1, isNewToTheStore: true)
+        }
+        return Record(
+            offset: size, line: line, records: records + 1,
+            isNewToTheStore: size == 0 || committed.undoLength != size)
     }
 
     /// Writes the record unsynced: the journal's commit carries it (`LibraryFiles.Carried`). A log set
