@@ -357,24 +357,73 @@ import Testing
         #expect(try storage.undo(lockTimeout: 1) == nil, "older changes are gone")
     }
 
+    /// The journal's last commit line.
+    func lastCommit(_ storage: LibraryStorage) throws -> String {
+        String(try #require(try text(storage, storage.journalPath).split(separator: "\n").last))
+    }
+
+    func lineCount(_ storage: LibraryStorage, _ path: String) throws -> Int {
+        try text(storage, path).split(separator: "\n").count
+    }
+
     /// Each commit says how many records the undo log holds, so that a save need not count them (after
     /// an import the log is megabytes); a log that a writer stopped before its commit made longer is
-    /// counted again, the stopped record with the others.
+    /// counted again, up to what the last commit counted: the stopped record is not one.
     @Test func eachCommitCountsTheUndoLogsRecords() throws {
         let storage = try shelf(3)
-        func lastCommit() throws -> String {
-            String(try #require(try text(storage, storage.journalPath).split(separator: "\n").last))
-        }
         for page in 1...3 { try logProgress(storage, book: "b0001", page: page) }
-        #expect(try lastCommit().contains(#""undoRecords":3"#))
-        #expect(try text(storage, storage.undoPath).split(separator: "\n").count == 3)
+        #expect(try lastCommit(storage).contains(#""undoRecords":3"#))
+        #expect(try lineCount(storage, storage.undoPath) == 3)
         let size = try #require(try storage.fileSystem.size(storage.undoPath))
         try storage.fileSystem.append(storage.undoPath, Data(#"{"torn":"#.utf8), size)
         try logProgress(storage, book: "b0001", page: 4)
-        #expect(try lastCommit().contains(#""undoRecords":5"#))
-        #expect(try text(storage, storage.undoPath).split(separator: "\n").count == 5)
+        #expect(try lastCommit(storage).contains(#""undoRecords":4"#))
+        #expect(try lineCount(storage, storage.undoPath) == 5, "the torn line, then the new record")
         try logProgress(storage, book: "b0001", page: 5)
-        #expect(try lastCommit().contains(#""undoRecords":6"#))
+        #expect(try lastCommit(storage).contains(#""undoRecords":5"#))
+        #expect(try storage.changes().count == 5)
+    }
+
+    /// A stopped writer's record, a committed one after it, then a power cut that takes both: the
+    /// repair writes the committed one back and the stopped one's place as blank lines, and the count
+    /// still says how many records the log holds, so that it is set aside at `undoDepth` of them.
+    @Test func theCountHoldsAfterTheRepairOfAPowerCut() throws {
+        let storage = try shelf(3)
+        let depth = LibraryStorage.undoDepth
+        for page in 1...3 { try logProgress(storage, book: "b0001", page: page) }
+        let before = try #require(try storage.fileSystem.size(storage.undoPath))
+        try storage.fileSystem.append(storage.undoPath, Data(#"{"stopped":1}"#.utf8 + [0x0A]), before)
+        try logProgress(storage, book: "b0001", page: 4)
+        try storage.fileSystem.append(storage.undoPath, Data(), before)
+        try logProgress(storage, book: "b0001", page: 5)
+        #expect(try lastCommit(storage).contains(#""undoRecords":5"#))
+        #expect(try lineCount(storage, storage.undoPath) == 5)
+        var page = 6
+        while try storage.fileSystem.size(storage.previousUndoPath) == nil {
+            try logProgress(storage, book: "b0001", page: page)
+            page += 1
+        }
+        #expect(page - 1 == depth + 1, "set aside by the save after the log's 20th record")
+        #expect(try lineCount(storage, storage.previousUndoPath) == depth)
+    }
+
+    /// A save that sets the log aside and is stopped before its commit leaves a new log of one record,
+    /// which may be as long as the one set aside: the next save counts it rather than take the count
+    /// of the log set aside, so it does not set aside the new log over the records of the old.
+    @Test func aSaveStoppedAsItSetsTheLogAsideLosesNoRecord() throws {
+        let storage = try shelf(3)
+        let depth = LibraryStorage.undoDepth
+        for page in 1...depth { try logProgress(storage, book: "b0001", page: page) }
+        #expect(try storage.changes().count == depth)
+        // What the save that sets the log aside does before its commit.
+        var files = try storage.readFiles(locked: true)
+        try files.settleCarried()
+        let size = try #require(try storage.fileSystem.size(storage.undoPath))
+        try storage.fileSystem.rename(storage.undoPath, storage.previousUndoPath)
+        try storage.fileSystem.write(storage.undoPath, Data(repeating: UInt8(ascii: "x"), count: size - 1) + [0x0A], 0)
+        try logProgress(storage, book: "b0001", page: depth + 1)
+        #expect(try lineCount(storage, storage.previousUndoPath) == depth)
+        #expect(try storage.changes().count == depth + 1)
     }
 
     @Test func theSnapshotIsPrettyPrintedWithSortedKeys() throws {

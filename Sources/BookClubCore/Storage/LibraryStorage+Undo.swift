@@ -243,8 +243,11 @@ extension LibraryStorage {
         } else if size > 0 {
             // Counted in its mapped pages, not read: after an import the log holds records of
             // megabytes, which a read took 8 ms to copy into fresh memory and give back. The log is
-            // cut in place only by a holder of the store's lock, as this save is (see `map`).
-            Self.forEachLine(of: try fileSystem.map(undoPath)) { _ in records += 1 }
+            // cut in place only by a holder of the store's lock, as this save is (see `map`). Only
+            // what the last commit counted in: past it lies a stopped writer's record, never
+            // committed, which the repair after a power cut may turn into blank lines.
+            let counted = committed.undoLength.map { min($0, size) } ?? size
+            Self.forEachLine(of: try fileSystem.map(undoPath)?.prefix(counted)) { _ in records += 1 }
         }
         if records >= Self.undoDepth {
             return Record(offset: 0, line: line, rotates: true, records: 1, isNewToTheStore: true)
