@@ -47,11 +47,7 @@ extension LibraryFiles {
     /// written anew. Nothing when the journal carries nothing.
     mutating func settleCarried() throws {
         guard !carried.history.isEmpty || !carried.undo.isEmpty else { return }
-        // The log is set aside next, and a new one begins: what the count said of this one is not
-        // said of it (a writer stopped before its next commit leaves a new log, perhaps as long).
-        var settled = commit
-        settled.undoRecords = nil
-        try commit(Transaction(commit: settled))
+        try commit(Transaction(commit: commit))
     }
 
     /// Writes what the journal carries into the history and the undo log, and syncs them: the history

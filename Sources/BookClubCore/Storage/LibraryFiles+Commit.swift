@@ -214,7 +214,6 @@ extension LibraryFiles {
                 w.field("historyLength", commit.historyLength)
                 w.field("state", commit.state)
                 w.field("undoLength", commit.undoLength)
-                w.field("undoRecords", commit.undoRecords)
             }
             w.field("length", data.count)
         }

@@ -30,9 +30,6 @@ struct LibraryFiles {
         /// snapshot does not keep it). A log of another length was written since by a writer that never
         /// committed, which may not have made the log's name durable.
         var undoLength: Int?
-        /// How many records the undo log holds at `undoLength`; `nil` when not known. A save takes it
-        /// from here rather than counting the log's lines, which after an import are megabytes.
-        var undoRecords: Int? = nil
     }
 
     /// A commit line, before its seal.
@@ -52,7 +49,7 @@ struct LibraryFiles {
                 let complete = scanner.object { key, scanner in
                     switch key {
                     case "commit" where seen.first(0):
-                        var (history, undo, records): (Int?, Int?, Int?)
+                        var (history, undo): (Int?, Int?)
                         var state: String?
                         var inner = JSONScanner.SeenKeys()
                         guard
@@ -61,14 +58,12 @@ struct LibraryFiles {
                                 case "historyLength" where inner.first(0): return scanner.read(&history)
                                 case "state" where inner.first(1): return scanner.read(&state)
                                 case "undoLength" where inner.first(2): return scanner.read(&undo)
-                                case "undoRecords" where inner.first(3): return scanner.read(&records)
-                                case "historyLength", "state", "undoLength", "undoRecords": return false
+                                case "historyLength", "state", "undoLength": return false
                                 default: return scanner.skipValue()
                                 }
                             }), let history, let state
                         else { return false }
-                        commit = Commit(
-                            historyLength: history, state: state, undoLength: undo, undoRecords: records)
+                        commit = Commit(historyLength: history, state: state, undoLength: undo)
                         return true
                     case "length" where seen.first(1): return scanner.read(&length)
                     case "commit", "length": return false

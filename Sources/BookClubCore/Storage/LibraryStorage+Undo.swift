@@ -215,8 +215,6 @@ extension LibraryStorage {
         var line: Data
         /// Whether the log becomes `STORE.undo.1` first, and the record begins a new one.
         var rotates = false
-        /// How many records the log holds once this one is written.
-        var records: Int
         /// Whether the log may be new to the store: empty, or not as the last commit left it (so a writer
         /// that never committed may have created it without syncing its folder).
         var isNewToTheStore: Bool
@@ -237,24 +235,14 @@ extension LibraryStorage {
         let line = Seal.seal(try Self.line(for: change))
         let size = try fileSystem.size(undoPath) ?? 0
         var records = 0
-        if size > 0, committed.undoLength == size, let known = committed.undoRecords {
-            // The log as the last commit left it, which counted its records.
-            records = known
-        } else if size > 0 {
-            // Counted in its mapped pages, not read: after an import the log holds records of
-            // megabytes, which a read took 8 ms to copy into fresh memory and give back. The log is
-            // cut in place only by a holder of the store's lock, as this save is (see `map`). Only
-            // what the last commit counted in: past it lies a stopped writer's record, never
-            // committed, which the repair after a power cut may turn into blank lines.
-            let counted = committed.undoLength.map { min($0, size) } ?? size
-            Self.forEachLine(of: try fileSystem.map(undoPath)?.prefix(counted)) { _ in records += 1 }
-        }
+        // Mapped, not read: after an import the log holds records of megabytes, which a read took
+        // 8 ms to copy into fresh memory and give back, for a count. The log is cut in place only by
+        // a holder of the store's lock, as this save is (see `map`).
+        if size > 0 { Self.forEachLine(of: try fileSystem.map(undoPath)) { _ in records += 1 } }
         if records >= Self.undoDepth {
-            return Record(offset: 0, line: line, rotates: true, records: 1, isNewToTheStore: true)
+            return Record(offset: 0, line: line, rotates: true, isNewToTheStore: true)
         }
-        return Record(
-            offset: size, line: line, records: records + 1,
-            isNewToTheStore: size == 0 || committed.undoLength != size)
+        return Record(offset: size, line: line, isNewToTheStore: size == 0 || committed.undoLength != size)
     }
 
     /// Writes the record unsynced: the journal's commit carries it (`LibraryFiles.Carried`). A log set

@@ -115,7 +115,6 @@ public struct LibraryStorage {
                     return try record(change, committed: current.commit)
                 }
                 transaction.commit.undoLength = undo?.length
-                transaction.commit.undoRecords = undo?.records
                 // The journal carries records of the current log only: before it is set aside, they
                 // are made durable and a commit that carries nothing says so.
                 if undo?.rotates == true { try current.settleCarried() }
