@@ -27,11 +27,7 @@ final class Session {
         paths = Paths(
             environment: services.variables, store: globals.store, settings: globals.settings,
             workingDirectory: services.workingDirectory, userHome: services.userHome)
-        // Word by word: `joined(separator:)` is a generic call whose requirements the runtime looks up,
-        // through every conformance of the binary, the first time a process makes it (60 µs).
-        var line = ""
-        for word in arguments { line += (line.isEmpty ? "" : " ") + word.shellWord }
-        commandLine = line
+        commandLine = arguments.map(\.shellWord).joined(separator: " ")
     }
 
     subscript<Value>(dynamicMember keyPath: KeyPath<Services, Value>) -> Value {

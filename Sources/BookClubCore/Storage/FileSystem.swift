@@ -539,7 +539,7 @@ enum POSIXFile {
     /// folder survives a power cut as its files do.
     static func makeParent(of path: String, sys: Syscalls) throws {
         let parent = path.parentPath
-        guard !parent.isEmpty, !POSIXFile.exists(parent) else { return }
+        guard !parent.isEmpty, !exists(parent) else { return }
         try makeParent(of: parent, sys: sys)
         guard sys.mkdir(parent, 0o700) == 0 || errno == EEXIST else {
             throw failure(parent, "cannot create the folder")
@@ -558,7 +558,7 @@ enum POSIXFile {
     /// Temporary file in the same folder, fsync, rename over the target, fsync of the folder.
     /// Skipped when the file already holds these bytes.
     static func writeAtomically(_ path: String, _ data: Data, sys: Syscalls, syncingFolder: Bool = true) throws {
-        if POSIXFile.exists(path), (try? readAll(path)) == data { return }
+        if exists(path), (try? readAll(path)) == data { return }
         try makeParent(of: path, sys: sys)
         let temporary = temporaryPrefix(for: path) + "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let fd = sys.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
@@ -629,7 +629,7 @@ enum POSIXFile {
         _ path: String, _ data: Data, at offset: Int, plainOnly: Bool = false, syncing: Bool = true, sys: Syscalls
     ) throws {
         try makeParent(of: path, sys: sys)
-        let existed = POSIXFile.exists(path)
+        let existed = exists(path)
         // Created only to be written from its start: a file that should hold bytes and is gone is not
         // replaced by an empty one.
         let flags = O_WRONLY | (offset == 0 ? O_CREAT : 0)

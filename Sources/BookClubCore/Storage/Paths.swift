@@ -52,17 +52,11 @@ public struct Paths: Equatable, Sendable {
         let name = nonEmpty(environment["BOOKCLUB_SCENE"]) ?? "default"
         sceneName = name
         // Any other character is written %XX, so that two names never share a file.
-        // Appended a byte at a time: `joined()` of an array of strings is a generic call whose
-        // requirements the runtime looks up, through every conformance of the binary, on first use.
-        var safeName = ""
-        for byte in name.utf8 {
+        let safeName = name.utf8.map { byte in
             let character = Character(Unicode.Scalar(byte))
-            if byte < 0x80 && (character.isLetter || character.isNumber || character == "-" || character == "_") {
-                safeName.append(character)
-            } else {
-                safeName += (byte < 16 ? "%0" : "%") + String(byte, radix: 16, uppercase: true)
-            }
-        }
+            return byte < 0x80 && (character.isLetter || character.isNumber || character == "-" || character == "_")
+                ? String(character) : (byte < 16 ? "%0" : "%") + String(byte, radix: 16, uppercase: true)
+        }.joined()
         let state = base("XDG_STATE_HOME", ".local/state") + "/bookclub"
         let absoluteStore = self.store.hasPrefix("/") ? self.store : workingDirectory + "/" + self.store
         let storeFolder = absoluteStore == defaultStore ? "" : "store-" + Self.hash(absoluteStore) + "/"
