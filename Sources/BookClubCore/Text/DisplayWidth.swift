@@ -90,18 +90,34 @@ extension String {
     /// The terminal columns this text takes (see `DisplayWidth`); its lines laid end to end, and
     /// escape sequences that style it taking none.
     public var displayWidth: Int {
-        // Printable ASCII, the common case, is a column a byte.
-        if utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return utf8.count }
-        // So is text of Latin letters and box drawing (progress bars): scalars that take a column
-        // each and join no other into a cluster.
-        if unicodeScalars.allSatisfy({
-            (0x20..<0x7F).contains($0.value) || (0xA0..<0x300).contains($0.value)
-                || (0x2500..<0x25A0).contains($0.value)
-        }) {
-            return unicodeScalars.count
-        }
+        if let columns = utf8.withContiguousStorageIfAvailable(Self.simpleColumns) ?? nil { return columns }
         var counter = DisplayWidth.Counter()
         return reduce(0) { $0 + counter.columns($1) }
+    }
+
+    /// The columns of text whose every scalar takes one and joins no other into a cluster, read in
+    /// one pass over its UTF-8: printable ASCII (the common case), Latin letters (U+00A0 to U+02FF)
+    /// and box drawing and blocks (U+2500 to U+259F, progress bars); `nil` for any other text.
+    private static func simpleColumns(_ utf8: UnsafeBufferPointer<UInt8>) -> Int? {
+        var (offset, columns) = (0, 0)
+        while offset < utf8.count {
+            let lead = utf8[offset]
+            switch lead {
+            case 0x20..<0x7F: offset += 1
+            // U+00A0 to U+02FF: C2 A0 to CB BF.
+            case 0xC2...0xCB where offset + 1 < utf8.count:
+                if lead == 0xC2 && utf8[offset + 1] < 0xA0 { return nil }
+                offset += 2
+            // U+2500 to U+259F: E2 94 80 to E2 96 9F.
+            case 0xE2 where offset + 2 < utf8.count:
+                let (second, third) = (utf8[offset + 1], utf8[offset + 2])
+                guard (0x94...0x96).contains(second), second < 0x96 || third < 0xA0 else { return nil }
+                offset += 3
+            default: return nil
+            }
+            columns += 1
+        }
+        return columns
     }
 
     /// The text cut to at most `width` columns, ending in `…` when it was cut. A grapheme, or a wide

@@ -30,6 +30,13 @@ public struct TerminalText: Hashable, Sendable {
         Self.appendEscaping(value, to: &string)
     }
 
+    /// A value from outside, its control characters shown: a `String` read in place, without the
+    /// generic path's protocol calls (a table cell is one).
+    public init(_ value: String) {
+        string = ""
+        Self.appendEscaping(value, to: &string)
+    }
+
     /// A value of several lines (a note, a review, a document made of values): each line's control
     /// characters shown, the line breaks kept.
     public init(keepingLineBreaks value: some StringProtocol) {
@@ -104,11 +111,25 @@ public struct TerminalText: Hashable, Sendable {
         return true
     }
 
+    private static func appendEscaping(_ value: String, to result: inout String) {
+        var value = value
+        if value.withUTF8(isSafe) {
+            result += value
+            return
+        }
+        appendEscaped(value, to: &result)
+    }
+
     private static func appendEscaping(_ value: some StringProtocol, to result: inout String) {
         if value.utf8.withContiguousStorageIfAvailable(isSafe) ?? Array(value.utf8).withUnsafeBufferPointer(isSafe) {
             result += value
             return
         }
+        appendEscaped(value, to: &result)
+    }
+
+    /// `value` with its unsafe scalars written as Swift writes them in a string.
+    private static func appendEscaped(_ value: some StringProtocol, to result: inout String) {
         for scalar in value.unicodeScalars {
             guard scalar.isTerminalUnsafe else {
                 result.unicodeScalars.append(scalar)
@@ -152,6 +173,11 @@ extension TerminalText: ExpressibleByStringInterpolation {
 
         /// A value: shown.
         public mutating func appendInterpolation(_ value: some StringProtocol) {
+            TerminalText.appendEscaping(value, to: &string)
+        }
+
+        /// A value: shown (a `String` read in place).
+        public mutating func appendInterpolation(_ value: String) {
             TerminalText.appendEscaping(value, to: &string)
         }
 

@@ -58,9 +58,10 @@ struct ListCommand: Command {
 
     func run(in session: Session) throws {
         let books = BookTable.sorted(
-            try session.library().state.books
-                .filter { statuses.contains($0.status) }
-                .filter { book in tag.map { tag in book.tags.contains { $0.lowercased() == tag } } ?? true })
+            try session.library().state.books.filter { book in
+                statuses.contains(book.status)
+                    && (tag.map { tag in book.tags.contains { $0.lowercased() == tag } } ?? true)
+            })
         if json {
             try session.writeJSON(books.map { BookJSON($0) })
             return

@@ -56,10 +56,12 @@ enum BookTable {
                     + (book.currentReading?.ending?.date.map { " " + DateText.day($0, timeZone: timeZone) } ?? "")
             }
             if book.currentFormat == .audiobook { detail += " · audio" }
+            // The bar, the percent and the detail are bookclub's own words, laid out as they are.
             let row: [TerminalText] = [
-                "\(book.id.prefix(idWidth))", "\(book.title)", "\(book.author ?? "")",
-                "\(ProgressBar.render(book.currentProgress, width: barWidth))",
-                "\(ProgressText.percent(book.currentProgress))", "\(detail)",
+                TerminalText(String(book.id.prefix(idWidth))), TerminalText(book.title),
+                TerminalText(book.author ?? ""),
+                TerminalText(layout: ProgressBar.render(book.currentProgress, width: barWidth)),
+                TerminalText(layout: ProgressText.percent(book.currentProgress)), TerminalText(layout: detail),
             ]
             return stars ? row + ["\(book.currentRating.map(Rating.stars) ?? "")"] : row
         }

@@ -41,9 +41,20 @@ struct Table {
     ///   - style: applied to each cell's text before it is padded.
     func render(width: Int?, style: (_ column: Int, _ text: TerminalText) -> TerminalText = { $1 }) -> [TerminalText] {
         guard let columns = rows.map(\.count).max(), columns > 0 else { return [] }
-        let cells = rows.map { row in (0..<columns).map { row.indices.contains($0) ? row[$0] : "" } }
-        let cellWidths = cells.map { $0.map(\.displayWidth) }
-        var widths = (0..<columns).map { column in cellWidths.map { $0[column] }.max() ?? 0 }
+        let cells =
+            rows.allSatisfy { $0.count == columns }
+            ? rows : rows.map { row in (0..<columns).map { row.indices.contains($0) ? row[$0] : "" } }
+        // Row by row in one array: the width of row r's column c is at r * columns + c.
+        var cellWidths: [Int] = []
+        cellWidths.reserveCapacity(cells.count * columns)
+        var widths = [Int](repeating: 0, count: columns)
+        for row in cells {
+            for (column, cell) in row.enumerated() {
+                let width = cell.displayWidth
+                cellWidths.append(width)
+                widths[column] = max(widths[column], width)
+            }
+        }
         let wraps = wrapsLastColumn && width != nil
         if wraps { widths[columns - 1] = min(widths[columns - 1], Self.minimumWrapWidth) }
         if let width {
@@ -62,26 +73,25 @@ struct Table {
         }
         let lastStart = widths.dropLast().reduce(0, +) + 2 * (columns - 1)
         if wraps, let width { widths[columns - 1] = max(Self.minimumWrapWidth, width - lastStart) }
-        // Each line is made in one string: padding and separators are held back until text follows
-        // them, so that a line ends where its last text does.
-        let blank = String(repeating: " ", count: 64)
+        // Each line is made in one buffer of UTF-8, a string at its end (appending strings to a string
+        // costs several times more): padding and separators are held back until text follows them,
+        // so that a line ends where its last text does.
+        var line: [UInt8] = []
+        line.reserveCapacity(lastStart + 64)
         return cells.indices.flatMap { index in
             var continuation: [TerminalText] = []
-            var line = ""
-            line.reserveCapacity(lastStart + 32)
+            line.removeAll(keepingCapacity: true)
             var held = 0
             func append(_ text: String) {
                 guard !text.isEmpty else { return }
-                while held > 0 {
-                    line += blank[..<blank.utf8.index(blank.startIndex, offsetBy: min(held, 64))]
-                    held -= min(held, 64)
-                }
-                line += text
+                line.append(contentsOf: repeatElement(UInt8(ascii: " "), count: held))
+                held = 0
+                line.append(contentsOf: text.utf8)
             }
             for column in 0..<columns {
                 if column > 0 { held += 2 }
                 var cell = cells[index][column]
-                var cellWidth = cellWidths[index][column]
+                var cellWidth = cellWidths[index * columns + column]
                 if wraps && column == columns - 1 {
                     var lines = TextWrapping.wrap(cell, width: widths[column]).lines
                     cell = lines.removeFirst()
@@ -99,9 +109,10 @@ struct Table {
                 // The last column is not padded: a long note on one row costs the other rows nothing.
                 if !rightAligned.contains(column) && column < columns - 1 { held += padding }
             }
+            var text = String(decoding: line, as: UTF8.self)
             // A cell's own text may end in spaces.
-            if line.utf8.last == UInt8(ascii: " ") { line = line.trimmingTrailingSpaces }
-            return [TerminalText(layout: line)] + continuation.map(\.trimmingTrailingSpaces)
+            if line.last == UInt8(ascii: " ") { text = text.trimmingTrailingSpaces }
+            return [TerminalText(layout: text)] + continuation.map(\.trimmingTrailingSpaces)
         }
     }
 }
