@@ -11,11 +11,18 @@ enum BookTable {
     /// Being read first (latest update first), then unstarted, finished and abandoned ones; each key
     /// worked out once a book.
     static func sorted(_ books: [Book]) -> [Book] {
-        let rank: [Book.Status: Int] = [.reading: 0, .unstarted: 1, .finished: 2, .abandoned: 3]
+        func rank(_ status: Book.Status) -> Int {
+            switch status {
+            case .reading: 0
+            case .unstarted: 1
+            case .finished: 2
+            case .abandoned: 3
+            }
+        }
         // The keys are sorted with the books' places, not the books, which are large to move.
         return books.indices.map {
             (
-                rank: rank[books[$0].status]!, activity: activity(books[$0]), title: books[$0].title.lowercased(),
+                rank: rank(books[$0].status), activity: activity(books[$0]), title: books[$0].title.lowercased(),
                 place: $0
             )
         }

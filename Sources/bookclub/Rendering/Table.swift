@@ -78,6 +78,8 @@ struct Table {
         // so that a line ends where its last text does.
         var line: [UInt8] = []
         line.reserveCapacity(lastStart + 64)
+        // Looked up twice a cell: an array, not the set's hashing.
+        let alignsRight = (0..<columns).map(rightAligned.contains)
         return cells.indices.flatMap { index in
             var continuation: [TerminalText] = []
             line.removeAll(keepingCapacity: true)
@@ -104,10 +106,10 @@ struct Table {
                     cellWidth = cell.displayWidth
                 }
                 let padding = max(0, widths[column] - cellWidth)
-                if rightAligned.contains(column) { held += padding }
+                if alignsRight[column] { held += padding }
                 append(style(column, cell).string)
                 // The last column is not padded: a long note on one row costs the other rows nothing.
-                if !rightAligned.contains(column) && column < columns - 1 { held += padding }
+                if !alignsRight[column] && column < columns - 1 { held += padding }
             }
             var text = String(decoding: line, as: UTF8.self)
             // A cell's own text may end in spaces.
