@@ -24,6 +24,26 @@ import Testing
         #expect(text.displayWidth == expected, "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
     }
 
+    /// The one-pass reading of plain text's bytes (ASCII, Latin letters, box drawing and blocks)
+    /// counts as the character-by-character count does, at the edges of its ranges and past them.
+    @Test func theFastCountAgreesWithTheCharacters() {
+        let scalars: [UInt32] = [
+            0x20, 0x41, 0x7E, 0x7F, 0x80, 0x9F, 0xA0, 0xE9, 0x2FF, 0x300, 0x301, 0x3B1, 0x24FF, 0x2500, 0x2588, 0x258F,
+            0x2591, 0x259F, 0x25A0, 0x2026, 0x200D, 0x30CE, 0x1F44D, 0xFE0F, 0x1B,
+        ]
+        var random = SeededGenerator(state: 2026)
+        for _ in 0..<5_000 {
+            let text = String(
+                String.UnicodeScalarView(
+                    (0..<Int.random(in: 0...6, using: &random)).map { _ in
+                        Unicode.Scalar(scalars.randomElement(using: &random)!)!
+                    }))
+            var counter = DisplayWidth.Counter()
+            let expected = text.reduce(0) { $0 + counter.columns($1) }
+            #expect(text.displayWidth == expected, "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
+        }
+    }
+
     @Test(arguments: [
         ("ノルウェイの森", 7, "ノルウ…"), ("ノルウェイの森", 8, "ノルウ…"), ("ノルウェイの森", 14, "ノルウェイの森"),
         ("👩‍👩‍👧 family", 4, "👩‍👩‍👧 …"), ("Cafe\u{301} society", 5, "Cafe\u{301}…"), ("Dune", 3, "Du…"), ("Dune", 0, ""),
