@@ -7,11 +7,11 @@
 #
 # PREFIX is where the files go; DESTDIR, if set, goes in front of every path (for packaging). The
 # files are made in .build/stage first, so `make install` builds only when a source has changed.
-# SCRATCH is swift build's own folder (.build by default): SwiftPM lets one run at a time use a
-# folder, so a release build beside `swift test` needs one of its own.
+# SWIFTPM_SCRATCH is swift build's own folder (.build by default): SwiftPM lets one run at a time
+# use a folder, so a release build beside `swift test` needs one of its own.
 
 PREFIX ?= $(HOME)/.local
-SCRATCH ?= .build
+SWIFTPM_SCRATCH ?= .build
 DESTDIR ?=
 SWIFT ?= swift
 STRIP ?= strip
@@ -23,7 +23,7 @@ bashdir = $(PREFIX)/share/bash-completion/completions
 zshdir = $(PREFIX)/share/zsh/site-functions
 fishdir = $(PREFIX)/share/fish/vendor_completions.d
 
-release = --scratch-path $(SCRATCH) -c release -Xswiftc -static-executable
+release = --scratch-path $(SWIFTPM_SCRATCH) -c release -Xswiftc -static-executable
 stage = .build/stage
 sources = Package.swift $(shell find Sources -type f)
 staged = $(stage)/bookclub $(stage)/bookclub.1 $(stage)/completion.bash $(stage)/completion.zsh \

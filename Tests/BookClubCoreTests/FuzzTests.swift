@@ -5,7 +5,8 @@ import Testing
 @testable import bookclub
 
 /// Hostile input from a seeded generator: the argument parser, the store decoder and the settings
-/// decoder, the CSV reader and the importers never crash, hang or trap; whatever they accept renders. CI runs 20,000 inputs a target;
+/// decoder, the CSV reader and the importers never crash, hang or trap; whatever they accept renders.
+/// `swift test` runs 20,000 inputs a target and CI 10,000;
 /// `BOOKCLUB_FUZZ_COUNT=1000000 swift test -c release -Xswiftc -enable-testing --filter FuzzTests`
 /// runs a million (`BOOKCLUB_FUZZ_SEED` picks another sequence).
 @Suite struct FuzzTests {
