@@ -57,8 +57,8 @@ struct JSONScanner {
             let count = utf8.count
             guard index + count + 2 <= bytes.count, bytes[index] == UInt8(ascii: "\""),
                 bytes[index + count + 1] == UInt8(ascii: "\""),
-                !utf8.contains(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 < 0x20 }),
-                count == 0 || sameBytes(bytes.baseAddress! + index + 1, utf8.baseAddress!, count: count)
+                count == 0 || sameBytes(bytes.baseAddress! + index + 1, utf8.baseAddress!, count: count),
+                JSONText.needsNoEscape(UnsafeRawBufferPointer(utf8))
             else { return false }
             index += count + 2
             return true
@@ -342,19 +342,35 @@ struct JSONScanner {
 
     /// `{"key":value,...}`, each value read by `member` with its key's place in `keys`, found without
     /// making a string of it: -1 for any other key, or one written with an escape. `member` returns
-    /// `false` to give up.
+    /// `false` to give up. Keys in the order of `keys`, as bookclub writes them, are found first.
     mutating func object(keys: [StaticString], _ member: (Int, inout JSONScanner) -> Bool) -> Bool {
         guard take(UInt8(ascii: "{")) else { return false }
         if take(UInt8(ascii: "}")) { return true }
+        var next = 0
         repeat {
-            guard let key = key(among: keys), take(UInt8(ascii: ":")), member(key, &self) else { return false }
+            guard let key = key(among: keys, from: next), take(UInt8(ascii: ":")), member(key, &self) else {
+                return false
+            }
+            if key >= 0 { next = key + 1 }
         } while take(UInt8(ascii: ","))
         return take(UInt8(ascii: "}"))
     }
 
-    private mutating func key(among keys: [StaticString]) -> Int? {
+    /// The place in `keys` of the key that comes next, those from `next` on tried in place first.
+    private mutating func key(among keys: [StaticString], from next: Int) -> Int? {
         skipBlanks()
         let start = index
+        if index < bytes.count, bytes[index] == UInt8(ascii: "\"") {
+            for place in keys.indices[next...] {
+                let count = keys[place].utf8CodeUnitCount
+                if index + count + 1 < bytes.count, bytes[index + count + 1] == UInt8(ascii: "\""),
+                    sameBytes(bytes.baseAddress! + index + 1, keys[place].utf8Start, count: count)
+                {
+                    index += count + 2
+                    return place
+                }
+            }
+        }
         guard take(UInt8(ascii: "\"")) else { return nil }
         // Keys are a few bytes long: read a byte at a time, an escape left to `string()`.
         var end = index

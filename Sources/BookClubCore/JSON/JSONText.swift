@@ -11,36 +11,67 @@ enum JSONText {
         guard text.count == 36, text[8] == UInt8(ascii: "-"), text[13] == UInt8(ascii: "-"),
             text[18] == UInt8(ascii: "-"), text[23] == UInt8(ascii: "-")
         else { return nil }
+        let base = text.baseAddress!
+        func eight(_ offset: Int) -> UInt64 {
+            UInt64(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+        }
+        func four(_ offset: Int) -> UInt64 {
+            UInt64(UInt32(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
+        }
+        guard let first = hexBytes(eight(0)), let second = hexBytes(four(9) | four(14) << 32),
+            let third = hexBytes(four(19) | four(24) << 32), let fourth = hexBytes(eight(28))
+        else { return nil }
         var bytes = (
             UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0),
             UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0)
         )
-        let complete = withUnsafeMutableBytes(of: &bytes) { out -> Bool in
-            // Any byte that is not a hex digit sets the high bit of `invalid`.
-            var invalid: UInt8 = 0
-            for position in 0..<16 {
-                let index = hexOffsets[position]
-                let high = nibbles[Int(text[index])]
-                let low = nibbles[Int(text[index + 1])]
-                invalid |= high | low
-                out[position] = high << 4 | low & 0x0F
-            }
-            return invalid & 0x80 == 0
+        withUnsafeMutableBytes(of: &bytes) { out in
+            out.storeBytes(of: (UInt64(first) | UInt64(second) << 32).littleEndian, as: UInt64.self)
+            out.storeBytes(of: (UInt64(third) | UInt64(fourth) << 32).littleEndian, toByteOffset: 8, as: UInt64.self)
         }
-        return complete ? UUID(uuid: bytes) : nil
+        return UUID(uuid: bytes)
     }
 
-    /// Where each byte's two hex digits begin in `XXXXXXXX-XXXX-XXXX-XXXX-XXXXXXXXXXXX`.
-    private static let hexOffsets = [0, 2, 4, 6, 9, 11, 14, 16, 19, 21, 24, 26, 28, 30, 32, 34]
-
-    /// The value of each byte as a hex digit, 0xFF for any other byte.
-    private static let nibbles: [UInt8] = (0...255).map { byte in
-        switch UInt8(byte) {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt8(byte) - UInt8(ascii: "0")
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt8(byte) - UInt8(ascii: "A") + 10
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt8(byte) - UInt8(ascii: "a") + 10
-        default: 0xFF
+    /// The four bytes written as the eight hex digits of `word`, its lowest byte the first digit, in
+    /// the order written (the first byte lowest); `nil` when a byte is not a hex digit. Eight bytes at
+    /// once: a byte below 0x80 plus `0x80 - low` sets its high bit, and carries into no other byte,
+    /// exactly when it is `low` or more.
+    static func hexBytes(_ word: UInt64) -> UInt32? {
+        let high: UInt64 = 0x8080_8080_8080_8080
+        guard word & high == 0 else { return nil }
+        func atLeast(_ low: UInt8, _ word: UInt64) -> UInt64 {
+            (word &+ 0x0101_0101_0101_0101 &* UInt64(0x80 - low)) & high
         }
+        let folded = word | 0x2020_2020_2020_2020
+        let digits = atLeast(UInt8(ascii: "0"), word) & ~atLeast(UInt8(ascii: "9") + 1, word)
+        let letters = atLeast(UInt8(ascii: "a"), folded) & ~atLeast(UInt8(ascii: "f") + 1, folded)
+        guard digits | letters == high else { return nil }
+        // A digit's value is its low four bits; a letter's, those plus 9.
+        let values = (word & 0x0F0F_0F0F_0F0F_0F0F) &+ (letters >> 7) &* 9
+        // Each pair of digits into the low byte of its 16 bits, then the four bytes side by side.
+        let pairs = (values & 0x000F_000F_000F_000F) << 4 | (values >> 8) & 0x000F_000F_000F_000F
+        let halves = (pairs | pairs >> 8) & 0x0000_FFFF_0000_FFFF
+        return UInt32(truncatingIfNeeded: halves | halves >> 16)
+    }
+
+    /// Whether `text` holds no quote, backslash or control character: JSON writes it as it is. Eight
+    /// bytes at once: a byte below `limit` (at most 0x80) less `limit` borrows into its high bit, and
+    /// the first such byte of a word is found exactly (those after it may be wrong, which is enough).
+    static func needsNoEscape(_ text: UnsafeRawBufferPointer) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        func hasByteBelow(_ limit: UInt8, _ word: UInt64) -> Bool {
+            (word &- ones &* UInt64(limit)) & ~word & ones << 7 != 0
+        }
+        var at = 0
+        while at + 8 <= text.count {
+            let word = text.loadUnaligned(fromByteOffset: at, as: UInt64.self)
+            if hasByteBelow(0x20, word) || hasByteBelow(1, word ^ ones &* 0x22) || hasByteBelow(1, word ^ ones &* 0x5C)
+            {
+                return false
+            }
+            at += 8
+        }
+        return !text[at...].contains { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 < 0x20 }
     }
 
     /// `2026-11-20T19:00:00Z`, as JSONEncoder's `.iso8601` writes it; `nil` for anything else.

@@ -51,7 +51,7 @@ public struct ReadingProgress: Codable, Equatable, Sendable {
 
     public init(entries: [Entry] = [], withdrawn: Set<UUID> = []) {
         // Most come in order already (the history is written in order): no copy for them.
-        let isOrdered = zip(entries, entries.dropFirst()).allSatisfy { !Entry.precedes($1, $0) }
+        let isOrdered = entries.indices.dropFirst().allSatisfy { !Entry.precedes(entries[$0], entries[$0 - 1]) }
         self.entries = isOrdered ? entries : entries.sorted(by: Entry.precedes)
         self.withdrawn = withdrawn
     }

@@ -10,8 +10,9 @@
 /// under a microsecond. Any line of another shape (an escaped note, a hand-edited file) is left to
 /// the decoder: `nil` means "not sure", never "invalid".
 enum HistoryLine {
-    private static let recordKeys: [StaticString] = ["previous", "book", "reading", "entry"]
-    private static let entryKeys: [StaticString] = ["id", "progress", "page", "time", "note", "minutes", "listened"]
+    // In the order `JSONWriter.historyLine` writes them.
+    private static let recordKeys: [StaticString] = ["book", "entry", "previous", "reading"]
+    private static let entryKeys: [StaticString] = ["id", "listened", "minutes", "note", "page", "progress", "time"]
 
     /// - Parameter expected: the book the line should be of: when it is, its id is compared in place
     ///   rather than read into a string.
@@ -24,18 +25,18 @@ enum HistoryLine {
         let complete = scanner.object(keys: recordKeys) { key, scanner in
             // A key that comes twice gives up (Foundation's decoder would take the last).
             switch key {
-            case 0 where previous == nil: return scanner.read(&previous)
-            case 1 where book == nil:
+            case 2 where previous == nil: return scanner.read(&previous)
+            case 0 where book == nil:
                 if let expected, scanner.take(string: expected) {
                     book = expected
                 } else {
                     book = scanner.string()
                 }
                 return book != nil
-            case 2 where reading == nil:
+            case 3 where reading == nil:
                 reading = scanner.uuid()
                 return reading != nil
-            case 3 where entry == nil:
+            case 1 where entry == nil:
                 entry = self.entry(&scanner)
                 return entry != nil
             default: return false
@@ -70,14 +71,14 @@ enum HistoryLine {
             case 0 where id == nil:
                 id = scanner.uuid()
                 return id != nil
-            case 1 where progress == nil: return scanner.read(&progress)
-            case 2 where page == nil: return scanner.read(&page)
-            case 3 where time == nil: return scanner.read(&time)
-            case 4 where note == nil:
+            case 1 where listened == nil: return scanner.read(&listened)
+            case 2 where minutes == nil: return scanner.read(&minutes)
+            case 3 where note == nil:
                 note = scanner.string()
                 return note != nil
-            case 5 where minutes == nil: return scanner.read(&minutes)
-            case 6 where listened == nil: return scanner.read(&listened)
+            case 4 where page == nil: return scanner.read(&page)
+            case 5 where progress == nil: return scanner.read(&progress)
+            case 6 where time == nil: return scanner.read(&time)
             default: return false
             }
         }

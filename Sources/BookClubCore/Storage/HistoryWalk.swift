@@ -120,13 +120,14 @@ public struct HistoryWalk {
 
 /// The entries found for a run of books, book by book and reading by reading (no hashing of ids).
 private struct RunEntries {
-    let books: ArraySlice<Book>
+    /// The run's books' ids, and the ids of their readings.
+    private let books: [(id: Book.ID, readings: [UUID])]
     private var entries: [[[ReadingProgress.Entry]]]
     /// The books that started again (see `HistoryRecord`): the lines before are not their history.
     private var restarted: [Bool]
 
     init(_ books: ArraySlice<Book>) {
-        self.books = books
+        self.books = books.map { book in (book.id, book.readings.map(\.id)) }
         entries = books.map { book in book.readings.map { _ in [] } }
         restarted = Array(repeating: false, count: books.count)
     }
@@ -140,10 +141,9 @@ private struct RunEntries {
 
     /// Adds the entry of `line`, which should be of the book at `offset`.
     mutating func add(_ line: UnsafeRawBufferPointer, of offset: Int, storage: LibraryStorage) throws {
-        let book = books[books.startIndex + offset]
         // An undo and a write since the first reading may have put other lines in the place of
         // uncommitted ones.
-        guard let record = try storage.record(line, ofBook: book.id) else {
+        guard let record = try storage.record(line, ofBook: books[offset].id) else {
             throw BookClubError.corruptFile(
                 path: storage.historyPath, detail: "changed while it was read; run the command again")
         }
@@ -152,7 +152,7 @@ private struct RunEntries {
             restarted[offset] = true
             for index in entries[offset].indices { entries[offset][index] = [] }
         }
-        if let reading = book.readings.firstIndex(where: { $0.id == record.reading }) {
+        if let reading = books[offset].readings.firstIndex(of: record.reading) {
             entries[offset][reading].append(entry)
         }
     }

@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+
+@testable import BookClubCore
+
+/// The fast paths' readers of eight bytes at once against the plain readings they replace.
+@Suite struct JSONTextTests {
+    /// A UUID is read in either case, as Foundation reads it, and anything else not at all (Foundation
+    /// also takes signs and blanks, through `sscanf`): every byte of the 256 at every place, and random
+    /// texts of hex digits, dashes and the bytes next to them.
+    @Test func uuidsReadAsFoundationReadsThem() {
+        let written = "E621E1F8-C36C-495A-93fc-0c247a3e6e5f"
+        func read(_ bytes: [UInt8]) -> UUID? { bytes.withUnsafeBytes { JSONText.uuid($0) } }
+        let hex = Set("0123456789abcdefABCDEF".utf8)
+        func expected(_ bytes: [UInt8]) -> UUID? {
+            let isUUID = bytes.indices.allSatisfy {
+                [8, 13, 18, 23].contains($0) ? bytes[$0] == 0x2D : hex.contains(bytes[$0])
+            }
+            return isUUID ? UUID(uuidString: String(decoding: bytes, as: UTF8.self)) : nil
+        }
+        #expect(read(Array(written.utf8)) == UUID(uuidString: written))
+        #expect(read(Array(written.utf8)) != nil)
+        var accepted = 0
+        for place in 0..<36 {
+            for byte in 0...255 {
+                var bytes = Array(written.utf8)
+                bytes[place] = UInt8(byte)
+                #expect(read(bytes) == expected(bytes), "\(bytes)")
+            }
+        }
+        // Mostly hex digits, a byte in 40 something else.
+        let hexDigits = Array(hex)
+        let others = Array("-/:@G`g".utf8) + [0x00, 0x80, 0xC3, 0xFF]
+        var random = SeededGenerator(state: 38)
+        for _ in 0..<5_000 {
+            var bytes = (0..<36).map { _ in
+                Int.random(in: 0..<40, using: &random) == 0
+                    ? others.randomElement(using: &random)! : hexDigits.randomElement(using: &random)!
+            }
+            for dash in [8, 13, 18, 23] where Int.random(in: 0..<40, using: &random) != 0 { bytes[dash] = 0x2D }
+            #expect(read(bytes) == expected(bytes), "\(bytes)")
+            if expected(bytes) != nil { accepted += 1 }
+        }
+        #expect(accepted > 100)
+    }
+
+    /// A text needs no escape when no byte is a quote, a backslash or a control character, wherever
+    /// in a word of eight it falls and whatever comes after it.
+    @Test func aTextNeedsNoEscapeExactlyWhenNoByteDoes() {
+        let bytes: [UInt8] = [
+            0x00, 0x01, 0x0A, 0x1F, 0x20, 0x21, 0x22, 0x23, 0x5B, 0x5C, 0x5D, 0x7F, 0x80, 0xA2, 0xDC, 0xFF,
+        ]
+        var random = SeededGenerator(state: 2038)
+        for _ in 0..<50_000 {
+            let text = (0..<Int.random(in: 0...20, using: &random)).map { _ in
+                Int.random(in: 0..<4, using: &random) == 0
+                    ? bytes.randomElement(using: &random)! : UInt8.random(in: 0x20...0x7E, using: &random)
+            }
+            let expected = !text.contains { $0 == 0x22 || $0 == 0x5C || $0 < 0x20 }
+            #expect(text.withUnsafeBytes(JSONText.needsNoEscape) == expected, "\(text)")
+        }
+    }
+}
