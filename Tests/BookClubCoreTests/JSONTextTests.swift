@@ -44,6 +44,38 @@ import Testing
         #expect(accepted > 100)
     }
 
+    /// A time as bookclub writes it is read as the decoder reads it, and any other text not at all:
+    /// every byte of the 256 at every place, and random times over the years the reader takes.
+    @Test func timesReadAsTheDecoderReadsThem() throws {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        func read(_ bytes: [UInt8]) -> Date? { bytes.withUnsafeBytes { JSONText.date($0) } }
+        func decoded(_ bytes: [UInt8]) -> Date? {
+            try? decoder.decode(Date.self, from: Data([0x22] + bytes + [0x22]))
+        }
+        let written = Array("2024-02-29T23:59:58Z".utf8)
+        #expect(read(written) == Date(timeIntervalSince1970: 1_709_251_198))
+        for place in written.indices {
+            for byte in 0...255 {
+                var bytes = written
+                bytes[place] = UInt8(byte)
+                // Read, it is the decoder's reading; anything but a digit for a digit is not read.
+                let date = read(bytes)
+                if let date { #expect(date == decoded(bytes), "\(bytes)") }
+                if byte != written[place], !(0x30...0x39).contains(byte) || !(0x30...0x39).contains(written[place]) {
+                    #expect(date == nil, "\(bytes)")
+                }
+            }
+        }
+        var random = SeededGenerator(state: 1583)
+        for _ in 0..<2_000 {
+            let seconds = Int64.random(in: -12_212_553_600..<253_402_300_800, using: &random)  // 1583 to 9999
+            let text = Array(Date(timeIntervalSince1970: Double(seconds)).formatted(.iso8601).utf8)
+            #expect(
+                read(text) == Date(timeIntervalSince1970: Double(seconds)), "\(String(decoding: text, as: UTF8.self))")
+        }
+    }
+
     /// A text needs no escape when no byte is a quote, a backslash or a control character, wherever
     /// in a word of eight it falls and whatever comes after it.
     @Test func aTextNeedsNoEscapeExactlyWhenNoByteDoes() {
