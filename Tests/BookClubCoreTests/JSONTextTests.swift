@@ -44,6 +44,30 @@ import Testing
         #expect(accepted > 100)
     }
 
+    /// A UUID is written as `uuidString` spells it, and read back: random ones and the extremes.
+    @Test func uuidsAreWrittenAsFoundationSpellsThem() {
+        var random = SeededGenerator(state: 4)
+        let extremes =
+            [UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))] + [
+                UUID(uuid: (255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255))
+            ]
+        func randomID() -> UUID {
+            var bytes = extremes[0].uuid
+            withUnsafeMutableBytes(of: &bytes) { raw in
+                raw.storeBytes(of: random.next(), as: UInt64.self)
+                raw.storeBytes(of: random.next(), toByteOffset: 8, as: UInt64.self)
+            }
+            return UUID(uuid: bytes)
+        }
+        for id in extremes + (0..<2_000).map({ _ in randomID() }) {
+            var writer = JSONWriter(compact: true)
+            writer.uuid(id)
+            let written = writer.take()
+            #expect(String(decoding: written, as: UTF8.self) == "\"\(id.uuidString)\"")
+            #expect(written.dropFirst().dropLast().withUnsafeBytes(JSONText.uuid) == id)
+        }
+    }
+
     /// A time as bookclub writes it is read as the decoder reads it, and any other text not at all:
     /// every byte of the 256 at every place, and random times over the years the reader takes.
     @Test func timesReadAsTheDecoderReadsThem() throws {

@@ -69,6 +69,19 @@ enum JSONText {
         return !text[at...].contains { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 < 0x20 }
     }
 
+    /// The eight hex digits, in upper case, of the four bytes of `value` (its first byte lowest), in
+    /// the order they are written (the first digit lowest): `hexBytes` the other way.
+    static func hexDigits(_ value: UInt32) -> UInt64 {
+        // Each byte in the low byte of 16 bits, then its high four bits there and its low four above.
+        var spread = UInt64(value)
+        spread = (spread | spread << 16) & 0x0000_FFFF_0000_FFFF
+        spread = (spread | spread << 8) & 0x00FF_00FF_00FF_00FF
+        let nibbles = spread >> 4 & 0x000F_000F_000F_000F | (spread & 0x000F_000F_000F_000F) << 8
+        // `0` plus the value, and 7 more for a letter (10 or more, which 6 more carries past 15).
+        let letters = (nibbles &+ 0x0606_0606_0606_0606) >> 4 & 0x0101_0101_0101_0101
+        return nibbles &+ 0x3030_3030_3030_3030 &+ letters &* 7
+    }
+
     /// `2026-11-20T19:00:00Z`, as JSONEncoder's `.iso8601` writes it; `nil` for anything else.
     static func date(_ text: String) -> Date? {
         var text = text

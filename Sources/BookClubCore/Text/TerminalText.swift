@@ -209,7 +209,9 @@ extension Unicode.Scalar {
     /// Control characters (C0 with tab and line break, DEL, C1), and the marks that reorder text
     /// (bidirectional overrides, isolates and marks): what `TerminalText` shows escaped.
     public var isTerminalUnsafe: Bool {
-        properties.generalCategory == .control || (0x202A...0x202E).contains(value)
+        // ASCII's controls, without a look at the scalar's properties.
+        if value < 0x80 { return value < 0x20 || value == 0x7F }
+        return properties.generalCategory == .control || (0x202A...0x202E).contains(value)
             || (0x2066...0x2069).contains(value) || [0x200E, 0x200F, 0x061C].contains(value)
     }
 }

@@ -98,10 +98,12 @@ enum JSONOutput {
     /// U+009B, bidirectional marks) written as `\u` escapes: the same JSON, read by any parser as
     /// the same strings, and inert when printed. They occur only inside strings.
     static func escapingTerminalControls(_ json: String) -> String {
-        guard json.unicodeScalars.contains(where: \.isTerminalUnsafe) else { return json }
+        // The document's own line breaks stay.
+        func isUnsafe(_ scalar: Unicode.Scalar) -> Bool { scalar != "\n" && scalar.isTerminalUnsafe }
+        guard json.unicodeScalars.contains(where: isUnsafe) else { return json }
         var result = ""
         for scalar in json.unicodeScalars {
-            if scalar.isTerminalUnsafe && scalar != "\n" {
+            if isUnsafe(scalar) {
                 let hex = String(scalar.value, radix: 16)
                 result += "\\u" + hex.zeroPadded(to: 4)
             } else {
