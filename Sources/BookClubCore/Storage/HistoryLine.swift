@@ -20,7 +20,10 @@ enum HistoryLine {
         var scanner = JSONScanner(bytes: line)
         var book: String?
         var reading: UUID?
-        var entry: ReadingProgress.Entry?
+        // The entry's fields rather than an optional entry, which Swift copies and destroys through the
+        // runtime (a fifth of a line's reading).
+        var entry = EntryFields()
+        var hasEntry = false
         var previous: Int?
         let complete = scanner.object(keys: recordKeys) { key, scanner in
             // A key that comes twice gives up (Foundation's decoder would take the last).
@@ -36,14 +39,21 @@ enum HistoryLine {
             case 3 where reading == nil:
                 reading = scanner.uuid()
                 return reading != nil
-            case 1 where entry == nil:
-                entry = self.entry(&scanner)
-                return entry != nil
+            case 1 where !hasEntry:
+                hasEntry = true
+                return scanner.object(keys: entryKeys) { entry.read($0, &$1) }
             default: return false
             }
         }
-        guard complete, scanner.atEnd, let book, let reading, let entry else { return nil }
-        return HistoryRecord(book: book, reading: reading, entry: entry, previous: previous)
+        guard complete, scanner.atEnd, let book, let reading, hasEntry, let id = entry.id,
+            let progress = entry.progress, EntryFields.isInBounds(progress), let time = entry.time
+        else { return nil }
+        return HistoryRecord(
+            book: book, reading: reading,
+            entry: ReadingProgress.Entry(
+                id: id, progress: progress, page: entry.page, time: time, note: entry.note, minutes: entry.minutes,
+                listened: entry.listened),
+            previous: previous)
     }
 
     /// The bytes of the book id of a line as bookclub writes one, `{"book":"ID",…`, read from its first
@@ -59,6 +69,17 @@ enum HistoryLine {
     }
 
     static func entry(_ scanner: inout JSONScanner) -> ReadingProgress.Entry? {
+        var entry = EntryFields()
+        guard scanner.object(keys: entryKeys, { entry.read($0, &$1) }), let id = entry.id,
+            let progress = entry.progress, EntryFields.isInBounds(progress), let time = entry.time
+        else { return nil }
+        return ReadingProgress.Entry(
+            id: id, progress: progress, page: entry.page, time: time, note: entry.note, minutes: entry.minutes,
+            listened: entry.listened)
+    }
+
+    /// An entry's fields as read so far.
+    private struct EntryFields {
         var id: UUID?
         var progress: Double?
         var page: Int?
@@ -66,7 +87,9 @@ enum HistoryLine {
         var note: String?
         var minutes: Int?
         var listened: Int?
-        let complete = scanner.object(keys: entryKeys) { key, scanner in
+
+        /// Reads the value of the key at `key` in `entryKeys`; `false` to give up.
+        mutating func read(_ key: Int, _ scanner: inout JSONScanner) -> Bool {
             switch key {
             case 0 where id == nil:
                 id = scanner.uuid()
@@ -82,10 +105,7 @@ enum HistoryLine {
             default: return false
             }
         }
-        guard complete, let id, let progress, progress.isFinite, (0...1).contains(progress), let time else {
-            return nil
-        }
-        return ReadingProgress.Entry(
-            id: id, progress: progress, page: page, time: time, note: note, minutes: minutes, listened: listened)
+
+        static func isInBounds(_ progress: Double) -> Bool { progress.isFinite && (0...1).contains(progress) }
     }
 }
