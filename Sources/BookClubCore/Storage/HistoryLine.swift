@@ -65,7 +65,7 @@ enum HistoryLine {
             let quote = firstByte(UInt8(ascii: "\""), at: base + count, count: line.count - count)
         else { return nil }
         let id = UnsafeRawBufferPointer(rebasing: line[count..<base.distance(to: UnsafeRawPointer(quote))])
-        return id.contains(UInt8(ascii: "\\")) ? nil : id
+        return id.isEmpty || firstByte(UInt8(ascii: "\\"), at: id.baseAddress!, count: id.count) == nil ? id : nil
     }
 
     static func entry(_ scanner: inout JSONScanner) -> ReadingProgress.Entry? {

@@ -212,11 +212,19 @@ private struct BookPositions {
         return id.withUTF8 { position(of: UnsafeRawBufferPointer($0)) }
     }
 
-    /// FNV-1a.
+    /// FNV-1a over words of eight bytes (the last one short), then mixed as MurmurHash3 ends (the
+    /// multiplications carry a word's high bytes only upwards, and a slot is the hash's low bits).
     private static func hash(_ bytes: UnsafeRawBufferPointer) -> Int {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        return Int(truncatingIfNeeded: hash)
+        var at = 0
+        while at + 8 <= bytes.count {
+            hash = (hash ^ bytes.loadUnaligned(fromByteOffset: at, as: UInt64.self)) &* 0x100_0000_01b3
+            at += 8
+        }
+        for byte in bytes[at...] { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        hash = (hash ^ hash >> 33) &* 0xff51_afd7_ed55_8ccd
+        hash = (hash ^ hash >> 33) &* 0xc4ce_b9fe_1a85_ec53
+        return Int(truncatingIfNeeded: hash ^ hash >> 33)
     }
 }
 
