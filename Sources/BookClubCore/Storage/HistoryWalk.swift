@@ -21,8 +21,9 @@ public struct HistoryWalk {
 
     /// Hands `body` each book of `library` with every entry the history holds for it, in the library's
     /// order. A history of up to 16 MiB (`readWholeUpTo`) is read in one go; a longer one is read once
-    /// to count each book's lines, then for each run of books that holds at most `entriesAtOnce` entries
-    /// (or one book that holds more), its blocks of `blockLines` lines that hold a line of the run.
+    /// (in two halves at once) to count each book's lines, then for each run of books that holds at most
+    /// `entriesAtOnce` entries (or one book that holds more), its blocks of `blockLines` lines (counted
+    /// from the start of each half) that hold a line of the run.
     public func forEachBook(
         entriesAtOnce: Int = 150_000, readWholeUpTo: Int = 1 << 24, blockLines: Int = 4096,
         _ body: (Book) throws -> Void
@@ -37,26 +38,23 @@ public struct HistoryWalk {
         }
         let books = library.books
         let positions = BookPositions(books)
-        // The book of each line, by its position in the library (-1: a book no longer there).
-        var lineBooks: [Int32] = []
-        var counts = Array(repeating: 0, count: books.count)
-        // Where each block of `blockLines` lines begins, and the history's end: a run reads again only
-        // the blocks that hold a line of its books.
-        var blockStarts: [Int] = []
         try storage.checkHistory(committedLength: length)
-        try storage.forEachHistoryLine(in: 0..<length) { line, offset in
-            if lineBooks.count % blockLines == 0 { blockStarts.append(offset) }
-            // A line in another form, or of a book no longer there, is read whole.
-            let position =
-                try HistoryLine.bookID(line).flatMap(positions.position) ?? positions.position(
-                    of: storage.record(line).book) ?? -1
-            lineBooks.append(Int32(position))
-            if position >= 0 { counts[position] += 1 }
-        }
-        blockStarts.append(length)
-        func blockBooks(_ block: Int) -> ArraySlice<Int32> {
-            lineBooks[(block * blockLines..<(block + 1) * blockLines).clamped(to: lineBooks.indices)]
-        }
+        // The first pass, in two halves at once, split at a line's start.
+        let split = try storage.lineStart(after: length / 2, before: length)
+        var before: Result<LineBooks, any Error>?
+        var after: Result<LineBooks, any Error>?
+        inParallel(
+            { before = Result { try LineBooks(0..<split, of: storage, positions, blockLines: blockLines) } },
+            { after = Result { try LineBooks(split..<length, of: storage, positions, blockLines: blockLines) } })
+        var lines = try before!.get()
+        lines.append(try after!.get())
+        let lineBooks = lines.books
+        let counts = lines.counts(of: books.count)
+        // Where each block of lines begins in the history, then its end, and the number of its first
+        // line, then the number of lines: a run reads again only the blocks that hold a line of its books.
+        let blockStarts = lines.blockStarts + [length]
+        let firstLines = lines.firstLines + [lineBooks.count]
+        func blockBooks(_ block: Int) -> ArraySlice<Int32> { lineBooks[firstLines[block]..<firstLines[block + 1]] }
         var first = 0
         while first < books.count {
             var end = first + 1
@@ -78,7 +76,7 @@ public struct HistoryWalk {
                         for book in blockBooks(block) where run ~= book { room[Int(book) - first] += 1 }
                     }
                     entries.reserve(room)
-                    try forEachLine(of: blocks, starts: blockStarts, blockLines: blockLines) { number, line in
+                    try forEachLine(of: blocks, starts: blockStarts, firstLines: firstLines) { number, line in
                         guard number < lineBooks.count, run ~= lineBooks[number] else { return }
                         try entries.add(line, of: Int(lineBooks[number]) - first, storage: storage)
                     }
@@ -102,19 +100,59 @@ public struct HistoryWalk {
     /// Hands `body` each line, with its number, of `blocks` (in order), reading each stretch of
     /// consecutive blocks in one go.
     private func forEachLine(
-        of blocks: ArraySlice<Int>, starts: [Int], blockLines: Int, _ body: (Int, UnsafeRawBufferPointer) throws -> Void
+        of blocks: ArraySlice<Int>, starts: [Int], firstLines: [Int],
+        _ body: (Int, UnsafeRawBufferPointer) throws -> Void
     ) throws {
         var index = blocks.startIndex
         while index < blocks.endIndex {
             var last = index + 1
             while last < blocks.endIndex, blocks[last] == blocks[last - 1] + 1 { last += 1 }
-            var number = blocks[index] * blockLines
+            var number = firstLines[blocks[index]]
             try storage.forEachHistoryLine(in: starts[blocks[index]]..<starts[blocks[last - 1] + 1]) { line, _ in
                 defer { number += 1 }
                 try body(number, line)
             }
             index = last
         }
+    }
+}
+
+/// The book of each line of a part of the history, by its position in the library (-1: a book no
+/// longer there), and where each block of `blockLines` lines begins.
+private struct LineBooks {
+    private(set) var books: [Int32] = []
+    /// The offset in the history of each block's first line, and its number.
+    private(set) var blockStarts: [Int] = []
+    private(set) var firstLines: [Int] = []
+
+    init(
+        _ range: Range<Int>, of storage: LibraryStorage, _ positions: BookPositions, blockLines: Int
+    ) throws {
+        try storage.forEachHistoryLine(in: range) { line, offset in
+            if books.count % blockLines == 0 {
+                blockStarts.append(offset)
+                firstLines.append(books.count)
+            }
+            // A line in another form, or of a book no longer there, is read whole.
+            let position =
+                try HistoryLine.bookID(line).flatMap(positions.position) ?? positions.position(
+                    of: storage.record(line).book) ?? -1
+            books.append(Int32(position))
+        }
+    }
+
+    /// Adds the lines that follow these.
+    mutating func append(_ later: LineBooks) {
+        blockStarts += later.blockStarts
+        firstLines += later.firstLines.map { $0 + books.count }
+        books += later.books
+    }
+
+    /// The number of lines of each of `count` books.
+    func counts(of count: Int) -> [Int] {
+        var counts = Array(repeating: 0, count: count)
+        for position in books where position >= 0 { counts[Int(position)] += 1 }
+        return counts
     }
 }
 

@@ -47,6 +47,15 @@ extension LibraryStorage {
         try forEachHistoryLine(in: 0..<length) { line, _ in try body(line) }
     }
 
+    /// Where the first line that begins after `offset` begins, looked for in the next 64 KiB; `end`
+    /// when none does before it.
+    func lineStart(after offset: Int, before end: Int) throws -> Int {
+        guard offset < end, let bytes = try fileSystem.readRange(historyPath, offset, min(1 << 16, end - offset)),
+            let lineBreak = bytes.firstIndex(of: 0x0A)
+        else { return end }
+        return offset + (lineBreak - bytes.startIndex) + 1
+    }
+
     /// The same for the bytes of `range` (which begins at a line's start), each line with its offset.
     func forEachHistoryLine(in range: Range<Int>, _ body: (UnsafeRawBufferPointer, Int) throws -> Void) throws {
         var read = 0
