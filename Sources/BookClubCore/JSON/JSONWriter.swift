@@ -90,16 +90,27 @@ struct JSONWriter {
         }
     }
 
-    /// Starts the field `name`; its value follows.
+    /// Starts the field `name`; its value follows. The comma, the line break and indent, the name and
+    /// the colon are laid out on the stack and added in one go (the many appends took a third of an
+    /// export).
     mutating func field(_ name: StaticString) {
-        if !isFirst { bytes.append(UInt8(ascii: ",")) }
+        let comma = isFirst ? 0 : 1
+        let indent = compact ? 0 : 1 + depth * 2
+        let count = comma + indent + name.utf8CodeUnitCount + 2 + (compact ? 1 : 3)
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { out in
+            out.initialize(repeating: 0x20)
+            if comma == 1 { out[0] = UInt8(ascii: ",") }
+            if indent > 0 { out[comma] = 0x0A }
+            // Field names are plain ASCII: no escaping to do.
+            let start = comma + indent
+            out[start] = UInt8(ascii: "\"")
+            UnsafeMutableRawPointer(out.baseAddress! + start + 1).copyMemory(
+                from: name.utf8Start, byteCount: name.utf8CodeUnitCount)
+            out[start + 1 + name.utf8CodeUnitCount] = UInt8(ascii: "\"")
+            out[count - (compact ? 1 : 2)] = UInt8(ascii: ":")
+            bytes.append(contentsOf: out)
+        }
         isFirst = false
-        newline()
-        // Field names are plain ASCII: no escaping to do.
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(contentsOf: UnsafeRawBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
-        bytes.append(UInt8(ascii: "\""))
-        colon()
     }
 
     /// Starts a field whose name came from outside (a column of an export), escaped as a string is.
@@ -216,11 +227,16 @@ struct JSONWriter {
         // Spelt out on the stack, then added in one go.
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: y + 18) { out in
             func put(_ value: Int, _ width: Int, before end: Int) {
-                var rest = value
-                for index in stride(from: end - 1, through: end - width, by: -1) {
-                    out[index] = UInt8(truncatingIfNeeded: 48 + rest % 10)
-                    rest /= 10
+                guard width == 2 else {
+                    var rest = value
+                    for index in stride(from: end - 1, through: end - width, by: -1) {
+                        out[index] = UInt8(truncatingIfNeeded: 48 + rest % 10)
+                        rest /= 10
+                    }
+                    return
                 }
+                out[end - 2] = UInt8(truncatingIfNeeded: 48 + value / 10)
+                out[end - 1] = UInt8(truncatingIfNeeded: 48 + value % 10)
             }
             out[0] = UInt8(ascii: "\"")
             put(t.year, y, before: y + 1)
