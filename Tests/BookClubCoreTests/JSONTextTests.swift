@@ -68,6 +68,28 @@ import Testing
         }
     }
 
+    /// A number is written as its `description` spells it (less a whole number's `.0`), those of a few
+    /// decimal places from 0.0001 to 1 without printing them in full: every one of up to 5 places, and
+    /// random ones of any.
+    @Test func numbersAreWrittenAsTheirDescriptionsSpellThem() {
+        func written(_ value: Double) -> String {
+            var writer = JSONWriter(compact: true)
+            writer.object { $0.field("p", value) }
+            return String(decoding: writer.take(), as: UTF8.self)
+        }
+        func expected(_ value: Double) -> String {
+            let text = value.description
+            return #"{"p":"# + (text.hasSuffix(".0") ? String(text.dropLast(2)) : text) + "}"
+        }
+        var random = SeededGenerator(state: 5)
+        let fewPlaces = (0...100_000).map { Double($0) / 100_000 }
+        let anyPlaces = (0..<20_000).map { _ in Double.random(in: 0...1, using: &random) }
+        let edges = [0.0001, 0.0001.nextDown, 0.0001.nextUp, 1.0.nextDown, 0.1 + 0.2, 1e-05, 0.12345678, 0.123456789]
+        for value in fewPlaces + anyPlaces + edges + [0, 1, 2.5, 1e300] {
+            #expect(written(value) == expected(value), "\(value)")
+        }
+    }
+
     /// A time as bookclub writes it is read as the decoder reads it, and any other text not at all:
     /// every byte of the 256 at every place, and random times over the years the reader takes.
     @Test func timesReadAsTheDecoderReadsThem() throws {

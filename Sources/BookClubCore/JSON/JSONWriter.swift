@@ -152,10 +152,37 @@ struct JSONWriter {
     mutating func field(_ name: StaticString, _ value: Double?) {
         guard let value else { return }
         field(name)
+        if shortFraction(value) { return }
         // The shortest text that reads back as the same number, a whole one without its `.0`, as
         // JSONEncoder writes it; finite, as the store's values are.
         let number = value.isFinite ? value.description : "0"
         bytes += number.hasSuffix(".0") ? number.utf8.dropLast(2) : number.utf8[...]
+    }
+
+    /// Writes `value`, when it is from 0.0001 to 1 (not 1) and of at most 8 decimal places, as its
+    /// `description` spells it (a progress, most often): the fewest places that read back as the same
+    /// number, without printing it in full. `false` for any other number.
+    private mutating func shortFraction(_ value: Double) -> Bool {
+        guard value >= 0.0001, value < 1 else { return false }
+        var scale = 1.0
+        for places in 1...8 {
+            scale *= 10
+            // Exact as a double; the division rounds as reading `0.` and the digits does.
+            let digits = (value * scale).rounded()
+            guard digits / scale == value else { continue }
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: places + 2) { out in
+                out[0] = UInt8(ascii: "0")
+                out[1] = UInt8(ascii: ".")
+                var rest = Int(digits)
+                for index in stride(from: places + 1, through: 2, by: -1) {
+                    out[index] = UInt8(truncatingIfNeeded: 48 + rest % 10)
+                    rest /= 10
+                }
+                bytes.append(contentsOf: out)
+            }
+            return true
+        }
+        return false
     }
 
     mutating func field(_ name: StaticString, _ value: Date?) {
