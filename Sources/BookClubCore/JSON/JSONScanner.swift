@@ -331,6 +331,9 @@ struct JSONScanner {
         }
     }
 
+    /// Takes `text` if it comes next, as it is (no blanks before it).
+    mutating func take(literal text: StaticString) -> Bool { literal(text) }
+
     private mutating func literal(_ word: StaticString) -> Bool {
         let count = word.utf8CodeUnitCount
         guard index + count <= bytes.count, sameBytes(bytes.baseAddress! + index, word.utf8Start, count: count) else {

@@ -17,6 +17,46 @@ enum HistoryLine {
     /// - Parameter expected: the book the line should be of: when it is, its id is compared in place
     ///   rather than read into a string.
     static func record(_ line: UnsafeRawBufferPointer, ofBook expected: Book.ID? = nil) -> HistoryRecord? {
+        written(line, ofBook: expected) ?? anyOrder(line, ofBook: expected)
+    }
+
+    /// A line exactly as `JSONWriter.historyLine` writes it, its keys in that order and nothing between
+    /// its tokens, read front to back: each key, with the comma and colon around it, compared in one go
+    /// (a fifth of the time of finding each key among those of the object).
+    private static func written(_ line: UnsafeRawBufferPointer, ofBook expected: Book.ID?) -> HistoryRecord? {
+        var scanner = JSONScanner(bytes: line)
+        var entry = EntryFields()
+        var (book, reading, previous): (String?, UUID?, Int?)
+        guard scanner.take(literal: #"{"book":"#) else { return nil }
+        if let expected, scanner.take(string: expected) {
+            book = expected
+        } else {
+            book = scanner.string()
+        }
+        guard book != nil, scanner.take(literal: #","entry":{"id":"#) else { return nil }
+        entry.id = scanner.uuid()
+        guard entry.id != nil else { return nil }
+        if scanner.take(literal: #","listened":"#), !scanner.read(&entry.listened) { return nil }
+        if scanner.take(literal: #","minutes":"#), !scanner.read(&entry.minutes) { return nil }
+        if scanner.take(literal: #","note":"#) {
+            entry.note = scanner.string()
+            guard entry.note != nil else { return nil }
+        }
+        if scanner.take(literal: #","page":"#), !scanner.read(&entry.page) { return nil }
+        guard scanner.take(literal: #","progress":"#), scanner.read(&entry.progress),
+            scanner.take(literal: #","time":"#), scanner.read(&entry.time), scanner.take(literal: "},")
+        else { return nil }
+        if scanner.take(literal: #""previous":"#) {
+            guard scanner.read(&previous), scanner.take(literal: ",") else { return nil }
+        }
+        guard scanner.take(literal: #""reading":"#) else { return nil }
+        reading = scanner.uuid()
+        guard scanner.take(literal: "}"), scanner.atEnd else { return nil }
+        return self.record(book: book, reading: reading, entry: entry, previous: previous)
+    }
+
+    /// A line whose keys come in any order, with blanks between its tokens.
+    private static func anyOrder(_ line: UnsafeRawBufferPointer, ofBook expected: Book.ID?) -> HistoryRecord? {
         var scanner = JSONScanner(bytes: line)
         var book: String?
         var reading: UUID?
@@ -45,8 +85,14 @@ enum HistoryLine {
             default: return false
             }
         }
-        guard complete, scanner.atEnd, let book, let reading, hasEntry, let id = entry.id,
-            let progress = entry.progress, EntryFields.isInBounds(progress), let time = entry.time
+        guard complete, scanner.atEnd, hasEntry else { return nil }
+        return record(book: book, reading: reading, entry: entry, previous: previous)
+    }
+
+    /// The record of a line read whole; `nil` when a field is missing, or its entry out of bounds.
+    private static func record(book: String?, reading: UUID?, entry: EntryFields, previous: Int?) -> HistoryRecord? {
+        guard let book, let reading, let id = entry.id, let progress = entry.progress,
+            EntryFields.isInBounds(progress), let time = entry.time
         else { return nil }
         return HistoryRecord(
             book: book, reading: reading,
