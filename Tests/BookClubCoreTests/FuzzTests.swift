@@ -177,6 +177,15 @@ import Testing
                     let again = try? decoder.decode(DecodedHistoryLine.self, from: written.dropLast())
                     #expect(again?.entry == expected.entry, "\(String(decoding: written, as: UTF8.self))")
                     #expect(again?.reading == expected.reading)
+                    // And the reader of lines as bookclub lays them out reads it, front to back, at a
+                    // time from 1583 to 9999 (any other is left to the decoder).
+                    let inOrder = written.dropLast().withUnsafeBytes { HistoryLine.written($0, ofBook: "b1") }
+                    let isFourDigitGregorian = (-12_212_553_600..<253_402_300_800).contains(
+                        expected.entry.time.timeIntervalSince1970)
+                    #expect(
+                        inOrder == nil && !isFourDigitGregorian
+                            || inOrder?.entry == expected.entry && inOrder?.previous == 42,
+                        "\(String(decoding: written, as: UTF8.self))")
                 }
                 accepted += 1
             } else {
@@ -275,7 +284,7 @@ import Testing
                 continue
             }
             #expect(
-                decoded.book == record.book && decoded.reading == record.reading,
+                decoded.book == record.book && decoded.reading == record.reading && decoded.previous == record.previous,
                 "\(String(decoding: line, as: UTF8.self))")
             #expect(decoded.entry == record.entry, "\(String(decoding: line, as: UTF8.self))")
         }

@@ -29,7 +29,7 @@ import Testing
             }
         }
         // Mostly hex digits, a byte in 40 something else.
-        let hexDigits = Array(hex)
+        let hexDigits = Array("0123456789abcdefABCDEF".utf8)
         let others = Array("-/:@G`g".utf8) + [0x00, 0x80, 0xC3, 0xFF]
         var random = SeededGenerator(state: 38)
         for _ in 0..<5_000 {
@@ -84,8 +84,15 @@ import Testing
         var random = SeededGenerator(state: 5)
         let fewPlaces = (0...100_000).map { Double($0) / 100_000 }
         let anyPlaces = (0..<20_000).map { _ in Double.random(in: 0...1, using: &random) }
+        // Six to eight places: any (from 0.00000001, in exponents below 0.0001), and from 0.0001 up.
+        let morePlaces = (0..<20_000).map { index in
+            let places = 6 + index % 3
+            let scale = [1e6, 1e7, 1e8][places - 6]
+            return Double(Int.random(in: (index % 2 == 0 ? 1 : Int(scale) / 10_000)..<Int(scale), using: &random))
+                / scale
+        }
         let edges = [0.0001, 0.0001.nextDown, 0.0001.nextUp, 1.0.nextDown, 0.1 + 0.2, 1e-05, 0.12345678, 0.123456789]
-        for value in fewPlaces + anyPlaces + edges + [0, 1, 2.5, 1e300] {
+        for value in fewPlaces + anyPlaces + morePlaces + edges + [0, 1, 2.5, 1e300] {
             #expect(written(value) == expected(value), "\(value)")
         }
     }
