@@ -324,17 +324,15 @@ struct JSONScanner {
         case UInt8(ascii: "\""): return string() != nil
         case UInt8(ascii: "{"): return object { _, scanner in scanner.skipValue(depth: depth + 1) }
         case UInt8(ascii: "["): return array { $0.skipValue(depth: depth + 1) }
-        case UInt8(ascii: "t"): return literal("true")
-        case UInt8(ascii: "f"): return literal("false")
-        case UInt8(ascii: "n"): return literal("null")
+        case UInt8(ascii: "t"): return take(literal: "true")
+        case UInt8(ascii: "f"): return take(literal: "false")
+        case UInt8(ascii: "n"): return take(literal: "null")
         default: return number() != nil
         }
     }
 
-    /// Takes `text` if it comes next, as it is (no blanks before it).
-    mutating func take(literal text: StaticString) -> Bool { literal(text) }
-
-    private mutating func literal(_ word: StaticString) -> Bool {
+    /// Takes `word` if it comes next, as it is (no blanks before it).
+    mutating func take(literal word: StaticString) -> Bool {
         let count = word.utf8CodeUnitCount
         guard index + count <= bytes.count, sameBytes(bytes.baseAddress! + index, word.utf8Start, count: count) else {
             return false
