@@ -37,6 +37,15 @@ extension StoredBook {
         self = book
     }
 
+    /// A book's keys and a reading's, in the order `JSONWriter` writes them, looked for by their place.
+    private static let bookKeys: [StaticString] = [
+        "added", "author", "contributors", "coverName", "details", "format", "historyTail", "id", "isbn", "length",
+        "pages", "privateNotes", "rating", "readings", "review", "tags", "title",
+    ]
+    private static let readingKeys: [StaticString] = [
+        "ending", "format", "highlights", "id", "latest", "resumed", "started", "withdrawn",
+    ]
+
     private static func scan(_ scanner: inout JSONScanner) -> StoredBook? {
         var id: String?
         var title: String?
@@ -52,31 +61,32 @@ extension StoredBook {
         var format: String?
         var length: Int?
         var seen = JSONScanner.SeenKeys()
-        let complete = scanner.object { key, scanner in
+        let complete = scanner.object(keys: bookKeys) { key, scanner in
+            guard key >= 0, seen.first(key) else { return false }
             switch key {
-            case "id" where seen.first(0): return scanner.read(&id)
-            case "title" where seen.first(1): return scanner.read(&title)
-            case "added" where seen.first(2): return scanner.read(&added)
-            case "author" where seen.first(3): return scanner.read(&author)
-            case "isbn" where seen.first(4): return scanner.read(&isbn)
-            case "coverName" where seen.first(5): return scanner.read(&coverName)
-            case "review" where seen.first(6): return scanner.read(&review)
-            case "privateNotes" where seen.first(7): return scanner.read(&privateNotes)
-            case "pages" where seen.first(8): return scanner.read(&pages)
-            case "rating" where seen.first(9): return scanner.read(&rating)
-            case "historyTail" where seen.first(14): return scanner.read(&historyTail)
-            case "format" where seen.first(15): return scanner.read(&format)
-            case "length" where seen.first(16): return scanner.read(&length)
-            case "tags" where seen.first(10):
+            case 7: return scanner.read(&id)
+            case 16: return scanner.read(&title)
+            case 0: return scanner.read(&added)
+            case 1: return scanner.read(&author)
+            case 8: return scanner.read(&isbn)
+            case 3: return scanner.read(&coverName)
+            case 14: return scanner.read(&review)
+            case 11: return scanner.read(&privateNotes)
+            case 10: return scanner.read(&pages)
+            case 12: return scanner.read(&rating)
+            case 6: return scanner.read(&historyTail)
+            case 5: return scanner.read(&format)
+            case 9: return scanner.read(&length)
+            case 15:
                 tags = strings(&scanner)
                 return tags != nil
-            case "readings" where seen.first(11):
+            case 13:
                 var list: [StoredReading] = []
                 guard scanner.array({ scanner in reading(&scanner).map { list.append($0) } != nil }) else {
                     return false
                 }
                 readings = list
-            case "contributors" where seen.first(12):
+            case 2:
                 var list: [Contributor] = []
                 let complete = scanner.array { scanner in
                     var name: String?
@@ -94,7 +104,7 @@ extension StoredBook {
                 }
                 guard complete else { return false }
                 contributors = list
-            case "details" where seen.first(13):
+            case 4:
                 var map: [String: [String]] = [:]
                 guard
                     scanner.object({ key, scanner in
@@ -138,33 +148,34 @@ extension StoredBook {
         var withdrawn: [UUID]?
         var format: String?
         var seen = JSONScanner.SeenKeys()
-        let complete = scanner.object { key, scanner in
+        let complete = scanner.object(keys: readingKeys) { key, scanner in
+            guard key >= 0, seen.first(key) else { return false }
             switch key {
-            case "format" where seen.first(7): return scanner.read(&format)
-            case "withdrawn" where seen.first(6):
+            case 1: return scanner.read(&format)
+            case 7:
                 var list: [UUID] = []
                 guard scanner.array({ scanner in scanner.uuid().map { list.append($0) } != nil }) else { return false }
                 withdrawn = list
-            case "highlights" where seen.first(5):
+            case 2:
                 var list: [Highlight] = []
                 guard scanner.array({ scanner in highlight(&scanner).map { list.append($0) } != nil }) else {
                     return false
                 }
                 highlights = list
-            case "id" where seen.first(0):
+            case 3:
                 id = scanner.uuid()
                 return id != nil
-            case "started" where seen.first(1): return scanner.read(&started)
-            case "ending" where seen.first(2):
+            case 6: return scanner.read(&started)
+            case 0:
                 ending = self.ending(&scanner)
                 return ending != nil
-            case "resumed" where seen.first(3):
+            case 5:
                 var list: [Ending] = []
                 guard scanner.array({ scanner in self.ending(&scanner).map { list.append($0) } != nil }) else {
                     return false
                 }
                 resumed = list
-            case "latest" where seen.first(4):
+            case 4:
                 latest = HistoryLine.entry(&scanner)
                 return latest != nil
             default: return false
