@@ -64,19 +64,20 @@ extension StoredBook {
         let complete = scanner.object(keys: bookKeys) { key, scanner in
             guard key >= 0, seen.first(key) else { return false }
             switch key {
-            case 7: return scanner.read(&id)
-            case 16: return scanner.read(&title)
+            // By place in `bookKeys`.
             case 0: return scanner.read(&added)
             case 1: return scanner.read(&author)
-            case 8: return scanner.read(&isbn)
             case 3: return scanner.read(&coverName)
-            case 14: return scanner.read(&review)
-            case 11: return scanner.read(&privateNotes)
-            case 10: return scanner.read(&pages)
-            case 12: return scanner.read(&rating)
-            case 6: return scanner.read(&historyTail)
             case 5: return scanner.read(&format)
+            case 6: return scanner.read(&historyTail)
+            case 7: return scanner.read(&id)
+            case 8: return scanner.read(&isbn)
             case 9: return scanner.read(&length)
+            case 10: return scanner.read(&pages)
+            case 11: return scanner.read(&privateNotes)
+            case 12: return scanner.read(&rating)
+            case 14: return scanner.read(&review)
+            case 16: return scanner.read(&title)
             case 15:
                 tags = strings(&scanner)
                 return tags != nil
