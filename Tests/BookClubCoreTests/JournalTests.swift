@@ -577,6 +577,28 @@ import Testing
         #expect(after[id: "b0001"]?.currentPage == 10)
     }
 
+    /// A fold cut short leaves the journal the snapshot replaced; the next save folds again, and may
+    /// be cut short as well: each snapshot names the journal that was beside it when it was written.
+    @Test func foldsCutShortOneAfterAnotherLeaveAJournalTheLastSnapshotReplaced() throws {
+        let storage = try shelf(2)
+        try logProgress(storage, book: "b0001", page: 10)
+        let journal = try #require(try storage.fileSystem.read(storage.journalPath))
+        try logProgress(storage, book: "b0001", page: 20)
+        #expect(try storage.foldJournal(lockTimeout: 1))
+        for page in [20, 30, 40] {
+            // A save after a fold cut short folds as well: no journal of its snapshot's generation.
+            if page > 20 { try logProgress(storage, book: "b0001", page: page) }
+            #expect(try text(storage, storage.journalPath) != String(decoding: journal, as: UTF8.self))
+            try storage.fileSystem.writeAtomically(storage.journalPath, journal)
+            let library = try Store(persistence: storage.persistence(lockTimeout: nil)).state
+            #expect(library[id: "b0001"]?.currentPage == page)
+        }
+        try logProgress(storage, book: "b0000", page: 5)
+        let after = try Store(persistence: storage.persistence(lockTimeout: nil)).state
+        #expect(after.books.map(\.currentPage) == [5, 40])
+        #expect(try storage.leftovers() == Leftovers())
+    }
+
     @Test func aSnapshotLaidOutOtherwiseIsReadWithItsJournal() throws {
         let storage = try shelf(3)
         try logProgress(storage, book: "b0002", page: 30)

@@ -36,7 +36,8 @@ extension LibraryFiles {
         let generation = storage.ids.hex()
         let document = Document(
             books: [], clubs: try next.decodedClubs(), generation: generation,
-            previousGeneration: self.generation ?? "", historyLength: next.commit.historyLength,
+            previousGeneration: self.generation.map { journalGeneration ?? $0 } ?? "",
+            historyLength: next.commit.historyLength,
             schemaVersion: LibraryStorage.schemaVersion, state: next.commit.state)
         return .fold(snapshot: try Self.snapshot(document, books: next.snapshotBooksToWrite()), generation: generation)
     }
@@ -157,8 +158,9 @@ extension LibraryFiles {
             // replaced by the next save.
             let replaced =
                 self.generation == nil || (try? fileSystem.writeAtomically(storage.journalPath, journal)) != nil
+            let journalOnDisk = journalGeneration
             self = try LibraryFiles(storage: storage, snapshot: snapshot)
-            if replaced { _ = try lay(journal) }
+            if replaced { _ = try lay(journal) } else { journalGeneration = journalOnDisk }
             writeNameIndex()
         }
     }
