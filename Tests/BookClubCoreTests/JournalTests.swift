@@ -440,6 +440,38 @@ import Testing
         #expect(reopened.state.books.map(\.title) == (0..<50).map { "Book \($0)" }, "the order is kept")
     }
 
+    /// Every book is read as the journal has it, in the store's order, a removed one left out, new
+    /// ones after the snapshot's.
+    @Test func everyBookIsReadWithTheJournalLaidOver() throws {
+        let count = 356
+        let storage = try shelf(count)
+        let before = try storage.fileSystem.read(path)
+        let store = try Store(persistence: storage.persistence(lockTimeout: 1))
+        try store.update { library in
+            for id in ["b0003", String(format: "b%04d", count - 3)] {
+                try library.edit(bookID: id, BookEdit(title: "Renamed \(id)"), reference: id)
+            }
+            _ = library.removeBook(id: "b0001")
+            _ = library.removeBook(id: String(format: "b%04d", count - 1))
+            _ = library.addBook(Fixture.book("ノルウェイの森", id: "new1"))
+        }
+        try store.save()
+        #expect(try storage.fileSystem.read(path) == before, "the changes are in the journal")
+        let expected =
+            (0..<count).compactMap { index -> String? in
+                let id = String(format: "b%04d", index)
+                if index == 1 || index == count - 1 { return nil }
+                return index == 3 || index == count - 3 ? "Renamed \(id)" : "Book \(index)"
+            } + ["ノルウェイの森"]
+        let library = try Store(persistence: storage.persistence(lockTimeout: nil)).state
+        #expect(library.books.map(\.title) == expected)
+        // An id twice (a hand edit) is said, as when the books are read one by one.
+        let snapshot = try text(storage, path)
+        try storage.fileSystem.writeAtomically(
+            path, Data(snapshot.replacingOccurrences(of: "\"b0200\"", with: "\"b0002\"").utf8))
+        #expect(throws: BookClubError.self) { _ = try Store(persistence: storage.persistence(lockTimeout: nil)) }
+    }
+
     /// A new snapshot copies the books no change replaced as their text stands: byte for byte the
     /// snapshot that every book decoded and written again makes.
     @Test func aNewSnapshotIsTheOneEveryBookWrittenAgainMakes() throws {
