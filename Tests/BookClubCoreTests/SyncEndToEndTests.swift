@@ -96,6 +96,32 @@ import Testing
         #expect(!laptop.contains("שלום"))
     }
 
+    /// An entry undone on the laptop is withdrawn on the desk, whose history still holds its line. The
+    /// desk removes the book and, before its log has the undo of that (syncProgress off, or a writer
+    /// killed between its save and its log), puts it back: its next sync sends the book again, without
+    /// the entry, and the desk's store must not bring the entry back from its history.
+    @Test func anEntryUndoneElsewhereStaysGoneWhenTheBookComesBackBeforeItsLogSaysSo() throws {
+        let homes = try TwoHomes()
+        defer { homes.cleanUp() }
+        try homes.join()
+        #expect(try homes.laptop.run("add", "ノルウェイの森", "--pages", "300").exitCode == 0)
+        #expect(try homes.laptop.run("progress", "ノルウェイの森", "100").exitCode == 0)
+        #expect(try homes.laptop.run("progress", "ノルウェイの森", "150", "--note", "undone").exitCode == 0)
+        #expect(try homes.desk.run("sync").exitCode == 0)
+        #expect(try homes.laptop.run("undo").exitCode == 0)
+        #expect(try homes.desk.run("sync").exitCode == 0)
+        #expect(!(try homes.export(homes.desk).contains("undone")))
+        #expect(try homes.desk.run("remove", "ノルウェイの森", "--yes").exitCode == 0)
+        #expect(try homes.desk.run("settings", "set", "syncProgress", "false").exitCode == 0)
+        #expect(try homes.desk.run("undo").exitCode == 0)
+        #expect(try homes.desk.run("settings", "set", "syncProgress", "true").exitCode == 0)
+        #expect(try homes.desk.run("sync").exitCode == 0)
+        #expect(try homes.laptop.run("sync").exitCode == 0)
+        let desk = try homes.export(homes.desk)
+        #expect(desk.contains("\"page\" : 100") && !desk.contains("undone"), "the book is back without the entry")
+        #expect(try homes.export(homes.laptop) == desk)
+    }
+
     @Test func undoTakesBackThisMachinesCommandsNotWhatASyncBroughtIn() throws {
         let homes = try TwoHomes()
         defer { homes.cleanUp() }

@@ -155,7 +155,7 @@ public struct StoreSync {
         let result = try Sync.reconcile(
             store.state, folder: folder, state: state, capture: capture, now: now, name: name,
             newDevice: newDevice(), lastContents: storage.lastContents(of:))
-        store.update { $0 = result.library }
+        store.update { $0 = result.library.withdrawingWhatIsGone(from: $0) }
         try store.save()
         try keep(result.state)
         return result.report
