@@ -606,6 +606,45 @@ import Testing
         #expect(try homes.export(homes.laptop) == desk)
     }
 
+    /// Writers of every kind, on either home, killed with SIGKILL at random moments: once both have
+    /// synced, the two hold the same library, byte for byte. The commands are drawn from a seed, the
+    /// moments are not; `BOOKCLUB_SYNC_KILLS` asks for more than 30 trials.
+    @Test func killedWritersOfEveryKindLeaveBothHomesAlike() throws {
+        let homes = try TwoHomes()
+        defer { homes.cleanUp() }
+        try homes.join()
+        for title in ["Dune", "ノルウェイの森", "שלום 📚"] {
+            #expect(try homes.laptop.run("add", title, "--pages", "500").exitCode == 0)
+        }
+        var random = SeededGenerator(state: 2026)
+        let trials = ProcessInfo.processInfo.environment["BOOKCLUB_SYNC_KILLS"].flatMap(Int.init) ?? 30
+        var kills = 0
+        for trial in 0..<trials {
+            let home = Bool.random(using: &random) ? homes.laptop : homes.desk
+            let books = (try home.json("list", "--all", "--json") as? [[String: Any]] ?? []).compactMap {
+                $0["id"] as? String
+            }
+            let book = books.randomElement(using: &random) ?? "none"
+            let page = String(Int.random(in: 1...500, using: &random))
+            let commands: [[String]] = [
+                ["progress", book, page, "--note", "trial \(trial)"], ["progress", book, "+1"], ["undo"],
+                ["edit", book, "--title", "Title \(trial)"], ["finish", book], ["unfinish", book], ["reread", book],
+                ["remove", book, "--yes"], ["add", "Book \(trial)", "--pages", page], ["sync"],
+            ]
+            let arguments = commands.randomElement(using: &random)!
+            let process = try home.start(arguments)
+            usleep(UInt32.random(in: 0...30_000))
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            if process.terminationReason != .exit { kills += 1 }
+            for home in [homes.laptop, homes.desk, homes.laptop, homes.desk] {
+                #expect(try home.run("sync").exitCode == 0, "trial \(trial): \(arguments)")
+            }
+            #expect(try homes.export(homes.laptop) == homes.export(homes.desk), "trial \(trial): \(arguments)")
+        }
+        print("sync kill trials: \(trials), killed mid-command: \(kills)")
+    }
+
     @Test func aWriterKilledBetweenItsSaveAndItsLogLosesNothing() throws {
         let homes = try TwoHomes()
         defer { homes.cleanUp() }
