@@ -119,6 +119,23 @@ import Testing
             })
     }
 
+    /// A fold stopped after its snapshot's rename, before its journal's (here `doctor --fix`'s, which
+    /// changes nothing a reader sees), leaves the journal the snapshot replaced; the next save folds
+    /// again, for no journal is of its snapshot's generation, and a power cut anywhere in that fold
+    /// leaves a store that opens. Before each snapshot named the journal on disk as the one it
+    /// replaced, the second fold cut short left a journal that every command refused.
+    @Test func aFoldStoppedAfterItsSnapshotThenAFold() throws {
+        let renamesTheSnapshot: (PowerCut.Operation) -> Bool = { operation in
+            if case .rename(_, let path) = operation { path.hasSuffix("/store.json") } else { false }
+        }
+        try explore(
+            "a fold stopped after its snapshot, then a fold", setup: ["add Dune --pages 412", "progress dune 10"],
+            steps: [
+                Step(arguments: ["doctor", "--fix"], killed: (1, renamesTheSnapshot)),
+                Step(arguments: ["progress", "dune", "20"]),
+            ])
+    }
+
     @Test func finish() throws {
         try explore(
             "finish", setup: ["add Dune --pages 412", "progress dune 100"],
