@@ -1,5 +1,11 @@
 import BookClubCore
 
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
 /// A sync folder inside a git work tree with a remote: `sync` pulls before it reads the logs, then
 /// commits this device's log and pushes. Only this device's own file is ever committed, so a pull
 /// never conflicts and needs no merge driver.
@@ -35,10 +41,24 @@ struct Git {
     private func check(_ arguments: [String], _ what: String) throws {
         let result = try run(arguments)
         guard result.code == 0 else {
+            let failed = "git could not \(what) in \(folder) (exit \(result.code))"
+            // What a git stopped mid-way (a closed terminal, a power cut) leaves, and every git after it
+            // refuses to go on with.
+            if let lock = try indexLock() {
+                throw BookClubError.unavailable(
+                    "\(failed): \(lock) is there, left by a git that runs in that repository or was stopped; if none runs, remove it"
+                )
+            }
             throw BookClubError.unavailable(
-                "git could not \(what) in \(folder) (exit \(result.code)); run `git -C \(folder) \(arguments.joined(separator: " "))` to see why"
-            )
+                "\(failed); run `git -C \(folder) \(arguments.joined(separator: " "))` to see why")
         }
+    }
+
+    /// The lock of the repository's index, when it is there.
+    private func indexLock() throws -> String? {
+        let gitDirectory = try run(["rev-parse", "--absolute-git-dir"])
+        let lock = gitDirectory.output.trimmed + "/index.lock"
+        return gitDirectory.code == 0 && FileManager.default.fileExists(atPath: lock) ? lock : nil
     }
 
     /// Brings in the other machines' commits (a merge, never a conflict: each machine commits only its

@@ -336,6 +336,24 @@ import Testing
         #expect(try homes.export(homes.laptop) == homes.export(homes.desk))
         let status = try homes.desk.run("sync", "status")
         #expect(status.stdout.contains("Everything is pushed."), "\(status.stdout)")
+
+        // A git stopped mid-way (a closed terminal, a power cut) leaves the index locked: the error
+        // names the lock, and once it is gone the next sync goes on.
+        let lock = two + "/.git/index.lock"
+        #expect(FileManager.default.createFile(atPath: lock, contents: Data()))
+        #expect(try homes.desk.run("progress", "dune", "40%").exitCode == 0)
+        let locked = try homes.desk.run("sync")
+        #expect(locked.exitCode == 69)
+        #expect(
+            locked.stderr.hasSuffix(
+                ": \(lock) is there, left by a git that runs in that repository or was stopped; if none runs, remove it.\n"
+            ),
+            "\(locked.stderr)")
+        #expect(locked.stderr.split(separator: "\n").count == 1, "\(locked.stderr)")
+        try FileManager.default.removeItem(atPath: lock)
+        #expect(try homes.desk.run("sync").exitCode == 0)
+        #expect(try homes.laptop.run("sync").exitCode == 0)
+        #expect(try homes.export(homes.laptop) == homes.export(homes.desk))
         let logs = try FileManager.default.contentsOfDirectory(atPath: two + "/bookclub/devices")
         for name in logs {
             let text = try String(contentsOfFile: two + "/bookclub/devices/" + name, encoding: .utf8)
