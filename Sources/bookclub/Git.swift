@@ -41,16 +41,14 @@ struct Git {
     private func check(_ arguments: [String], _ what: String) throws {
         let result = try run(arguments)
         guard result.code == 0 else {
-            let failed = "git could not \(what) in \(folder) (exit \(result.code))"
             // What a git stopped mid-way (a closed terminal, a power cut) leaves, and every git after it
             // refuses to go on with.
-            if let lock = try indexLock() {
-                throw BookClubError.unavailable(
-                    "\(failed): \(lock) is there, left by a git that runs in that repository or was stopped; if none runs, remove it"
-                )
+            let lock = try indexLock().map {
+                ": \($0) exists, so another git is running there or one was stopped mid-way (if none is running, delete it)"
             }
             throw BookClubError.unavailable(
-                "\(failed); run `git -C \(folder) \(arguments.joined(separator: " "))` to see why")
+                "git could not \(what) in \(folder) (exit \(result.code))\(lock ?? ""); run `git -C \(folder) \(arguments.joined(separator: " "))` to see why"
+            )
         }
     }
 

@@ -469,7 +469,9 @@ import Testing
         let snapshot = try text(storage, path)
         try storage.fileSystem.writeAtomically(
             path, Data(snapshot.replacingOccurrences(of: "\"b0200\"", with: "\"b0002\"").utf8))
-        #expect(throws: BookClubError.self) { _ = try Store(persistence: storage.persistence(lockTimeout: nil)) }
+        #expect(
+            throws: BookClubError.corruptFile(path: path, detail: "at `books[200].id`: expected an id of its own")
+        ) { _ = try Store(persistence: storage.persistence(lockTimeout: nil)) }
     }
 
     /// A new snapshot copies the books no change replaced as their text stands: byte for byte the

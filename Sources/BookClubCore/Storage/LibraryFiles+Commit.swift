@@ -36,10 +36,20 @@ extension LibraryFiles {
         let generation = storage.ids.hex()
         let document = Document(
             books: [], clubs: try next.decodedClubs(), generation: generation,
-            previousGeneration: self.generation.map { journalGeneration ?? $0 } ?? "",
+            previousGeneration: try self.generation.map { try journalGenerationOnDisk() ?? $0 } ?? "",
             historyLength: next.commit.historyLength,
             schemaVersion: LibraryStorage.schemaVersion, state: next.commit.state)
         return .fold(snapshot: try Self.snapshot(document, books: next.snapshotBooksToWrite()), generation: generation)
+    }
+
+    /// The generation the journal on disk starts with: the snapshot's own, or, after a fold cut short,
+    /// the one the snapshot replaced. A new snapshot names it as the one it replaces, for it stays until
+    /// the new journal is renamed over it (two folds cut short one after the other must leave a store
+    /// that opens). `nil` when the journal is missing, empty, or starts otherwise.
+    private func journalGenerationOnDisk() throws -> String? {
+        try fileSystem.readRange(storage.journalPath, 0, 128).flatMap { head in
+            head.prefix { $0 != 0x0A }.withUnsafeBytes { JSONLine.string("generation", in: $0) }
+        }
     }
 
     /// A book as a new snapshot writes it.
@@ -158,9 +168,8 @@ extension LibraryFiles {
             // replaced by the next save.
             let replaced =
                 self.generation == nil || (try? fileSystem.writeAtomically(storage.journalPath, journal)) != nil
-            let journalOnDisk = journalGeneration
             self = try LibraryFiles(storage: storage, snapshot: snapshot)
-            if replaced { _ = try lay(journal) } else { journalGeneration = journalOnDisk }
+            if replaced { _ = try lay(journal) }
             writeNameIndex()
         }
     }

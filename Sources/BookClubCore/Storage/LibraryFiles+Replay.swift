@@ -184,7 +184,6 @@ extension LibraryFiles {
                     throw BookClubError.corruptFile(
                         path: journalPath, detail: "line 1: expected the journal's generation")
                 }
-                journalGeneration = found
                 guard found == generation else { return false }
                 journalLength = newline + 1 - journal.startIndex
                 transactionStart = newline + 1

@@ -191,10 +191,6 @@ struct LibraryFiles {
     var journalOrder: [Book.ID] = []
     /// The committed size of a journal of the snapshot's generation; `nil` when there is none.
     var journalLength: Int?
-    /// The generation the journal on disk starts with: the snapshot's own, or (after a fold cut short)
-    /// the one the snapshot replaced; `nil` when the journal is missing or empty. A new snapshot names
-    /// it as the one it replaces, for it stays until the snapshot's own journal is renamed over it.
-    var journalGeneration: String?
     /// Whether the snapshot alone holds the library: no change waits in the journal, and the snapshot
     /// is of this schema and laid out as bookclub writes it.
     var isFolded: Bool {

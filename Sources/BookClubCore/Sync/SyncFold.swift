@@ -179,10 +179,10 @@ struct SyncFold {
 }
 
 extension Library {
-    /// This library, the operations' fold, as a store that holds `local` (every entry loaded) saves
-    /// it: an entry that a reading of `local` shows or has withdrawn, and the same reading here lacks,
-    /// is withdrawn. The store's history still holds the entry's line, and would bring it back: a book
-    /// removed and back again starts over in the operations, not in the history.
+    /// This library, the one the operations make, as a store that holds `local` (every entry loaded)
+    /// saves it: an entry that a reading of `local` shows or has withdrawn, and the same reading here
+    /// lacks, is withdrawn. The store's history still holds the entry's line and would bring it back:
+    /// a book removed and back again starts over in the operations, not in the history.
     func withdrawingWhatIsGone(from local: Library) -> Library {
         var library = self
         let localBooks = Dictionary(local.books.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
@@ -191,8 +191,9 @@ extension Library {
             for r in library.books[b].readings.indices {
                 let id = library.books[b].readings[r].id
                 guard let oldReading = old.readings.first(where: { $0.id == id }) else { continue }
-                let kept = Set(library.books[b].readings[r].progress.entries.map(\.id))
-                let gone = oldReading.progress.withdrawn.union(oldReading.progress.entries.map(\.id)).subtracting(kept)
+                let progress = library.books[b].readings[r].progress
+                let gone = oldReading.progress.withdrawn.union(oldReading.progress.entries.map(\.id))
+                    .subtracting(progress.withdrawn).subtracting(progress.entries.map(\.id))
                 for entry in gone {
                     library.books[b].readings[r].progress.withdraw(entry)
                 }
