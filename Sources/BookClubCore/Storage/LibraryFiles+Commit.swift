@@ -47,9 +47,7 @@ extension LibraryFiles {
     /// the new journal is renamed over it (two folds cut short one after the other must leave a store
     /// that opens). `nil` when the journal is missing, empty, or starts otherwise.
     private func journalGenerationOnDisk() throws -> String? {
-        try fileSystem.readRange(storage.journalPath, 0, 128).flatMap { head in
-            head.prefix { $0 != 0x0A }.withUnsafeBytes { JSONLine.string("generation", in: $0) }
-        }
+        try fileSystem.readRange(storage.journalPath, 0, 128).flatMap(Self.generation(ofJournal:))
     }
 
     /// A book as a new snapshot writes it.

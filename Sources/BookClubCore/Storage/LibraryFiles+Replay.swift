@@ -28,11 +28,16 @@ extension LibraryFiles {
             // Still the same snapshot: the journal is the one it replaced, left by a fold cut short
             // (passed over, and replaced by the next save), or one of another store.
             if try attempts == 3 || storage.fileSystem.map(storage.path) == snapshot {
-                let found = journal.prefix { $0 != 0x0A }.withUnsafeBytes { JSONLine.string("generation", in: $0) }
+                let found = Self.generation(ofJournal: journal)
                 if let previousGeneration, generation != nil, found != previousGeneration { throw foreignJournal }
                 return
             }
         }
+    }
+
+    /// The generation a journal's first line names; `nil` when it names none.
+    static func generation(ofJournal journal: Data) -> String? {
+        journal.prefix { $0 != 0x0A }.withUnsafeBytes { JSONLine.string("generation", in: $0) }
     }
 
     /// Whether the snapshot always has a journal beside it (its own, or the one it replaced): one
@@ -179,7 +184,7 @@ extension LibraryFiles {
             lineNumber += 1
             let line = journal[start..<newline]
             if lineNumber == 1 {
-                let found = line.withUnsafeBytes { JSONLine.string("generation", in: $0) }
+                let found = Self.generation(ofJournal: line)
                 guard let found else {
                     throw BookClubError.corruptFile(
                         path: journalPath, detail: "line 1: expected the journal's generation")
