@@ -61,6 +61,47 @@ import Testing
         #expect(try statuses().isEmpty, "one import is one change, undone at once")
     }
 
+    /// `list` leaves the imported columns (`details`) unread; the table is the same as from the
+    /// books read whole, `--json` still has them, and listing writes nothing.
+    @Test(.enabled(if: RealExports.isPresent, "the real exports are not here (../shared/fixtures/imports); skipped"))
+    func listingTheRealExportsReadsEveryBookAndWritesNothing() throws {
+        defer { bookclub.cleanUp() }
+        for (format, name) in [("goodreads", "goodreads-2024-24col.csv"), ("storygraph", "storygraph.csv")] {
+            let path = RealExports.folder.appendingPathComponent(name).path
+            #expect(try bookclub.run("import", format, path).exitCode == 0)
+        }
+        // Once from the snapshot the imports wrote, once with books of details changed in the journal.
+        for round in ["snapshot", "journal"] {
+            let books = try #require(try bookclub.json("list", "--all", "--json") as? [[String: Any]])
+            let detailed = books.filter { ($0["details"] as? [String: Any])?.isEmpty == false }
+            #expect(books.count > 300 && detailed.count > 300, "\(round)")
+            let before = try storeFiles()
+            let table = try bookclub.run("list", "--all")
+            #expect(table.exitCode == 0 && table.stderr.isEmpty, "\(round): \(table.stderr)")
+            let lines = table.stdout.split(separator: "\n")
+            #expect(lines.count == books.count, "\(round)")
+            for book in books {
+                let id = String((book["id"] as! String).prefix(8))
+                #expect(lines.contains { $0.hasPrefix(id + "  ") }, "\(round): \(book["title"] ?? "")")
+            }
+            #expect(try storeFiles() == before, "\(round): listing writes nothing")
+            for book in detailed.prefix(3) {
+                #expect(try bookclub.run("edit", book["id"] as! String, "--add-tag", "listed").exitCode == 0)
+            }
+        }
+        let tagged = try #require(try bookclub.json("list", "--all", "--tag", "listed", "--json") as? [[String: Any]])
+        #expect(tagged.count == 3 && tagged.allSatisfy { ($0["details"] as? [String: Any])?.isEmpty == false })
+    }
+
+    /// The store's files by name, with their bytes.
+    func storeFiles() throws -> [String: Data] {
+        let folder = bookclub.home + "/.local/share/bookclub/"
+        return try Dictionary(
+            uniqueKeysWithValues: FileManager.default.contentsOfDirectory(atPath: folder).map {
+                ($0, try Data(contentsOf: URL(fileURLWithPath: folder + $0)))
+            })
+    }
+
     @Test func aDryRunListsWhatWouldChangeAndChangesNothing() throws {
         defer { bookclub.cleanUp() }
         try place("goodreads-31.csv")

@@ -87,6 +87,26 @@ struct JSONScanner {
         return nil
     }
 
+    /// Passes over a string that `string()` would read, making none where it is ASCII without escapes.
+    mutating func skipString() -> Bool {
+        guard take(UInt8(ascii: "\"")) else { return false }
+        let start = index
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                index += 1
+                return true
+            }
+            if byte == UInt8(ascii: "\\") || byte >= 0x80 {
+                index = start - 1
+                return string() != nil
+            }
+            if byte < 0x20 { return false }
+            index += 1
+        }
+        return false
+    }
+
     /// The rest of a string that has an escape, from its first byte at `start`.
     private mutating func escapedString(from start: Int) -> String? {
         var text: [UInt8] = Array(UnsafeRawBufferPointer(rebasing: bytes[start..<index]))
@@ -395,6 +415,16 @@ struct JSONScanner {
     }
 
     /// `{"key":value,...}`, each value read by `member`, which returns `false` to give up.
+    /// Passes over an object whose every member's value `value` passes over, its keys as `skipString`.
+    mutating func skipObject(_ value: (inout JSONScanner) -> Bool) -> Bool {
+        guard take(UInt8(ascii: "{")) else { return false }
+        if take(UInt8(ascii: "}")) { return true }
+        repeat {
+            guard skipString(), take(UInt8(ascii: ":")), value(&self) else { return false }
+        } while take(UInt8(ascii: ","))
+        return take(UInt8(ascii: "}"))
+    }
+
     mutating func object(_ member: (String, inout JSONScanner) -> Bool) -> Bool {
         guard take(UInt8(ascii: "{")) else { return false }
         if take(UInt8(ascii: "}")) { return true }

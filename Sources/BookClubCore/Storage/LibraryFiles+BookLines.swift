@@ -250,24 +250,25 @@ extension LibraryFiles {
     /// Every book, in the store's order, each line read once by the scanner and its id taken from
     /// what it read (`allLines` reads each id first, for its errors); `nil` when a line is not one the
     /// scanner reads or an id comes twice, which `allLines` then says.
-    func everyBook() throws -> [Book]? {
+    func everyBook(leavingDetails: Bool = false) throws -> [Book]? {
         let snapshot = try snapshotLines().books
         var books: [Book] = []
         books.reserveCapacity(snapshot.count + journalOrder.count)
         var seen = Set<Book.ID>(minimumCapacity: snapshot.count + journalOrder.count)
         for line in snapshot {
-            guard let book = StoredBook(scanning: line), seen.insert(book.id).inserted else { return nil }
+            guard let book = StoredBook(scanning: line, leavingDetails: leavingDetails), seen.insert(book.id).inserted
+            else { return nil }
             switch journalBooks[book.id] {
             case .none: books.append(book.book)
             case .some(.some(let newer)):
-                guard let newer = StoredBook(scanning: newer) else { return nil }
+                guard let newer = StoredBook(scanning: newer, leavingDetails: leavingDetails) else { return nil }
                 books.append(newer.book)
             case .some(.none): break
             }
         }
         for id in journalOrder where !seen.contains(id) {
             guard case .some(.some(let line)) = journalBooks[id] else { continue }
-            guard let book = StoredBook(scanning: line) else { return nil }
+            guard let book = StoredBook(scanning: line, leavingDetails: leavingDetails) else { return nil }
             books.append(book.book)
         }
         return books

@@ -6,7 +6,7 @@
 
 extension LibraryFiles {
     mutating func library(in scope: LibraryScope) throws -> Library {
-        var library = try library(of: scope.books)
+        var library = try library(of: scope.books, leavingDetails: scope.leavesDetails)
         let ids = try scope.history(library)
         guard !ids.isEmpty else { return library }
         // In a long history, a few books are read by following each one's chain, when every one has
@@ -24,10 +24,10 @@ extension LibraryFiles {
         return library
     }
 
-    private mutating func library(of books: LibraryScope.Books) throws -> Library {
+    private mutating func library(of books: LibraryScope.Books, leavingDetails: Bool) throws -> Library {
         switch books {
         case .everything:
-            return try everyBook().map(library(books:)) ?? library(allLines().map(\.line))
+            return try everyBook(leavingDetails: leavingDetails).map(library(books:)) ?? library(allLines().map(\.line))
         case .books(let ids):
             return try library(ids.sorted().compactMap { try lineReadingAll(of: $0) })
         case .book(let reference):

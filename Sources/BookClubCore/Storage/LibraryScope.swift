@@ -30,6 +30,9 @@ public struct LibraryScope {
     /// The loaded books that come with every entry, chosen from the books as the snapshot has them;
     /// an error fails the load.
     var history: (Library) throws -> Set<Book.ID>
+    /// Whether the books come without their `details` (an import's columns, kept for `export`), so
+    /// that a command that shows a line a book need not decode them; such a library is never saved.
+    var leavesDetails = false
 
     public static var everything: LibraryScope { LibraryScope(books: .everything, history: { _ in [] }) }
     public static func book(named reference: String) -> LibraryScope {
@@ -39,14 +42,20 @@ public struct LibraryScope {
         LibraryScope(books: .books(ids), history: { _ in [] })
     }
 
+    /// Every book without its `details`, for a command that lists the books and changes nothing: a
+    /// save of what it loads fails.
+    public static var listing: LibraryScope {
+        LibraryScope(books: .everything, history: { _ in [] }, leavesDetails: true)
+    }
+
     /// The same books, each with its full history.
     public var withHistory: LibraryScope {
-        LibraryScope(books: books, history: { Set($0.books.map(\.id)) })
+        LibraryScope(books: books, history: { Set($0.books.map(\.id)) }, leavesDetails: leavesDetails)
     }
 
     /// The same books, those that `choose` names with their full history; `choose` sees them with
     /// the latest entries only.
     public func withHistory(of choose: @escaping (Library) -> Set<Book.ID>) -> LibraryScope {
-        LibraryScope(books: books, history: choose)
+        LibraryScope(books: books, history: choose, leavesDetails: leavesDetails)
     }
 }

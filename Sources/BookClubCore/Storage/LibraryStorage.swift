@@ -96,6 +96,7 @@ public struct LibraryStorage {
             },
             save: { old, new in
                 guard var current = files else { return }
+                precondition(!scope.leavesDetails, "a library loaded without its books' details was saved")
                 // Everything that can fail comes before the first byte is written: the kind of each
                 // file, the history's length, every byte to write (a new snapshot decodes every book).
                 try checkFiles(committed: current.commit)

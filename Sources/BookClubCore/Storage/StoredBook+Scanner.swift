@@ -26,11 +26,13 @@ extension StoredBook {
         try StoredBook(scanning: line) ?? JSONCoding.decode(StoredBook.self, from: line, path: path)
     }
 
-    init?(scanning line: Data) {
+    /// - Parameter leavingDetails: passes over `details`, checked as Foundation's decoder would read
+    ///   them but not kept (`LibraryScope.listing`).
+    init?(scanning line: Data, leavingDetails: Bool = false) {
         guard
             let book = line.withUnsafeBytes({ bytes -> StoredBook? in
                 var scanner = JSONScanner(bytes: bytes)
-                let book = StoredBook.scan(&scanner)
+                let book = StoredBook.scan(&scanner, leavingDetails: leavingDetails)
                 return scanner.atEnd ? book : nil
             })
         else { return nil }
@@ -46,7 +48,7 @@ extension StoredBook {
         "ending", "format", "highlights", "id", "latest", "resumed", "started", "withdrawn",
     ]
 
-    private static func scan(_ scanner: inout JSONScanner) -> StoredBook? {
+    private static func scan(_ scanner: inout JSONScanner, leavingDetails: Bool) -> StoredBook? {
         var id: String?
         var title: String?
         var added: Date?
@@ -105,6 +107,8 @@ extension StoredBook {
                 }
                 guard complete else { return false }
                 contributors = list
+            case 4 where leavingDetails:
+                return scanner.skipObject { scanner in scanner.array { $0.skipString() } }
             case 4:
                 var map: [String: [String]] = [:]
                 guard

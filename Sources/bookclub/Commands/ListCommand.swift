@@ -57,8 +57,9 @@ struct ListCommand: Command {
     }
 
     func run(in session: Session) throws {
+        // The table shows no imported details: they are left unread.
         let books = BookTable.sorted(
-            try session.library().state.books.filter { book in
+            try session.library(scope: json ? .everything : .listing).state.books.filter { book in
                 statuses.contains(book.status)
                     && (tag.map { tag in book.tags.contains { $0.lowercased() == tag } } ?? true)
             })

@@ -8,8 +8,9 @@ import BookClubCore
 
 /// Books as `list` prints them.
 enum BookTable {
-    /// Being read first (latest update first), then unstarted, finished and abandoned ones; each key
-    /// worked out once a book.
+    /// Being read first (latest update first), then unstarted, finished and abandoned ones, each
+    /// group by title; each key worked out once a book, and a title lowercased only where two books
+    /// tie before it (books imported on one day, say).
     static func sorted(_ books: [Book]) -> [Book] {
         func rank(_ status: Book.Status) -> Int {
             switch status {
@@ -20,23 +21,33 @@ enum BookTable {
             }
         }
         // The keys are sorted with the books' places, not the books, which are large to move.
-        return books.indices.map {
-            (
-                rank: rank(books[$0].status), activity: activity(books[$0]), title: books[$0].title.lowercased(),
-                place: $0
-            )
-        }
-        .sorted { a, b in
+        var keys = books.indices.map { (rank: rank(books[$0].status), activity: activity(books[$0]), place: $0) }
+        keys.sort { a, b in
             if a.rank != b.rank { return a.rank < b.rank }
             if a.activity != b.activity { return a.activity > b.activity }
-            return a.title < b.title
+            return a.place < b.place
         }
-        .map { books[$0.place] }
+        var start = keys.startIndex
+        while start < keys.endIndex {
+            var end = start + 1
+            while end < keys.endIndex, keys[end].rank == keys[start].rank, keys[end].activity == keys[start].activity {
+                end += 1
+            }
+            if end - start > 1 {
+                let titles = keys[start..<end].map { (title: books[$0.place].title.lowercased(), key: $0) }
+                keys.replaceSubrange(
+                    start..<end,
+                    with: titles.sorted { $0.title != $1.title ? $0.title < $1.title : $0.key.place < $1.key.place }
+                        .map(\.key))
+            }
+            start = end
+        }
+        return keys.map { books[$0.place] }
     }
 
     static func activity(_ book: Book) -> Date {
-        book.currentReading?.ending?.date ?? book.currentReading?.progress.latest?.time ?? book.currentReading?.started
-            ?? book.added
+        guard let reading = book.currentReading else { return book.added }
+        return reading.ending?.date ?? reading.progress.latest?.time ?? reading.started ?? book.added
     }
 
     /// One line a book: id, title, author, progress bar, percent and where it stands; the author
@@ -47,12 +58,14 @@ enum BookTable {
         let idWidth = 8
         let barWidth = min(24, max(8, (width ?? 100) / 5))
         let rows = books.map { book -> [TerminalText] in
+            let reading = book.currentReading
+            let progress = book.currentProgress
             var detail: String
             switch book.status {
             case .unstarted: detail = "not started"
             case .reading:
                 // A book logged in percents with no page count has its percent in the column before.
-                let logged = book.currentReading?.progress.latest != nil
+                let logged = reading?.progress.latest != nil
                 detail =
                     book.currentListened.map { DurationText.clock($0) + "/" + DurationText.clock(book.length ?? 0) }
                     ?? book.currentPage.map { page in "p. \(page)" + (book.pages.map { "/\($0)" } ?? "") }
@@ -60,15 +73,14 @@ enum BookTable {
             case .finished, .abandoned:
                 detail =
                     book.status.rawValue
-                    + (book.currentReading?.ending?.date.map { " " + DateText.day($0, timeZone: timeZone) } ?? "")
+                    + (reading?.ending?.date.map { " " + DateText.day($0, timeZone: timeZone) } ?? "")
             }
             if book.currentFormat == .audiobook { detail += " · audio" }
             // The bar, the percent and the detail are bookclub's own words, laid out as they are.
             let row: [TerminalText] = [
-                TerminalText(String(book.id.prefix(idWidth))), TerminalText(book.title),
-                TerminalText(book.author ?? ""),
-                TerminalText(layout: ProgressBar.render(book.currentProgress, width: barWidth)),
-                TerminalText(layout: ProgressText.percent(book.currentProgress)), TerminalText(layout: detail),
+                TerminalText(shortID(book.id, idWidth)), TerminalText(book.title), TerminalText(book.author ?? ""),
+                TerminalText(layout: ProgressBar.render(progress, width: barWidth)),
+                TerminalText(layout: ProgressText.percent(progress)), TerminalText(layout: detail),
             ]
             return stars ? row + ["\(book.currentRating.map(Rating.stars) ?? "")"] : row
         }
@@ -86,5 +98,13 @@ enum BookTable {
             default: text
             }
         }
+    }
+
+    /// The first `width` characters of an id, read as bytes when they are printable ASCII and
+    /// ASCII follows (a character each), as in every id bookclub makes.
+    private static func shortID(_ id: String, _ width: Int) -> String {
+        let head = id.utf8.prefix(width + 1)
+        guard head.allSatisfy({ (0x20..<0x7F).contains($0) }) else { return String(id.prefix(width)) }
+        return String(decoding: head.prefix(width), as: UTF8.self)
     }
 }
