@@ -60,6 +60,16 @@ struct BookClubRunner {
     }
 
     var storePath: String { home + "/.local/share/bookclub/store.json" }
+
+    /// The store's files by name, with their bytes (the lock file aside).
+    func storeFiles() -> [String: Data] {
+        let folder = (storePath as NSString).deletingLastPathComponent
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        return Dictionary(
+            uniqueKeysWithValues: names.filter { !$0.hasSuffix(".lock") }.map {
+                ($0, FileManager.default.contents(atPath: folder + "/" + $0) ?? Data())
+            })
+    }
     var settingsPath: String { home + "/.config/bookclub/settings.json" }
 
     /// `$BOOKCLUB_TEST_BINARY` when set (to test a release build), else the executable beside the
@@ -97,13 +107,17 @@ struct BookClubRunner {
 
     /// Runs bookclub to its end. With `timeLimit`, it is killed after that many seconds (by
     /// `timeout(1)`), and `Result.signalled` tells a run a signal ended (a trap, a crash, the limit).
+    /// With `program`, runs that instead (a shell that runs bookclub), in the same home.
     func run(
         _ arguments: [String], input: String? = nil, environment extra: [String: String] = [:],
         unsetting: [String] = [],
-        timeLimit: Int? = nil
+        timeLimit: Int? = nil, program: String? = nil
     ) throws -> Result {
         let process = Process()
-        if let timeLimit {
+        if let program {
+            process.executableURL = URL(fileURLWithPath: program)
+            process.arguments = arguments
+        } else if let timeLimit {
             process.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
             process.arguments = ["-s", "KILL", String(timeLimit), Self.executable.path] + arguments
         } else {

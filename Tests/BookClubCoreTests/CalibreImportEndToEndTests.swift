@@ -1,16 +1,6 @@
 import Foundation
 import Testing
 
-/// Every file of the store's folder, by name, byte for byte.
-private func storeFiles(_ bookclub: BookClubRunner) -> [String: Data] {
-    let folder = (bookclub.storePath as NSString).deletingLastPathComponent
-    var files: [String: Data] = [:]
-    for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {
-        files[name] = FileManager.default.contents(atPath: folder + "/" + name)
-    }
-    return files
-}
-
 /// `bookclub import calibre` end to end, on the real databases and on small ones made here.
 @Suite(.enabled(if: Calibre.isPresent, "the real files are not here (../shared/fixtures/calibre); skipped"))
 struct CalibreImportEndToEndTests {
@@ -35,14 +25,14 @@ struct CalibreImportEndToEndTests {
         let imported = try bookclub.run("import", "calibre", file)
         #expect(imported.exitCode == 0, "\(imported.stderr)")
         #expect(imported.stderr == "Imported 48 books: 48 not started; 0 already in the store.\n")
-        let store = storeFiles(bookclub)
+        let store = bookclub.storeFiles()
         let again = try bookclub.run("import", "calibre", file, "--json")
         #expect(again.exitCode == 0, "\(again.stderr)")
         #expect(again.stderr == "Imported 0 books; 48 already in the store.\n")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [String: Any])
         #expect(json["source"] as? String == "calibre")
         #expect(json["alreadyInStore"] as? Int == 48)
-        #expect(storeFiles(bookclub) == store, "the second import changes nothing")
+        #expect(bookclub.storeFiles() == store, "the second import changes nothing")
 
         let book = try #require(try bookclub.json("show", "10% Happier", "--json") as? [String: Any])
         #expect(book["author"] as? String == "Dan Harris")
@@ -269,7 +259,7 @@ struct CalibreImportFuzzTests {
                 try original.write(to: URL(fileURLWithPath: path))
                 try Calibre.sqlite(path, script)
             }
-            let before = storeFiles(bookclub)
+            let before = bookclub.storeFiles()
             let result = try bookclub.run(["import", "calibre", path], timeLimit: 30)
             #expect(!result.signalled, "\(name): no trap, in time")
             #expect(codes.contains(result.exitCode), "\(name): exit \(result.exitCode): \(result.stderr)")
@@ -277,7 +267,7 @@ struct CalibreImportFuzzTests {
                 !result.stderr.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" || $0.value == 0x7F },
                 "\(name): no raw control character")
             if result.exitCode != 0 {
-                #expect(storeFiles(bookclub) == before, "\(name): the store is untouched")
+                #expect(bookclub.storeFiles() == before, "\(name): the store is untouched")
                 #expect(
                     result.stderr.hasPrefix("Error: ") && result.stderr.split(separator: "\n").count == 1, "\(name)")
                 #expect(result.stdout == "")

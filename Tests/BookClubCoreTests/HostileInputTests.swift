@@ -234,16 +234,7 @@ import Testing
         _ = try bookclub.add("Dune", "--pages", "412")
         #expect(try bookclub.run("progress", "dune", "100", "--note", "the spice").exitCode == 0)
         #expect(try bookclub.run("progress", "dune", "150").exitCode == 0)
-        return try files()
-    }
-
-    func files() throws -> [String: Data] {
-        let folder = URL(fileURLWithPath: bookclub.storePath).deletingLastPathComponent().path
-        var result: [String: Data] = [:]
-        for name in try FileManager.default.contentsOfDirectory(atPath: folder) where !name.hasSuffix(".lock") {
-            result[name] = FileManager.default.contents(atPath: folder + "/" + name)
-        }
-        return result
+        return bookclub.storeFiles()
     }
 
     /// A journal lost (deleted) or cut to nothing (by a sync or disk tool) is refused by every
@@ -266,7 +257,7 @@ import Testing
         } else {
             try Data().write(to: URL(fileURLWithPath: journal))
         }
-        let before = try files()
+        let before = bookclub.storeFiles()
         for command in [["list"], ["progress", "dune", "+5"], ["show", "dune"], ["history"], ["undo"]] {
             let result = try bookclub.run(command)
             #expect(result.exitCode == 65, "\(command): \(result)")
@@ -274,7 +265,7 @@ import Testing
                 result.stderr.contains("store.json.journal: is \(loss)")
                     && result.stderr.contains("bookclub doctor --fix"), "\(command): \(result.stderr)")
         }
-        #expect(try files() == before, "nothing was cut or written")
+        #expect(bookclub.storeFiles() == before, "nothing was cut or written")
         let doctor = try bookclub.run("doctor")
         #expect(doctor.exitCode == 1 && doctor.stdout.contains("store.json.journal: is \(loss)"), "\(doctor)")
 
@@ -295,7 +286,9 @@ import Testing
         #expect(aside.count == 1 && fix.stdout.contains("kept 1 line of "), "\(aside) \(fix)")
         let kept = try #require(aside.first.flatMap { FileManager.default.contents(atPath: folder + "/" + $0) })
         #expect(String(decoding: kept, as: UTF8.self).contains("Dana"))
-        #expect(history.count <= kept.count + (try files()["store.json.history"]?.count ?? 0), "no byte of it lost")
+        #expect(
+            history.count <= kept.count + (bookclub.storeFiles()["store.json.history"]?.count ?? 0),
+            "no byte of it lost")
 
         let book = try #require(try bookclub.json("show", "dune", "--json") as? [String: Any])
         let entries = try #require((book["readings"] as? [[String: Any]])?.first?["entries"] as? [[String: Any]])
@@ -330,15 +323,15 @@ import Testing
         #expect(try other.run("progress", "kindred", "40").exitCode == 0)
         try FileManager.default.removeItem(atPath: bookclub.storePath + ".journal")
         try FileManager.default.copyItem(atPath: other.storePath + ".journal", toPath: bookclub.storePath + ".journal")
-        let before = try files()
+        let before = bookclub.storeFiles()
         let result = try bookclub.run("progress", "dune", "+5")
         #expect(
             result.exitCode == 65 && result.stderr.contains("store.json.journal: belongs to another store"), "\(result)"
         )
-        #expect(try files() == before)
+        #expect(bookclub.storeFiles() == before)
         let fix = try bookclub.run("doctor", "--fix")
         #expect(fix.exitCode == 1, "a journal of another store is not replaced by doctor: \(fix)")
-        #expect(try files() == before)
+        #expect(bookclub.storeFiles() == before)
     }
 
     @Test func aMissingHistoryIsNamedWithTheWayOut() throws {
@@ -346,10 +339,10 @@ import Testing
         _ = try prepare()
         #expect(try bookclub.run("doctor", "--fix").exitCode == 0, "folded: the journal carries no line")
         try FileManager.default.removeItem(atPath: bookclub.storePath + ".history")
-        let before = try files()
+        let before = bookclub.storeFiles()
         let result = try bookclub.run("show", "dune")
         #expect(result.exitCode == 65 && result.stderr.contains("store.json.history: is missing"), "\(result)")
-        #expect(try files() == before)
+        #expect(bookclub.storeFiles() == before)
     }
 }
 

@@ -75,7 +75,7 @@ import Testing
             let books = try #require(try bookclub.json("list", "--all", "--json") as? [[String: Any]])
             let detailed = books.filter { ($0["details"] as? [String: Any])?.isEmpty == false }
             #expect(books.count > 300 && detailed.count > 300, "\(round)")
-            let before = try storeFiles()
+            let before = bookclub.storeFiles()
             let table = try bookclub.run("list", "--all")
             #expect(table.exitCode == 0 && table.stderr.isEmpty, "\(round): \(table.stderr)")
             let lines = table.stdout.split(separator: "\n")
@@ -84,22 +84,13 @@ import Testing
                 let id = String((book["id"] as! String).prefix(8))
                 #expect(lines.contains { $0.hasPrefix(id + "  ") }, "\(round): \(book["title"] ?? "")")
             }
-            #expect(try storeFiles() == before, "\(round): listing writes nothing")
+            #expect(bookclub.storeFiles() == before, "\(round): listing writes nothing")
             for book in detailed.prefix(3) {
                 #expect(try bookclub.run("edit", book["id"] as! String, "--add-tag", "listed").exitCode == 0)
             }
         }
         let tagged = try #require(try bookclub.json("list", "--all", "--tag", "listed", "--json") as? [[String: Any]])
         #expect(tagged.count == 3 && tagged.allSatisfy { ($0["details"] as? [String: Any])?.isEmpty == false })
-    }
-
-    /// The store's files by name, with their bytes.
-    func storeFiles() throws -> [String: Data] {
-        let folder = bookclub.home + "/.local/share/bookclub/"
-        return try Dictionary(
-            uniqueKeysWithValues: FileManager.default.contentsOfDirectory(atPath: folder).map {
-                ($0, try Data(contentsOf: URL(fileURLWithPath: folder + $0)))
-            })
     }
 
     @Test func aDryRunListsWhatWouldChangeAndChangesNothing() throws {

@@ -75,10 +75,10 @@ struct ListCommand: Command {
                 as: .message)
             return
         }
-        for line in BookTable.render(
-            books, width: session.terminal.lineWidth, style: session.style, timeZone: session.timeZone, stars: stars)
-        {
-            session.output.write(line, as: .data)
-        }
+        session.output.write(
+            BookTable.render(
+                books, width: session.terminal.lineWidth, style: session.style, timeZone: session.timeZone, stars: stars
+            ),
+            as: .data)
     }
 }

@@ -51,9 +51,9 @@ enum BookTable {
     }
 
     /// One line a book: id, title, author, progress bar, percent and where it stands; the author
-    /// column goes when no book has one.
+    /// column goes when no book has one. The lines come as one text, a line break between two.
     static func render(_ books: [Book], width: Int?, style: Style, timeZone: Zone, stars: Bool = false)
-        -> [TerminalText]
+        -> TerminalText
     {
         let idWidth = 8
         let barWidth = min(24, max(8, (width ?? 100) / 5))
@@ -89,7 +89,7 @@ enum BookTable {
         let table = Table(
             rows: hasAuthors ? rows : rows.map { $0.enumerated().filter { $0.offset != 2 }.map(\.element) },
             flexibleColumns: hasAuthors ? [1, 2] : [1], rightAligned: [hasAuthors ? 4 : 3])
-        return table.render(width: width) { column, text in
+        return table.renderedText(width: width) { column, text in
             switch hasAuthors || column < 2 ? column : column + 1 {
             case 0: style.dim(text)
             case 1: style.bold(text)

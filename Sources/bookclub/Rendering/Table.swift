@@ -40,7 +40,32 @@ struct Table {
     ///   - width: the width to fit, or `nil` for no limit (output to a pipe).
     ///   - style: applied to each cell's text before it is padded.
     func render(width: Int?, style: (_ column: Int, _ text: TerminalText) -> TerminalText = { $1 }) -> [TerminalText] {
-        guard let columns = rows.map(\.count).max(), columns > 0 else { return [] }
+        var lines: [TerminalText] = []
+        lines.reserveCapacity(rows.count)
+        layOut(width: width, style: style) { lines.append(TerminalText(layout: String(decoding: $0, as: UTF8.self))) }
+        return lines
+    }
+
+    /// The lines `render` gives, as one text with a line break between two lines: a table of
+    /// thousands of rows (`list`) made one string, not thousands.
+    func renderedText(width: Int?, style: (_ column: Int, _ text: TerminalText) -> TerminalText = { $1 })
+        -> TerminalText
+    {
+        var text: [UInt8] = []
+        var first = true
+        layOut(width: width, style: style) { line in
+            if !first { text.append(0x0A) }
+            first = false
+            text.append(contentsOf: line)
+        }
+        return TerminalText(layout: String(decoding: text, as: UTF8.self))
+    }
+
+    /// Lays out each line in UTF-8, trailing spaces cut, and gives it to `emit`.
+    private func layOut(
+        width: Int?, style: (_ column: Int, _ text: TerminalText) -> TerminalText, emit: (ArraySlice<UInt8>) -> Void
+    ) {
+        guard let columns = rows.map({ $0.count }).max(), columns > 0 else { return }
         let cells =
             rows.allSatisfy { $0.count == columns }
             ? rows : rows.map { row in (0..<columns).map { row.indices.contains($0) ? row[$0] : "" } }
@@ -73,14 +98,14 @@ struct Table {
         }
         let lastStart = widths.dropLast().reduce(0, +) + 2 * (columns - 1)
         if wraps, let width { widths[columns - 1] = max(Self.minimumWrapWidth, width - lastStart) }
-        // Each line is made in one buffer of UTF-8, a string at its end (appending strings to a string
-        // costs several times more): padding and separators are held back until text follows them,
-        // so that a line ends where its last text does.
+        // Each line is made in one buffer of UTF-8 (appending strings to a string costs several times
+        // more): padding and separators are held back until text follows them, so that a line ends
+        // where its last text does.
         var line: [UInt8] = []
         line.reserveCapacity(lastStart + 64)
         // Looked up twice a cell: an array, not the set's hashing.
         let alignsRight = (0..<columns).map(rightAligned.contains)
-        return cells.indices.flatMap { index in
+        for index in cells.indices {
             var continuation: [TerminalText] = []
             line.removeAll(keepingCapacity: true)
             var held = 0
@@ -111,10 +136,11 @@ struct Table {
                 // The last column is not padded: a long note on one row costs the other rows nothing.
                 if !alignsRight[column] && column < columns - 1 { held += padding }
             }
-            var text = String(decoding: line, as: UTF8.self)
             // A cell's own text may end in spaces.
-            if line.last == UInt8(ascii: " ") { text = text.trimmingTrailingSpaces }
-            return [TerminalText(layout: text)] + continuation.map(\.trimmingTrailingSpaces)
+            var end = line.endIndex
+            while end > line.startIndex, line[end - 1] == UInt8(ascii: " ") { end -= 1 }
+            emit(line[..<end])
+            for text in continuation { emit(ArraySlice(text.trimmingTrailingSpaces.string.utf8)) }
         }
     }
 }
