@@ -35,6 +35,6 @@ public enum ProgressText {
         let value = fraction * 100
         if value > 0 && value < 1 { return "<1%" }
         if value > 99 && value < 100 { return ">99%" }
-        return "\(Int(value.rounded()))%"
+        return String(Int(value.rounded())) + "%"
     }
 }

@@ -269,10 +269,12 @@ private struct BookPositions {
 extension LibraryStorage {
     /// Reads the library, each reading with its latest entry, to go through its books with every entry.
     ///
-    /// - Parameter ordered: the books in the order of `Library.exportOrder`, rather than the store's.
-    public func historyWalk(ordered: Bool = false) throws -> HistoryWalk {
+    /// - Parameters:
+    ///   - ordered: the books in the order of `Library.exportOrder`, rather than the store's.
+    ///   - leavingDetails: the books come without their `details` (as `LibraryScope.listing` has them).
+    public func historyWalk(ordered: Bool = false, leavingDetails: Bool = false) throws -> HistoryWalk {
         var files = try readFiles(locked: false)
-        var library = try files.library(in: .everything)
+        var library = try files.library(in: leavingDetails ? .listing : .everything)
         if ordered { library.books.sort(by: Library.exportOrder) }
         return HistoryWalk(library: library, storage: self, length: files.commit.historyLength)
     }

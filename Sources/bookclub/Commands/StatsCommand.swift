@@ -64,7 +64,8 @@ struct StatsCommand: Command {
         let goal = try session.settings().state.yearlyGoal
         // A few books at a time: a history of a million entries is never held whole.
         session.noteMissingStore()
-        let walk = try session.storage.historyWalk()
+        // No figure, chart or page reads an import's details.
+        let walk = try session.storage.historyWalk(leavingDetails: true)
         var counter = ReadingStats.Counter(now: session.now(), timeZone: session.timeZone, year: year)
         try walk.forEachBook { counter.count($0) }
         let stats = ReadingStats(counter, library: walk.library, goal: goal)

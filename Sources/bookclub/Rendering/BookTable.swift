@@ -57,6 +57,8 @@ enum BookTable {
     {
         let idWidth = 8
         let barWidth = min(24, max(8, (width ?? 100) / 5))
+        // A table of thousands of rows has a few dozen bars: each made once.
+        var bars = [String?](repeating: nil, count: 8 * barWidth + 1)
         let rows = books.map { book -> [TerminalText] in
             let reading = book.currentReading
             let progress = book.currentProgress
@@ -68,7 +70,8 @@ enum BookTable {
                 let logged = reading?.progress.latest != nil
                 detail =
                     book.currentListened.map { DurationText.clock($0) + "/" + DurationText.clock(book.length ?? 0) }
-                    ?? book.currentPage.map { page in "p. \(page)" + (book.pages.map { "/\($0)" } ?? "") }
+                    ?? book.currentPage.map { page in "p. " + String(page) + (book.pages.map { "/" + String($0) } ?? "")
+                    }
                     ?? (logged ? "" : "no progress yet")
             case .finished, .abandoned:
                 detail =
@@ -76,10 +79,13 @@ enum BookTable {
                     + (reading?.ending?.date.map { " " + DateText.day($0, timeZone: timeZone) } ?? "")
             }
             if book.currentFormat == .audiobook { detail += " · audio" }
+            let eighths = ProgressBar.eighths(progress, width: barWidth)
+            let bar = bars[eighths] ?? ProgressBar.render(eighths: eighths, width: barWidth)
+            bars[eighths] = bar
             // The bar, the percent and the detail are bookclub's own words, laid out as they are.
             let row: [TerminalText] = [
                 TerminalText(shortID(book.id, idWidth)), TerminalText(book.title), TerminalText(book.author ?? ""),
-                TerminalText(layout: ProgressBar.render(progress, width: barWidth)),
+                TerminalText(layout: bar),
                 TerminalText(layout: ProgressText.percent(progress)), TerminalText(layout: detail),
             ]
             return stars ? row + ["\(book.currentRating.map(Rating.stars) ?? "")"] : row

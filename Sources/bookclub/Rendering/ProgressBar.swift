@@ -1,9 +1,17 @@
 /// A Unicode progress bar with eighth-block resolution: `██████▍░░░`.
 enum ProgressBar {
     static func render(_ fraction: Double, width: Int) -> String {
-        guard width > 0 else { return "" }
+        render(eighths: eighths(fraction, width: width), width: width)
+    }
+
+    /// How many eighths of a block of a bar `width` blocks wide `fraction` fills: 0 to `8 * width`.
+    static func eighths(_ fraction: Double, width: Int) -> Int {
         let clamped = fraction.isFinite ? min(max(fraction, 0), 1) : 0
-        let eighths = Int((clamped * Double(width * 8)).rounded())
+        return Int((clamped * Double(max(width, 0) * 8)).rounded())
+    }
+
+    static func render(eighths: Int, width: Int) -> String {
+        guard width > 0 else { return "" }
         let (full, partial) = (eighths / 8, eighths % 8)
         // Each block is three bytes of UTF-8, E2 96 xx: █ is 88, ▏ to ▉ are 8F down to 89, ░ is 91.
         // Written as bytes, a table's every row costs a copy, not a string built a character at a time.
