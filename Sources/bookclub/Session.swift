@@ -63,6 +63,7 @@ final class Session {
     private var sceneStore: Store<SceneState>?
     private(set) var libraryStore: Store<Library>?
     private var libraryIsLocked = false
+    private var libraryLeavesDetails = false
     /// Whether a missing store has been said, or is not to be (a completion's listing prints nothing else).
     var missingStoreNoted = false
     /// Whether the command printed JSON, which is never paged.
@@ -100,7 +101,11 @@ final class Session {
     ///   one book loads only it (`library(forWriting:for:)` with its operation), so that it costs the
     ///   same however many books the store holds.
     func library(forWriting: Bool = false, scope: LibraryScope = .everything) throws -> Store<Library> {
-        if let libraryStore, libraryIsLocked || !forWriting { return libraryStore }
+        precondition(!(forWriting && scope.leavesDetails), "a library without its books' details is never written")
+        // A library read without the books' details serves only a read that asks for no more.
+        if let libraryStore, libraryIsLocked || !forWriting, scope.leavesDetails || !libraryLeavesDetails {
+            return libraryStore
+        }
         if !forWriting { noteMissingStore() }
         let timeout = forWriting ? try settings().state.lockTimeout : nil
         let store = try Store(
@@ -109,6 +114,7 @@ final class Session {
                 scope: scope, didSave: { [unowned self] in savedChange = $0 }))
         libraryStore = store
         libraryIsLocked = forWriting
+        libraryLeavesDetails = scope.leavesDetails
         if forWriting { libraryFingerprint = try? storage.fingerprint() }
         return store
     }
@@ -126,7 +132,7 @@ final class Session {
     /// Releases the library and its lock before the command ends (to sync after `undo`).
     func releaseLibrary() {
         libraryStore = nil
-        libraryIsLocked = false
+        (libraryIsLocked, libraryLeavesDetails) = (false, false)
     }
 
     /// Open Library, through the cache (see `OpenLibraryService`).
@@ -177,19 +183,23 @@ final class Session {
             for (text, toStandardOutput) in pending where !toStandardOutput { services.write(text, false) }
             return
         }
-        // What goes to one stream in a row is written at once, in pieces of at most 64 KiB: a
-        // write a line made `list` of 3,000 books 3,000 system calls.
-        var run = ""
-        var runIsOutput = true
-        for (text, toStandardOutput) in pending {
-            if toStandardOutput != runIsOutput || run.utf8.count >= 1 << 16, !run.isEmpty {
-                services.write(run, runIsOutput)
-                run = ""
+        for (text, toStandardOutput) in Self.writes(of: pending) { services.write(text, toStandardOutput) }
+    }
+
+    /// The writes that send `pending` in its order: what goes to one stream in a row, joined (a
+    /// write a line made a `list` of 3,000 books 3,000 system calls).
+    static func writes(of pending: [(text: String, toStandardOutput: Bool)]) -> [(
+        text: String, toStandardOutput: Bool
+    )] {
+        var writes: [(text: String, toStandardOutput: Bool)] = []
+        for item in pending {
+            if writes.last?.toStandardOutput == item.toStandardOutput {
+                writes[writes.count - 1].text += item.text
+            } else {
+                writes.append(item)
             }
-            runIsOutput = toStandardOutput
-            run += text
         }
-        if !run.isEmpty { services.write(run, runIsOutput) }
+        return writes
     }
 
     /// Releases the stores and with them the store lock; output not flushed by then is dropped.

@@ -61,8 +61,9 @@ import Testing
         #expect(try statuses().isEmpty, "one import is one change, undone at once")
     }
 
-    /// `list` leaves the imported columns (`details`) unread; the table is the same as from the
-    /// books read whole, `--json` still has them, and listing writes nothing.
+    /// `list` leaves the imported columns (`details`) unread (`ListTests` holds what it reads to the
+    /// books read whole): the table has a line a book, `--json` still has the details, and listing
+    /// writes nothing.
     @Test(.enabled(if: RealExports.isPresent, "the real exports are not here (../shared/fixtures/imports); skipped"))
     func listingTheRealExportsReadsEveryBookAndWritesNothing() throws {
         defer { bookclub.cleanUp() }

@@ -414,7 +414,6 @@ struct JSONScanner {
         return -1
     }
 
-    /// `{"key":value,...}`, each value read by `member`, which returns `false` to give up.
     /// Passes over an object whose every member's value `value` passes over, its keys as `skipString`.
     mutating func skipObject(_ value: (inout JSONScanner) -> Bool) -> Bool {
         guard take(UInt8(ascii: "{")) else { return false }
@@ -425,6 +424,7 @@ struct JSONScanner {
         return take(UInt8(ascii: "}"))
     }
 
+    /// `{"key":value,...}`, each value read by `member`, which returns `false` to give up.
     mutating func object(_ member: (String, inout JSONScanner) -> Bool) -> Bool {
         guard take(UInt8(ascii: "{")) else { return false }
         if take(UInt8(ascii: "}")) { return true }

@@ -250,6 +250,8 @@ extension LibraryFiles {
     /// Every book, in the store's order, each line read once by the scanner and its id taken from
     /// what it read (`allLines` reads each id first, for its errors); `nil` when a line is not one the
     /// scanner reads or an id comes twice, which `allLines` then says.
+    ///
+    /// - Parameter leavingDetails: each book without its `details` (`LibraryScope.listing`).
     func everyBook(leavingDetails: Bool = false) throws -> [Book]? {
         let snapshot = try snapshotLines().books
         var books: [Book] = []

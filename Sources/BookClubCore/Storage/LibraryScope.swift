@@ -10,7 +10,8 @@
 /// books a scope names, so that a command about one book reads one book however many the store holds.
 /// A book loaded without its history holds the latest entry of each reading and nothing else, and
 /// says so (`ReadingProgress.isWhole`). A command says what it reads by an operation
-/// (`LibraryScope(for:resolved:)`); the scopes here serve the storage, sync and tests.
+/// (`LibraryScope(for:resolved:)`); the scopes here serve the storage, sync and tests, and `listing`
+/// the commands that read every book but not its imported details.
 ///
 /// ```swift
 /// storage.persistence(lockTimeout: nil, scope: .book(named: "dune").withHistory)
@@ -31,8 +32,9 @@ public struct LibraryScope {
     /// an error fails the load.
     var history: (Library) throws -> Set<Book.ID>
     /// Whether the books come without their `details` (an import's columns, kept for `export`), so
-    /// that a command that shows a line a book need not decode them; such a library is never saved.
-    var leavesDetails = false
+    /// that a command that shows a line a book need not decode them. Saving such a library is a
+    /// programming error: the save stops the process before it writes anything.
+    public internal(set) var leavesDetails = false
 
     public static var everything: LibraryScope { LibraryScope(books: .everything, history: { _ in [] }) }
     public static func book(named reference: String) -> LibraryScope {
@@ -42,8 +44,8 @@ public struct LibraryScope {
         LibraryScope(books: .books(ids), history: { _ in [] })
     }
 
-    /// Every book without its `details`, for a command that lists the books and changes nothing: a
-    /// save of what it loads fails.
+    /// Every book without its `details`, for a command that lists the books and changes nothing
+    /// (`list`, `stats`); see `leavesDetails`.
     public static var listing: LibraryScope {
         LibraryScope(books: .everything, history: { _ in [] }, leavesDetails: true)
     }

@@ -66,7 +66,9 @@ public struct LibraryStorage {
     ///
     /// - Parameters:
     ///   - recording: the command line and time to record each save under in the undo log.
-    ///   - scope: the books to load; a save writes the books that changed, so the others stay as they are.
+    ///   - scope: the books to load; a save writes the books that changed, so the others stay as they
+    ///     are. A scope that leaves the books' details out (`LibraryScope.listing`) is for reading
+    ///     only: a save stops the process.
     ///   - didSave: told what each save changed, once it is committed (for the hooks and the sync log).
     public func persistence(
         lockTimeout: Double?, recording: (command: String, time: Date)? = nil, scope: LibraryScope = .everything,

@@ -46,8 +46,8 @@ struct Table {
         return lines
     }
 
-    /// The lines `render` gives, as one text with a line break between two lines: a table of
-    /// thousands of rows (`list`) made one string, not thousands.
+    /// The lines `render` gives, as one text with a line break between two lines (empty for a table
+    /// of no rows): a table of thousands of rows (`list`) made one string, not thousands.
     func renderedText(width: Int?, style: (_ column: Int, _ text: TerminalText) -> TerminalText = { $1 })
         -> TerminalText
     {
@@ -137,11 +137,18 @@ struct Table {
                 if !alignsRight[column] && column < columns - 1 { held += padding }
             }
             // A cell's own text may end in spaces.
-            var end = line.endIndex
-            while end > line.startIndex, line[end - 1] == UInt8(ascii: " ") { end -= 1 }
-            emit(line[..<end])
-            for text in continuation { emit(ArraySlice(text.trimmingTrailingSpaces.string.utf8)) }
+            emit(line[...].droppingTrailingSpaces)
+            for text in continuation { emit(Array(text.string.utf8)[...].droppingTrailingSpaces) }
         }
+    }
+}
+
+extension ArraySlice<UInt8> {
+    /// The UTF-8 without the spaces it ends in.
+    fileprivate var droppingTrailingSpaces: ArraySlice<UInt8> {
+        var end = endIndex
+        while end > startIndex, self[end - 1] == UInt8(ascii: " ") { end -= 1 }
+        return self[..<end]
     }
 }
 

@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+
+@testable import BookClubCore
+@testable import bookclub
+
+/// What `list` reads, the order it puts the books in, and how the output held for after the save
+/// goes out.
+@Suite struct ListTests {
+    /// A book being read, its latest entry at `time`.
+    func reading(_ title: String, id: String, at time: Date) -> Book {
+        var book = Fixture.book(title, id: id)
+        let progress = ReadingProgress(entries: [.init(id: UUID(), progress: 0.1, page: 40, time: time)])
+        book.readings = [Reading(id: UUID(), started: time, progress: progress)]
+        return book
+    }
+
+    @Test func readingComesFirstLatestFirstAndBooksThatTieAreByTitleThenAsTheyCame() {
+        let later = Fixture.now.addingTimeInterval(3600)
+        let books = [
+            Fixture.book("zebra", id: "u1"), Fixture.book("Apple", id: "u2"), reading("Old", id: "r1", at: Fixture.now),
+            Fixture.book("apple", id: "u3"), reading("New", id: "r2", at: later), reading("B", id: "r3", at: later),
+            reading("a", id: "r4", at: later), Fixture.book("Ähre", id: "u4"),
+        ]
+        // Reading, latest first, ties by lowercased title; then unstarted (all added at one time) by
+        // lowercased title, two of the same title as they came.
+        #expect(BookTable.sorted(books).map(\.id) == ["r4", "r3", "r2", "r1", "u2", "u3", "u1", "u4"])
+    }
+
+    @Test func outputHeldForAfterTheSaveIsWrittenAStreamsRunAtATime() {
+        let pending: [(text: String, toStandardOutput: Bool)] = [
+            ("a\n", true), ("b\n", true), ("note\n", false), ("c\n", true), ("warning\n", false), ("more\n", false),
+        ]
+        let writes = Session.writes(of: pending)
+        #expect(writes.map(\.text) == ["a\nb\n", "note\n", "c\n", "warning\nmore\n"])
+        #expect(writes.map(\.toStandardOutput) == [true, false, true, false])
+        #expect(Session.writes(of: []).isEmpty)
+    }
+
+    /// A listing reads every book as the store holds it but for its details, by the fast reader
+    /// (which a fallback to the whole decoding would hide), from the snapshot and from the journal.
+    @Test(.enabled(if: RealExports.isPresent, "the real exports are not here (../shared/fixtures/imports); skipped"))
+    func aListingIsTheLibraryWithoutItsDetails() throws {
+        let bookclub = try BookClubRunner()
+        defer { bookclub.cleanUp() }
+        for (format, name) in [("goodreads", "goodreads-2024-24col.csv"), ("storygraph", "storygraph.csv")] {
+            #expect(
+                try bookclub.run("import", format, RealExports.folder.appendingPathComponent(name).path).exitCode == 0)
+        }
+        let storage = LibraryStorage(path: bookclub.storePath, fileSystem: .live)
+        for round in ["snapshot", "journal"] {
+            let whole = try Store(persistence: storage.persistence(lockTimeout: nil)).state
+            let listed = try Store(persistence: storage.persistence(lockTimeout: nil, scope: .listing)).state
+            #expect(whole.books.filter { $0.details != nil }.count > 300, "\(round)")
+            var withoutDetails = whole
+            for index in withoutDetails.books.indices { withoutDetails.books[index].details = nil }
+            #expect(listed == withoutDetails, "\(round)")
+            #expect(try storage.readFiles(locked: false).everyBook(leavingDetails: true)?.count == whole.books.count)
+            // Books with their details, changed: now in the journal.
+            for book in whole.books.filter({ $0.details != nil }).prefix(3) {
+                #expect(try bookclub.run("edit", book.id, "--add-tag", "listed").exitCode == 0)
+            }
+        }
+        let files = try storage.readFiles(locked: false)
+        #expect(files.journalBooks.count == 3, "the last round read three books from the journal")
+    }
+}
