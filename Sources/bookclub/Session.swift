@@ -205,7 +205,7 @@ final class Session {
     /// Releases the stores and with them the store lock; output not flushed by then is dropped.
     func close() {
         pending = []
-        libraryStore = nil
+        releaseLibrary()
         settingsStore = nil
         sceneStore = nil
     }
