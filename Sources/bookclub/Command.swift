@@ -127,6 +127,16 @@ extension Session {
             services.terminal.standardOutputIsTerminal ? TerminalText(keepingLineBreaks: text).string : text, true)
     }
 
+    /// Text a renderer laid out from `TerminalText` (a table), as UTF-8 lines: to a terminal as
+    /// text, held and paged as any other; elsewhere at once, as it is, for a command that changes
+    /// nothing (`list`): made a string, a megabyte of it is checked as UTF-8 again, a millisecond.
+    func write(laidOut lines: Data) {
+        guard let writeBytes = services.writeBytes, !services.terminal.standardOutputIsTerminal else {
+            return output.write(TerminalText(layout: String(decoding: lines.dropLast(), as: UTF8.self)), as: .data)
+        }
+        writeBytes(lines)
+    }
+
     /// The same for UTF-8 text as bytes, which go out as they are unless to a terminal.
     func writeNow(_ text: Data) {
         guard let writeBytes = services.writeBytes, !services.terminal.standardOutputIsTerminal else {

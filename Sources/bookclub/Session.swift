@@ -119,6 +119,12 @@ final class Session {
         return store
     }
 
+    /// Every book's row as `list` shows it, in the store's order, read without a lock.
+    func bookRows() throws -> [BookRow] {
+        noteMissingStore()
+        return try storage.rows()
+    }
+
     /// Says once, for a command that reads, that there is no store at its path yet: a mistyped
     /// `--store` shows an empty library, and should not do so in silence.
     func noteMissingStore() {

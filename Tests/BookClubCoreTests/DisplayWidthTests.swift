@@ -24,15 +24,18 @@ import Testing
         #expect(text.displayWidth == expected, "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
     }
 
-    /// The one-pass reading of plain text's bytes (ASCII, Latin letters, box drawing and blocks)
-    /// counts as the character-by-character count does, at the edges of its ranges and past them.
+    /// The one-pass reading of plain text's bytes (ASCII, Latin letters, box drawing and blocks,
+    /// kana, ideographs, Hangul) counts as the character-by-character count does, at the edges of its ranges and past them.
     @Test func theFastCountAgreesWithTheCharacters() {
         let scalars: [UInt32] = [
             0x20, 0x41, 0x7E, 0x7F, 0x80, 0x9F, 0xA0, 0xE9, 0x2FF, 0x300, 0x301, 0x3B1, 0x24FF, 0x2500, 0x2588, 0x258F,
             0x2591, 0x259F, 0x25A0, 0x2026, 0x200D, 0x30CE, 0x1F44D, 0xFE0F, 0x1B,
+            // Kana and their combining marks, the ideographs, Hangul syllables and trailing jamo.
+            0x3000, 0x3040, 0x3041, 0x3096, 0x3097, 0x3099, 0x309A, 0x309B, 0x30FF, 0x3100, 0x4DFF, 0x4E00, 0x68EE,
+            0x9FFF, 0xA000, 0xABFF, 0xAC00, 0xD7A3, 0xD7A4, 0x11A8, 0x1160, 0xE0101, 0xFE00, 0xFF01,
         ]
         var random = SeededGenerator(state: 2026)
-        for _ in 0..<5_000 {
+        for _ in 0..<20_000 {
             let text = String(
                 String.UnicodeScalarView(
                     (0..<Int.random(in: 0...6, using: &random)).map { _ in

@@ -64,4 +64,49 @@ import Testing
         let files = try storage.readFiles(locked: false)
         #expect(files.journalBooks.count == 3, "the last round read three books from the journal")
     }
+
+    /// `list` shows the same with its listing and without it (read from the books), in New York and
+    /// in Kolkata, with changes in the journal and without; `doctor --fix` writes a missing listing.
+    @Test(.enabled(if: RealExports.isPresent, "the real exports are not here (../shared/fixtures/imports); skipped"))
+    func aListingShowsWhatTheBooksShow() throws {
+        let bookclub = try BookClubRunner()
+        defer { bookclub.cleanUp() }
+        #expect(
+            try bookclub.run(
+                "import", "goodreads", RealExports.folder.appendingPathComponent("goodreads-2024-24col.csv").path
+            ).exitCode == 0)
+        for arguments in [
+            ["add", "ノルウェイの森", "--author", "村上春樹", "--pages", "296", "--tag", "Japan"],
+            ["add", "كتاب الرمل", "--author", "بورخيس", "--pages", "200"],
+            ["add", "Book 📚", "--audio", "--length", "9:00"],
+            ["progress", "ノルウェイの森", "120", "--note", "井戸"], ["progress", "Book 📚", "2:30"],
+            ["finish", "كتاب الرمل", "--rating", "4.5"],
+        ] {
+            let result = try bookclub.run(arguments)
+            #expect(result.exitCode == 0, "\(arguments): \(result.stderr)")
+        }
+        let listing = bookclub.storePath + ".listing"
+        let lists = [["list"], ["list", "--all", "--stars"], ["list", "--finished"], ["list", "--tag", "japan"]]
+        for (zone, page) in [("America/New_York", "130"), ("Asia/Kolkata", "140")] {
+            #expect(try bookclub.run("progress", "ノルウェイの森", page).exitCode == 0)
+            for round in ["in the journal", "folded"] {
+                #expect(FileManager.default.fileExists(atPath: listing), "\(round)")
+                var shown: [[String]: BookClubRunner.Result] = [:]
+                for arguments in lists { shown[arguments] = try bookclub.run(arguments, environment: ["TZ": zone]) }
+                // Cut to the width the runner gives.
+                #expect(shown[["list", "--all", "--stars"]]?.stdout.contains("ノルウェ") == true)
+                #expect(shown[["list", "--finished"]]?.stdout.contains("كتاب الرمل") == true)
+                #expect(shown[["list", "--tag", "japan"]]?.stdout.split(separator: "\n").count == 1)
+                try FileManager.default.removeItem(atPath: listing)
+                for arguments in lists {
+                    let again = try bookclub.run(arguments, environment: ["TZ": zone])
+                    #expect(again.stdout == shown[arguments]?.stdout, "\(arguments), \(zone), \(round)")
+                    #expect(again.stderr.isEmpty && again.exitCode == 0, "\(again.stderr)")
+                }
+                #expect(!FileManager.default.fileExists(atPath: listing), "a list writes nothing")
+                let fix = try bookclub.run("doctor", "--fix")
+                #expect(fix.stdout.contains("wrote \(listing)") || fix.stdout.contains("folded"), "\(fix.stdout)")
+            }
+        }
+    }
 }

@@ -7,7 +7,7 @@ import Testing
 /// Safe when the power goes: each command's file operations are recorded, every disk a power cut
 /// during them may leave is built (`PowerCut`), and the store is checked on each. It opens (or
 /// `doctor --fix` mends it and then it opens); it is exactly as before the command or as after it, its
-/// `history` included; once the command has said it is done, it is as after; `doctor` then finds nothing;
+/// `history` and `list`'s rows included; once the command has said it is done, it is as after; `doctor` then finds nothing;
 /// and the next writer works on it.
 ///
 /// CI checks a seeded sample of `BOOKCLUB_CRASH_STATES` states a command (120 unless set; `all` checks
@@ -38,6 +38,9 @@ import Testing
             let store = try Store(persistence: storage.persistence(lockTimeout: nil, scope: .everything.withHistory))
             return store.state
         }()
+        // `list`'s rows, from a listing that a cut may have left of another snapshot or torn: the
+        // library's all the same.
+        #expect(try storage.rows() == library.books.map(BookRow.init), "the rows of \(path)")
         return Observed(library: library, changes: try storage.changes().map(\.command))
     }
 

@@ -147,6 +147,10 @@ public enum Doctor {
                     findings.append(
                         .init(kind: .fixed, message: "wrote \(storage.namesPath), the index of the books' titles"))
                 }
+                if try storage.refreshListing(lockTimeout: lockTimeout) {
+                    findings.append(
+                        .init(kind: .fixed, message: "wrote \(storage.listingPath), the books' rows for `list`"))
+                }
             } catch {
                 findings.append(.init(kind: .problem, message: describe(error)))
             }

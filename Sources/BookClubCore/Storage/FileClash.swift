@@ -48,6 +48,7 @@ extension LibraryStorage {
             ("the store's history", historyPath, store), ("the store's undo log", undoPath, store),
             ("the store's earlier undo log", previousUndoPath, store), ("the store's lock", lockPath, store),
             ("the store's sync state", syncStatePath, store), ("the store's index of titles", namesPath, store),
+            ("the store's listing", listingPath, store),
             ("the settings file", paths.settings, paths.settingsIsGiven), ("the scene file", paths.scene, false),
         ]
         if let output, output != "-" { roles.append(("--output", output, true)) }

@@ -169,6 +169,7 @@ extension LibraryFiles {
             self = try LibraryFiles(storage: storage, snapshot: snapshot)
             if replaced { _ = try lay(journal) }
             writeNameIndex()
+            writeListing()
         }
     }
 

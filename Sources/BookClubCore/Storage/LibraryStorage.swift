@@ -45,6 +45,8 @@ public struct LibraryStorage {
     public var lockPath: String { path + ".lock" }
     /// The index of the snapshot's books by title (`NameIndex`): derived data.
     public var namesPath: String { path + ".names" }
+    /// A row of each of the snapshot's books as `list` shows it (`BookRow`): derived data.
+    public var listingPath: String { path + ".listing" }
     /// Where this store's sync state is kept (see `SyncState`).
     var syncStatePath: String { path + ".sync" }
 
@@ -148,7 +150,11 @@ public struct LibraryStorage {
                     // syncs the history and the undo log first.
                     try current.commit(transaction, as: plan)
                     // A command that named its book by title found the index missing or out of date.
-                    if case .append = plan, current.nameIndexIsUnusable { current.writeNameIndex() }
+                    if case .append = plan {
+                        if current.nameIndexIsUnusable { current.writeNameIndex() }
+                        // A store of bookclub before the listing, or whose listing was lost.
+                        if !current.hasListing { current.writeListing() }
+                    }
                 } catch {
                     // Unless the commit took place and only what follows it failed (the folder's sync
                     // after a new snapshot's rename): then the change stands, and its files with it.
@@ -272,7 +278,9 @@ public struct LibraryStorage {
 
     /// The files of the store written by way of a temporary file, each under the store lock: the
     /// temporaries a stopped writer left beside them are swept by the next writer.
-    var temporaryFiles: [String] { [path, journalPath, undoPath, syncStatePath, recoveringPath, namesPath] }
+    var temporaryFiles: [String] {
+        [path, journalPath, undoPath, syncStatePath, recoveringPath, namesPath, listingPath]
+    }
 
     static func check(_ version: Int, path: String) throws {
         guard version >= 1 else {

@@ -95,9 +95,11 @@ extension String {
         return reduce(0) { $0 + counter.columns($1) }
     }
 
-    /// The columns of text whose every scalar takes one and joins no other into a cluster, read in
-    /// one pass over its UTF-8: printable ASCII (the common case), Latin letters (U+00A0 to U+02FF)
-    /// and box drawing and blocks (U+2500 to U+259F, progress bars); `nil` for any other text.
+    /// The columns of text whose every scalar joins no other into a cluster, read in one pass over
+    /// its UTF-8: printable ASCII (the common case), Latin letters (U+00A0 to U+02FF), box drawing
+    /// and blocks (U+2500 to U+259F, progress bars), a column each; kana but for the combining marks
+    /// (U+3041 to U+3096, U+309B to U+30FF), the CJK ideographs (U+4E00 to U+9FFF) and Hangul
+    /// syllables (U+AC00 to U+D7A3), two each; `nil` for any other text.
     private static func simpleColumns(_ utf8: UnsafeBufferPointer<UInt8>) -> Int? {
         var (offset, columns) = (0, 0)
         while offset < utf8.count {
@@ -113,6 +115,17 @@ extension String {
                 let (second, third) = (utf8[offset + 1], utf8[offset + 2])
                 guard (0x94...0x96).contains(second), second < 0x96 || third < 0xA0 else { return nil }
                 offset += 3
+            case 0xE3...0xED where offset + 2 < utf8.count:
+                let scalar =
+                    UInt32(lead & 0x0F) << 12 | UInt32(utf8[offset + 1] & 0x3F) << 6
+                    | UInt32(utf8[offset + 2] & 0x3F)
+                guard
+                    (0x3041...0x3096).contains(scalar) || (0x309B...0x30FF).contains(scalar)
+                        || (0x4E00...0x9FFF).contains(scalar) || (0xAC00...0xD7A3).contains(scalar)
+                else { return nil }
+                offset += 3
+                columns += 2
+                continue
             default: return nil
             }
             columns += 1

@@ -57,28 +57,28 @@ struct ListCommand: Command {
     }
 
     func run(in session: Session) throws {
-        // The table shows no imported details: they are left unread.
-        let books = BookTable.sorted(
-            try session.library(scope: json ? .everything : .listing).state.books.filter { book in
-                statuses.contains(book.status)
-                    && (tag.map { tag in book.tags.contains { $0.lowercased() == tag } } ?? true)
-            })
+        func shown(_ row: BookRow) -> Bool {
+            statuses.contains(row.status) && (tag.map { tag in row.tags.contains { $0.lowercased() == tag } } ?? true)
+        }
         if json {
-            try session.writeJSON(books.map { BookJSON($0) })
+            let books = try session.library().state.books.filter { shown(BookRow($0)) }
+            try session.writeJSON(BookTable.sorted(books).map { BookJSON($0) })
             return
         }
-        guard !books.isEmpty else {
+        // The rows alone, read without decoding the books where the store keeps them (`STORE.listing`).
+        let rows = try session.bookRows()
+        let shownRows = rows.filter(shown)
+        guard !shownRows.isEmpty else {
             session.output.write(
-                try session.library().state.books.isEmpty
+                rows.isEmpty
                     ? "No books yet. Add one: bookclub add \"Dune\" --author \"Frank Herbert\" --pages 412"
                     : "No books match; see `bookclub list --all`.",
                 as: .message)
             return
         }
-        session.output.write(
-            BookTable.render(
-                books, width: session.terminal.lineWidth, style: session.style, timeZone: session.timeZone, stars: stars
-            ),
-            as: .data)
+        session.write(
+            laidOut: BookTable.render(
+                BookTable.order(shownRows).map { shownRows[$0] }, width: session.terminal.lineWidth,
+                style: session.style, timeZone: session.timeZone, stars: stars))
     }
 }

@@ -90,6 +90,7 @@ struct ManualCommand: Command {
                 ),
                 (storage.previousUndoPath, "The undo log before the current one, set aside whole."),
                 (storage.namesPath, "The books by title, an index rebuilt from the store when out of date."),
+                (storage.listingPath, "The books as `list` shows them, rebuilt from the store when out of date."),
                 (storage.backupPath(version: 1), "The store as it was before its format was first upgraded."),
                 (paths.settings, "The settings (under $XDG_CONFIG_HOME when set)."),
                 (paths.scene, "The selection of the scene NAME (under $XDG_STATE_HOME when set)."),

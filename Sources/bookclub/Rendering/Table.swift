@@ -1,5 +1,11 @@
 import BookClubCore
 
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
 /// Text columns aligned for a terminal: each column as wide as its widest cell in terminal columns
 /// (`displayWidth`: a CJK character or an emoji takes two), and, when a width is given, the flexible
 /// columns cut (with `…`) so that a row fits it. Cells are text for people, a value's control
@@ -46,19 +52,16 @@ struct Table {
         return lines
     }
 
-    /// The lines `render` gives, as one text with a line break between two lines (empty for a table
-    /// of no rows): a table of thousands of rows (`list`) made one string, not thousands.
-    func renderedText(width: Int?, style: (_ column: Int, _ text: TerminalText) -> TerminalText = { $1 })
-        -> TerminalText
-    {
+    /// The lines `render` gives as UTF-8, each ending in a line break: a table of thousands of rows
+    /// (`list`) made one buffer, not thousands of strings, and never checked as UTF-8 again (see
+    /// `Session.write(laidOut:)`).
+    func renderedUTF8(width: Int?, style: (_ column: Int, _ text: TerminalText) -> TerminalText = { $1 }) -> Data {
         var text: [UInt8] = []
-        var first = true
         layOut(width: width, style: style) { line in
-            if !first { text.append(0x0A) }
-            first = false
             text.append(contentsOf: line)
+            text.append(0x0A)
         }
-        return TerminalText(layout: String(decoding: text, as: UTF8.self))
+        return Data(text)
     }
 
     /// Lays out each line in UTF-8, trailing spaces cut, and gives it to `emit`.

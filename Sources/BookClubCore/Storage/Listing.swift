@@ -1,0 +1,257 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// `STORE.listing`: a row of each of the snapshot's books (`BookRow`), so that `list` shows a
+/// library of thousands of books without decoding them. Derived data, never trusted over what it
+/// lists: it serves only the snapshot it names (its generation, size and time of change) and only
+/// whole (its seal), the journal's books stand over its rows, and a store it cannot serve is read
+/// as before. Written from the snapshot's books, checked as every load checks them, with each new
+/// snapshot, by a save that found it missing or out of date, and by `doctor --fix`.
+///
+/// ```text
+/// {"lines":"id status activity progress page pages listened length logged ended audiobook rating tags title author","snapshot":"4f0c… 2051733 1764182400123456"}
+/// ["00000000000000000000000000000002","reading",785289600.0,0.25,103,412,null,null,true,null,false,null,["sf"],"Dune","Frank Herbert"]
+/// {"books":1,"crc":"1a2b3c4d"}
+/// ```
+///
+/// A line is a JSON array of a row's fields in the order the first line names them, times in
+/// seconds since 2001 (as `Date` holds them: read back to the same bit); the last line seals the
+/// others with their checksum.
+enum Listing {
+    /// The first line of the listing of a snapshot of this generation, size and time of change.
+    static func header(generation: String, size: Int, modified: Date?) -> Data {
+        let micros = Int(((modified?.timeIntervalSince1970 ?? 0) * 1_000_000).rounded())
+        var writer = JSONWriter(compact: true)
+        writer.object { w in
+            w.field(
+                "lines",
+                "id status activity progress page pages listened length logged ended audiobook rating tags title author"
+            )
+            w.field("snapshot", "\(generation) \(size) \(micros)")
+        }
+        return writer.take()
+    }
+
+    /// The listing of these rows.
+    static func contents(header: Data, rows: [BookRow]) -> Data {
+        var writer = JSONWriter(compact: true)
+        writer.raw(header)
+        for row in rows {
+            writer.text("\n")
+            line(row, into: &writer)
+        }
+        writer.text("\n")
+        var data = writer.take()
+        var seal = JSONWriter(compact: true)
+        seal.object { w in w.field("books", rows.count) }
+        data += Seal.seal(seal.take(), covering: data) + Data(utf8: "\n")
+        return data
+    }
+
+    private static func line(_ row: BookRow, into writer: inout JSONWriter) {
+        func number(_ value: (some CustomStringConvertible)?) { writer.text(value?.description ?? "null") }
+        writer.text("[")
+        writer.string(row.id)
+        writer.text(",")
+        writer.string(row.status.rawValue)
+        writer.text(",")
+        number(row.activity.timeIntervalSinceReferenceDate)
+        writer.text(",")
+        number(row.progress)
+        for value in [row.page, row.pages, row.listened, row.length] {
+            writer.text(",")
+            number(value)
+        }
+        writer.text(row.isLogged ? ",true," : ",false,")
+        number(row.ended?.timeIntervalSinceReferenceDate)
+        writer.text(row.isAudiobook ? ",true," : ",false,")
+        number(row.rating)
+        writer.text(",[")
+        for (index, tag) in row.tags.enumerated() {
+            if index > 0 { writer.text(",") }
+            writer.string(tag)
+        }
+        writer.text("],")
+        writer.string(row.title)
+        writer.text(",")
+        if let author = row.author { writer.string(author) } else { writer.text("null") }
+        writer.text("]")
+    }
+
+    /// The rows of a listing that starts with `header` and is whole; `nil` when it is of another
+    /// snapshot, cut, damaged or not of this shape.
+    static func rows(in data: Data, header: Data) -> [BookRow]? {
+        guard data.starts(with: header + Data(utf8: "\n")), data.last == 0x0A,
+            let last = data.dropLast().lastIndex(of: 0x0A), last >= data.startIndex + header.count,
+            Seal.check(data[(last + 1)..<(data.endIndex - 1)], covering: data[...last]) == true
+        else { return nil }
+        return data[(data.startIndex + header.count + 1)..<(last + 1)].withUnsafeBytes { bytes -> [BookRow]? in
+            var rows: [BookRow] = []
+            var start = 0
+            while start < bytes.count {
+                guard let found = firstByte(0x0A, at: bytes.baseAddress! + start, count: bytes.count - start)
+                else { return nil }
+                let end = bytes.baseAddress!.distance(to: found)
+                var scanner = JSONScanner(bytes: UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
+                guard let row = row(&scanner), scanner.atEnd else { return nil }
+                rows.append(row)
+                start = end + 1
+            }
+            return rows
+        }
+    }
+
+    private static func row(_ scanner: inout JSONScanner) -> BookRow? {
+        func comma() -> Bool { scanner.take(UInt8(ascii: ",")) }
+        /// Reads `,` then `null` or a value into `value`.
+        func optional<T>(_ value: inout T?, _ read: (inout JSONScanner, inout T?) -> Bool) -> Bool {
+            guard comma() else { return false }
+            value = nil
+            return scanner.take(literal: "null") || read(&scanner, &value)
+        }
+        /// A number as `description` writes it: an exponent of three digits too (`5e-324`), which
+        /// the scanner leaves to Foundation's decoder.
+        func number(_ scanner: inout JSONScanner, _ value: inout Double?) -> Bool {
+            let start = scanner.index
+            if scanner.read(&value) { return true }
+            scanner.index = start
+            scanner.skipBlanks()
+            let first = scanner.index
+            while scanner.index < scanner.bytes.count, scanner.bytes[scanner.index] != UInt8(ascii: ","),
+                scanner.bytes[scanner.index] != UInt8(ascii: "]")
+            {
+                scanner.index += 1
+            }
+            let text = UnsafeRawBufferPointer(rebasing: scanner.bytes[first..<scanner.index])
+            value = Double(String(decoding: text, as: UTF8.self))
+            return value?.isFinite == true
+        }
+        func flag(_ value: inout Bool) -> Bool {
+            guard comma() else { return false }
+            value = scanner.take(literal: "true")
+            return value || scanner.take(literal: "false")
+        }
+        var (id, title, author): (String?, String?, String?)
+        var (activity, progress, ended, rating): (Double?, Double?, Double?, Double?)
+        var (page, pages, listened, length): (Int?, Int?, Int?, Int?)
+        var (isLogged, isAudiobook) = (false, false)
+        var tags: [String] = []
+        guard scanner.take(UInt8(ascii: "[")), scanner.read(&id), comma(),
+            // Matched as bytes, not made a string.
+            let status = Book.Status.allCases.first(where: { scanner.take(string: $0.rawValue) }),
+            comma(), number(&scanner, &activity), comma(), number(&scanner, &progress),
+            optional(&page, { $0.read(&$1) }), optional(&pages, { $0.read(&$1) }),
+            optional(&listened, { $0.read(&$1) }), optional(&length, { $0.read(&$1) }), flag(&isLogged),
+            optional(&ended, number), flag(&isAudiobook), optional(&rating, number),
+            comma(),
+            scanner.array({ scanner in
+                guard let tag = scanner.string() else { return false }
+                tags.append(tag)
+                return true
+            }),
+            comma(), scanner.read(&title), optional(&author, { $0.read(&$1) }), scanner.take(UInt8(ascii: "]")),
+            let id, let activity, let progress, let title
+        else { return nil }
+        return BookRow(
+            id: id, title: title, author: author, status: status, tags: tags,
+            activity: Date(timeIntervalSinceReferenceDate: activity), progress: progress, page: page, pages: pages,
+            listened: listened, length: length, isLogged: isLogged,
+            ended: ended.map(Date.init(timeIntervalSinceReferenceDate:)), isAudiobook: isAudiobook, rating: rating)
+    }
+}
+
+extension LibraryFiles {
+    /// The first line of the listing of this snapshot; `nil` when the snapshot is of an earlier schema,
+    /// has no generation or is not laid out as bookclub writes it.
+    var listingHeader: Data? {
+        guard let generation, snapshotRun != nil, version == LibraryStorage.schemaVersion else { return nil }
+        return Listing.header(generation: generation, size: snapshotSize, modified: fileSystem.modified(path))
+    }
+
+    /// Whether `STORE.listing` starts as the listing of this snapshot does (whether it is whole is
+    /// asked when it is read); `true` when the snapshot cannot have one.
+    var hasListing: Bool {
+        guard let header = listingHeader else { return true }
+        let first = try? fileSystem.readRange(storage.listingPath, 0, header.count + 1)
+        return first == header + Data(utf8: "\n")
+    }
+
+    /// Every book's row, in the store's order: the listing's, those of the journal's books standing
+    /// over them; `nil` when there is no listing of this snapshot that is whole, or a book of the
+    /// journal (or the clubs) is not one a load would take, which the load then says.
+    func listedRows() -> [BookRow]? {
+        guard let header = listingHeader, let data = try? fileSystem.map(storage.listingPath),
+            let listed = Listing.rows(in: data, header: header)
+        else { return nil }
+        var changed: [Book] = []
+        func read(_ line: Data) -> BookRow? {
+            guard let book = StoredBook(scanning: line, leavingDetails: true)?.book else { return nil }
+            changed.append(book)
+            return BookRow(book)
+        }
+        var rows = listed
+        if !journalBooks.isEmpty {
+            // As `everyBook` orders them: a changed book in its place, a new one after the others.
+            rows = []
+            rows.reserveCapacity(listed.count + journalOrder.count)
+            for row in listed {
+                switch journalBooks[row.id] {
+                case .none: rows.append(row)
+                case .some(.some(let line)):
+                    guard let row = read(line) else { return nil }
+                    rows.append(row)
+                case .some(.none): break
+                }
+            }
+            let ids = Set(listed.map(\.id))
+            for id in journalOrder where !ids.contains(id) {
+                guard case .some(.some(let line)) = journalBooks[id] else { continue }
+                guard let row = read(line) else { return nil }
+                rows.append(row)
+            }
+        }
+        // The check of every load, of what the listing's own check, as it was written, did not see.
+        return (try? library(books: changed)) == nil ? nil : rows
+    }
+
+    /// Writes the listing of the snapshot's books, replacing one out of date; nothing when the snapshot
+    /// cannot have one or a book is not one a load would take. Derived data: a failure is passed over.
+    func writeListing() {
+        guard let header = listingHeader, let (lines, asLaidOut) = try? snapshotLines(), asLaidOut else { return }
+        var books: [Book] = []
+        books.reserveCapacity(lines.count)
+        for line in lines {
+            // A book the scanner leaves to the decoder, decoded: or every save would try again.
+            guard
+                let book = StoredBook(scanning: line, leavingDetails: true)
+                    ?? (try? StoredBook.decode(line, path: path))
+            else { return }
+            books.append(book.book)
+        }
+        guard Library(books: books).problem() == nil else { return }
+        try? fileSystem.replace(storage.listingPath, Listing.contents(header: header, rows: books.map(BookRow.init)))
+    }
+}
+
+extension LibraryStorage {
+    /// Every book's row (`BookRow`), in the store's order, as the books would be loaded without
+    /// their details (`LibraryScope.listing`), read from `STORE.listing` when it serves the snapshot.
+    public func rows() throws -> [BookRow] {
+        var files = try readFiles(locked: false)
+        return try files.listedRows() ?? files.library(in: .listing).books.map(BookRow.init)
+    }
+
+    /// Writes the listing when it is missing or out of date, under the store lock; `true` when it
+    /// wrote one.
+    func refreshListing(lockTimeout: Double) throws -> Bool {
+        let unlock = try fileSystem.lock(lockPath, lockTimeout)
+        defer { unlock() }
+        let files = try readFiles(locked: true)
+        guard files.listingHeader != nil, files.listedRows() == nil else { return false }
+        files.writeListing()
+        return try LibraryFiles(reading: self).listedRows() != nil
+    }
+}

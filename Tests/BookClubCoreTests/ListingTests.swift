@@ -1,0 +1,193 @@
+import Foundation
+import Testing
+
+@testable import BookClubCore
+
+/// `STORE.listing`, the rows `list` reads without decoding the books: it gives exactly the rows of
+/// the library as a load reads it, the journal's books standing over its own, and a listing that is
+/// not of the snapshot, or not whole, is passed over.
+@Suite struct ListingTests {
+    let path = "/data/store.json"
+
+    /// Books of every kind a row tells apart, with titles and authors of every script and of the
+    /// characters JSON escapes.
+    func books() -> [Book] {
+        let titles = [
+            "Dune", "ノルウェイの森", "كتاب الرمل", "Book 📚👩‍👩‍👧", "Caf\u{E9}", "Cafe\u{301}", "A \"quoted\" \\ title",
+            "Tab\tand\nbreak", "Bell\u{7}\u{1B}[2J", "\u{202E}reversed",
+        ]
+        var books = titles.enumerated().map { index, title in
+            var book = Fixture.book(title, id: String(format: "b%04d", index), pages: index == 3 ? nil : 100 + index)
+            book.author = index.isMultiple(of: 3) ? nil : ["Frank Herbert", "村上春樹", "خورخي لويس بورخيس"][index % 3]
+            book.tags = index.isMultiple(of: 2) ? ["sf", "Ünïcode", "a \"tag\""] : []
+            return book
+        }
+        let time = Fixture.now.addingTimeInterval(-86_400 * 3.25)  // a fraction of a second in it
+        func reading(_ page: Int?, progress: Double, ending: Ending? = nil, format: Book.Format? = nil) -> Reading {
+            let entries = page.map { [ReadingProgress.Entry(id: UUID(), progress: progress, page: $0, time: time)] }
+            return Reading(
+                id: UUID(), started: time.addingTimeInterval(-600), progress: ReadingProgress(entries: entries ?? []),
+                ending: ending, format: format)
+        }
+        books[1].readings = [reading(40, progress: 0.4)]
+        books[2].readings = [reading(nil, progress: 0)]
+        books[4].readings = [
+            reading(10, progress: 0.1, ending: Ending(outcome: .finished, date: time, rating: 4.25)),
+            reading(20, progress: 0.2),
+        ]
+        books[5].readings = [reading(5, progress: 0.05, ending: Ending(outcome: .abandoned, date: nil))]
+        books[6].readings = [reading(60, progress: 0.6, ending: Ending(outcome: .finished, date: time, rating: 3))]
+        books[7].length = 600
+        books[7].pages = nil
+        books[7].format = .audiobook
+        books[7].readings = [reading(nil, progress: 0)]
+        books[7].readings[0].progress = ReadingProgress(entries: [
+            .init(id: UUID(), progress: 0.25, page: nil, time: time, listened: 150)
+        ])
+        books[8].rating = 2.5
+        books[9].readings = [reading(30, progress: 0.3, format: .audiobook)]
+        return books
+    }
+
+    func shelf(files: FileSystem = .inMemory()) throws -> LibraryStorage {
+        let storage = LibraryStorage(path: path, fileSystem: files)
+        let store = try Store(persistence: storage.persistence(lockTimeout: 1))
+        store.update { for book in books() { $0.addBook(book) } }
+        try store.save()
+        return storage
+    }
+
+    /// The rows of the library as a load reads it whole.
+    func loadedRows(_ storage: LibraryStorage) throws -> [BookRow] {
+        try Store(persistence: storage.persistence(lockTimeout: nil)).state.books.map(BookRow.init)
+    }
+
+    @Test func theListingGivesTheRowsOfTheLibraryAsLoaded() throws {
+        let storage = try shelf()
+        let rows = try loadedRows(storage)
+        #expect(rows.count == books().count)
+        #expect(try storage.readFiles(locked: false).listedRows() == rows, "the first save wrote the listing")
+        #expect(try storage.rows() == rows)
+        // The rows hold what they are read back as, to the bit: a time's fraction, a rating's quarters.
+        #expect(rows[4].rating == 4.25 && rows[4].status == .reading && rows[4].page == 20)
+        #expect(rows[6].ended == Fixture.now.addingTimeInterval(-86_400 * 3.25) && rows[6].rating == 3)
+        #expect(rows[7].listened == 150 && rows[7].isAudiobook && rows[7].length == 600 && rows[7].pages == nil)
+        #expect(rows[9].isAudiobook && rows[5].status == .abandoned && rows[5].ended == nil)
+        #expect(
+            rows[7].title == "Tab\tand\nbreak" && rows[0].author == nil
+                && rows[2].tags == ["sf", "Ünïcode", "a \"tag\""])
+    }
+
+    @Test func theJournalsBooksStandOverTheListingsInTheLoadsOrder() throws {
+        let storage = try shelf()
+        let store = try Store(persistence: storage.persistence(lockTimeout: 1))
+        store.update { library in
+            library.books[1].title = "Dune Messiah"
+            library.books[3].tags = ["changed"]
+            library.books.remove(at: 2)
+            library.addBook(Fixture.book("新しい本", id: "b0100"))
+            library.addBook(Fixture.book("Another", id: "a0000"))
+        }
+        try store.save()
+        let files = try storage.readFiles(locked: false)
+        #expect(files.journalBooks.count == 5, "the save was appended to the journal")
+        let rows = try #require(files.listedRows())
+        #expect(rows == (try loadedRows(storage)))
+        #expect(rows.map(\.id).suffix(2) == ["b0100", "a0000"] && !rows.contains { $0.id == "b0002" })
+    }
+
+    @Test func aListingNotOfTheSnapshotOrNotWholeIsPassedOverAndWrittenAgain() throws {
+        let files = FileSystem.inMemory()
+        let storage = try shelf(files: files)
+        let rows = try loadedRows(storage)
+        let listing = try #require(try files.read(storage.listingPath))
+        let text = String(decoding: listing, as: UTF8.self)
+        let other = try shelf(files: .inMemory())
+        let damaged: [(String, Data)] = [
+            ("a byte changed", Data(text.replacing("Dune", with: "Dunf").utf8)),
+            ("cut short", listing.prefix(listing.count / 2)),
+            (
+                "its seal gone",
+                Data(text.split(separator: "\n").dropLast().joined(separator: "\n").utf8) + Data("\n".utf8)
+            ),
+            ("of another snapshot", try #require(try other.fileSystem.read(other.listingPath))),
+            ("empty", Data()),
+        ]
+        for (what, data) in damaged {
+            try files.replace(storage.listingPath, data)
+            #expect(try storage.readFiles(locked: false).listedRows() == nil, "\(what)")
+            #expect(try storage.rows() == rows, "\(what)")
+        }
+        #expect(files.remove(storage.listingPath))
+        #expect(try storage.rows() == rows)
+        #expect(try files.read(storage.listingPath) == nil, "reading the rows writes nothing")
+        // The next save, appended to the journal, writes it again.
+        let store = try Store(persistence: storage.persistence(lockTimeout: 1))
+        store.update { $0.books[0].tags = ["again"] }
+        try store.save()
+        #expect(try files.read(storage.listingPath) == listing, "the listing of the same snapshot")
+        #expect(try storage.readFiles(locked: false).listedRows() == (try loadedRows(storage)))
+    }
+
+    @Test func doctorFixWritesAMissingListing() throws {
+        let files = FileSystem.inMemory()
+        let storage = try shelf(files: files)
+        let listing = try files.read(storage.listingPath)
+        #expect(files.remove(storage.listingPath))
+        #expect(try storage.refreshListing(lockTimeout: 1))
+        #expect(try files.read(storage.listingPath) == listing)
+        #expect(try !storage.refreshListing(lockTimeout: 1), "nothing to write")
+    }
+
+    /// Rows of every value a field can take, written and read back: the same rows.
+    @Test func rowsAreReadBackAsTheyWereWritten() throws {
+        var generator = SeededGenerator(state: 38)
+        let pieces = [
+            "a", "Z", " ", "\"", "\\", "/", "\t", "\n", "\u{1}", "\u{7F}", "\u{85}", "é", "e\u{301}", "森", "📚", "👩‍👩‍👧",
+            "ك", "\u{202E}", "\u{FEFF}", "\u{10FFFF}",
+        ]
+        func text() -> String {
+            (0..<Int.random(in: 0...12, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }
+                .joined()
+        }
+        func number() -> Double {
+            switch Int.random(in: 0..<4, using: &generator) {
+            case 0: Double.random(in: -1e9...1e9, using: &generator)
+            case 1: Double(Int.random(in: -1_000_000...1_000_000, using: &generator))
+            case 2: Double(bitPattern: UInt64.random(in: 0...UInt64.max, using: &generator) & 0x7FEF_FFFF_FFFF_FFFF)
+            default:
+                [0, -0.0, 1, 0.1, 1e-300, Double.leastNonzeroMagnitude, Double.greatestFiniteMagnitude].randomElement(
+                    using: &generator)!
+            }
+        }
+        func maybe<T>(_ value: () -> T) -> T? { Bool.random(using: &generator) ? value() : nil }
+        let rows = (0..<500).map { index in
+            BookRow(
+                id: text() + String(index), title: text(), author: maybe(text),
+                status: Book.Status.allCases.randomElement(using: &generator)!,
+                tags: (0..<Int.random(in: 0...3, using: &generator)).map { _ in text() },
+                activity: Date(timeIntervalSinceReferenceDate: number()), progress: number(),
+                page: maybe { Int.random(in: -5...Int.max, using: &generator) },
+                pages: maybe { Int.random(in: 0...100_000, using: &generator) },
+                listened: maybe { Int.random(in: 0...10_000, using: &generator) }, length: maybe { 600 },
+                isLogged: Bool.random(using: &generator),
+                ended: maybe { Date(timeIntervalSinceReferenceDate: number()) },
+                isAudiobook: Bool.random(using: &generator), rating: maybe(number))
+        }
+        let header = Listing.header(generation: "g", size: 1, modified: nil)
+        for row in rows where Listing.rows(in: Listing.contents(header: header, rows: [row]), header: header) == nil {
+            Issue.record(
+                "not read back: \(String(decoding: Listing.contents(header: header, rows: [row]), as: UTF8.self))")
+        }
+        let read = try #require(Listing.rows(in: Listing.contents(header: header, rows: rows), header: header))
+        #expect(read.count == rows.count)
+        for (row, back) in zip(rows, read)
+        where row != back
+            || row.activity.timeIntervalSinceReferenceDate.bitPattern
+                != back.activity.timeIntervalSinceReferenceDate.bitPattern
+        {
+            Issue.record("\(row) read back as \(back)")
+        }
+        #expect(Listing.rows(in: Listing.contents(header: header, rows: []), header: header) == [])
+    }
+}
