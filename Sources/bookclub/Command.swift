@@ -130,11 +130,11 @@ extension Session {
     /// Text a renderer laid out from `TerminalText` (a table), as UTF-8 lines: to a terminal as
     /// text, held and paged as any other; elsewhere at once, as it is, for a command that changes
     /// nothing (`list`): made a string, a megabyte of it is checked as UTF-8 again, a millisecond.
-    func write(laidOut lines: Data) {
+    func write(laidOut lines: [UInt8]) {
         guard let writeBytes = services.writeBytes, !services.terminal.standardOutputIsTerminal else {
             return output.write(TerminalText(layout: String(decoding: lines.dropLast(), as: UTF8.self)), as: .data)
         }
-        writeBytes(lines)
+        lines.withUnsafeBytes(writeBytes)
     }
 
     /// The same for UTF-8 text as bytes, which go out as they are unless to a terminal.
@@ -142,6 +142,6 @@ extension Session {
         guard let writeBytes = services.writeBytes, !services.terminal.standardOutputIsTerminal else {
             return writeNow(String(decoding: text, as: UTF8.self))
         }
-        writeBytes(text)
+        text.withUnsafeBytes(writeBytes)
     }
 }

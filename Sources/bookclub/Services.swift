@@ -54,7 +54,7 @@ struct Services {
     var write: (String, Bool) -> Void
     /// Writes UTF-8 text to standard output as it is, without making a string of it first; `nil`
     /// sends it through `write`.
-    var writeBytes: ((Data) -> Void)?
+    var writeBytes: ((UnsafeRawBufferPointer) -> Void)?
     /// Sends standard output's `text` through the pager when it is bound for a terminal it is taller
     /// than and a pager is set; `false` when it was not sent (the caller then writes it).
     func paged(_ text: String) -> Bool {

@@ -119,10 +119,11 @@ final class Session {
         return store
     }
 
-    /// Every book's row as `list` shows it, in the store's order, read without a lock.
-    func bookRows() throws -> [BookRow] {
+    /// The rows of the books of these statuses as `list` shows them, in the store's order, and how
+    /// many books the store holds; read without a lock.
+    func bookRows(of statuses: Set<Book.Status>) throws -> (rows: [BookRow], books: Int) {
         noteMissingStore()
-        return try storage.rows()
+        return try storage.rows(of: statuses)
     }
 
     /// Says once, for a command that reads, that there is no store at its path yet: a mistyped

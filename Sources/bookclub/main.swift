@@ -49,7 +49,7 @@ private var context = Services(
         var text = text
         text.withUTF8 { writeAll(UnsafeRawBufferPointer($0), to: toStandardOutput ? STDOUT_FILENO : STDERR_FILENO) }
     })
-context.writeBytes = { data in data.withUnsafeBytes { writeAll($0, to: STDOUT_FILENO) } }
+context.writeBytes = { writeAll($0, to: STDOUT_FILENO) }
 context.fileSystem = .live(interrupted: { Signals.interruption })
 context.didCommit = { Signals.didCommit() }
 context.catchSignals = { Signals.catching($0) }  // each catching window starts, and ends, with a clean slate

@@ -27,6 +27,89 @@ import Testing
         #expect(BookTable.sorted(books).map(\.id) == ["r4", "r3", "r2", "r1", "u2", "u3", "u1", "u4"])
     }
 
+    /// The table as `Table` lays out its cells: what `BookTable.render` must print, byte for byte.
+    func tableOfCells(_ books: [BookRow], width: Int?, style: Style, stars: Bool) -> [UInt8] {
+        let barWidth = min(24, max(8, (width ?? 100) / 5))
+        let rows = books.map { book -> [TerminalText] in
+            var detail: String
+            switch book.status {
+            case .unstarted: detail = "not started"
+            case .reading:
+                detail =
+                    book.listened.map { DurationText.clock($0) + "/" + DurationText.clock(book.length ?? 0) }
+                    ?? book.page.map { "p. \($0)" + (book.pages.map { "/\($0)" } ?? "") }
+                    ?? (book.isLogged ? "" : "no progress yet")
+            case .finished, .abandoned:
+                detail = book.status.rawValue + (book.ended.map { " " + DateText.day($0, timeZone: Fixture.utc) } ?? "")
+            }
+            if book.isAudiobook { detail += " · audio" }
+            let row: [TerminalText] = [
+                TerminalText(String(book.id.prefix(8))), TerminalText(book.title), TerminalText(book.author ?? ""),
+                TerminalText(
+                    layout: ProgressBar.render(
+                        eighths: ProgressBar.eighths(book.progress, width: barWidth), width: barWidth)),
+                TerminalText(layout: ProgressText.percent(book.progress)), TerminalText(layout: detail),
+            ]
+            return stars ? row + ["\(book.rating.map(Rating.stars) ?? "")"] : row
+        }
+        let hasAuthors = books.contains { $0.author != nil }
+        let table = Table(
+            rows: hasAuthors ? rows : rows.map { $0.enumerated().filter { $0.offset != 2 }.map(\.element) },
+            flexibleColumns: hasAuthors ? [1, 2] : [1], rightAligned: [hasAuthors ? 4 : 3])
+        return table.renderedUTF8(width: width) { column, text in
+            switch hasAuthors || column < 2 ? column : column + 1 {
+            case 0: style.dim(text)
+            case 1: style.bold(text)
+            case 3: style.green(text)
+            case 5: style.dim(text)
+            default: text
+            }
+        }
+    }
+
+    /// `list`'s table, laid out a row at a time, is the table `Table` lays out of the same cells, for
+    /// titles of every script and of control characters, at every width, in colour and not.
+    @Test func theListLaysOutItsRowsAsATableOfTheirCells() {
+        var generator = SeededGenerator(state: 3_000)
+        let titles = [
+            "Dune", "ノルウェイの森", "كتاب الرمل", "Book 📚", "👩‍👩‍👧 family", "Caf\u{E9}", "Cafe\u{301}", "Tab\there",
+            "Bell\u{7}\u{1B}[2J", "\u{202E}reversed", "A very long title that a narrow terminal has to cut somewhere",
+            "  spaced  ",
+            "", "한국어 제목", "The Brothers Karamazov — Part One",
+        ]
+        let authors = ["Frank Herbert", "村上春樹", "", "خورخي لويس بورخيس", "Someone With A Rather Long Name Indeed"]
+        for round in 0..<60 {
+            let withAuthors = round % 3 != 0
+            let books = (0..<Int.random(in: 1...12, using: &generator)).map { index in
+                BookRow(
+                    id: index == 0 && round % 5 == 0 ? "née\t1" : String(format: "%032x", index * 7919 + round),
+                    title: titles.randomElement(using: &generator)!,
+                    author: withAuthors ? authors.randomElement(using: &generator) : nil,
+                    status: Book.Status.allCases.randomElement(using: &generator)!, tags: [],
+                    activity: Fixture.now, progress: Double(Int.random(in: 0...100, using: &generator)) / 100,
+                    page: Bool.random(using: &generator) ? Int.random(in: 0...900, using: &generator) : nil,
+                    pages: Bool.random(using: &generator) ? 900 : nil,
+                    listened: Int.random(in: 0...5, using: &generator) == 0 ? 90 : nil, length: 600,
+                    isLogged: Bool.random(using: &generator),
+                    ended: Bool.random(using: &generator) ? Fixture.now : nil, isAudiobook: round % 4 == 0,
+                    rating: Bool.random(using: &generator) ? 3.5 : nil)
+            }
+            for width in [nil, 20, 45, 80, 140] {
+                for style in [Style(isEnabled: false), Style(isEnabled: true)] {
+                    for stars in [false, true] {
+                        let shown = BookTable.render(
+                            books, width: width, style: style, timeZone: Fixture.utc, stars: stars)
+                        let expected = tableOfCells(books, width: width, style: style, stars: stars)
+                        #expect(
+                            shown == expected,
+                            "round \(round), width \(String(describing: width)), colour \(style.isEnabled), stars \(stars):\n\(String(decoding: shown, as: UTF8.self))\n\(String(decoding: expected, as: UTF8.self))"
+                        )
+                    }
+                }
+            }
+        }
+    }
+
     @Test func outputHeldForAfterTheSaveIsWrittenAStreamsRunAtATime() {
         let pending: [(text: String, toStandardOutput: Bool)] = [
             ("a\n", true), ("b\n", true), ("note\n", false), ("c\n", true), ("warning\n", false), ("more\n", false),

@@ -66,8 +66,8 @@ import Testing
         let storage = try shelf()
         let rows = try loadedRows(storage)
         #expect(rows.count == books().count)
-        #expect(try storage.readFiles(locked: false).listedRows() == rows, "the first save wrote the listing")
-        #expect(try storage.rows() == rows)
+        #expect(try storage.readFiles(locked: false).listedRows()?.rows == rows, "the first save wrote the listing")
+        #expect(try storage.rows().rows == rows)
         // The rows hold what they are read back as, to the bit: a time's fraction, a rating's quarters.
         #expect(rows[4].rating == 4.25 && rows[4].status == .reading && rows[4].page == 20)
         #expect(rows[6].ended == Fixture.now.addingTimeInterval(-86_400 * 3.25) && rows[6].rating == 3)
@@ -91,9 +91,17 @@ import Testing
         try store.save()
         let files = try storage.readFiles(locked: false)
         #expect(files.journalBooks.count == 5, "the save was appended to the journal")
-        let rows = try #require(files.listedRows())
+        let rows = try #require(files.listedRows()).rows
         #expect(rows == (try loadedRows(storage)))
         #expect(rows.map(\.id).suffix(2) == ["b0100", "a0000"] && !rows.contains { $0.id == "b0002" })
+        // Of some statuses: those rows alone, the count of every book, from the listing and from the books.
+        for statuses: Set<Book.Status> in [[.reading, .unstarted], [.finished], [.abandoned], []] {
+            let expected = rows.filter { statuses.contains($0.status) }
+            #expect(try #require(files.listedRows(of: statuses)) == (expected, rows.count), "\(statuses)")
+            #expect(try storage.rows(of: statuses) == (expected, rows.count))
+        }
+        #expect(files.fileSystem.remove(storage.listingPath))
+        #expect(try storage.rows(of: [.finished]) == (rows.filter { $0.status == .finished }, rows.count))
     }
 
     @Test func aListingNotOfTheSnapshotOrNotWholeIsPassedOverAndWrittenAgain() throws {
@@ -116,17 +124,17 @@ import Testing
         for (what, data) in damaged {
             try files.replace(storage.listingPath, data)
             #expect(try storage.readFiles(locked: false).listedRows() == nil, "\(what)")
-            #expect(try storage.rows() == rows, "\(what)")
+            #expect(try storage.rows().rows == rows, "\(what)")
         }
         #expect(files.remove(storage.listingPath))
-        #expect(try storage.rows() == rows)
+        #expect(try storage.rows().rows == rows)
         #expect(try files.read(storage.listingPath) == nil, "reading the rows writes nothing")
         // The next save, appended to the journal, writes it again.
         let store = try Store(persistence: storage.persistence(lockTimeout: 1))
         store.update { $0.books[0].tags = ["again"] }
         try store.save()
         #expect(try files.read(storage.listingPath) == listing, "the listing of the same snapshot")
-        #expect(try storage.readFiles(locked: false).listedRows() == (try loadedRows(storage)))
+        #expect(try storage.readFiles(locked: false).listedRows()?.rows == (try loadedRows(storage)))
     }
 
     @Test func doctorFixWritesAMissingListing() throws {

@@ -40,7 +40,7 @@ import Testing
         }()
         // `list`'s rows, from a listing that a cut may have left of another snapshot or torn: the
         // library's all the same.
-        #expect(try storage.rows() == library.books.map(BookRow.init), "the rows of \(path)")
+        #expect(try storage.rows().rows == library.books.map(BookRow.init), "the rows of \(path)")
         return Observed(library: library, changes: try storage.changes().map(\.command))
     }
 

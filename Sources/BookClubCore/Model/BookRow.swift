@@ -63,3 +63,15 @@ public struct BookRow: Equatable, Sendable {
         (self.isAudiobook, self.rating) = (isAudiobook, rating)
     }
 }
+
+extension Book.Status {
+    /// Its place in `allCases`.
+    var index: Int {
+        switch self {
+        case .unstarted: 0
+        case .reading: 1
+        case .finished: 2
+        case .abandoned: 3
+        }
+    }
+}

@@ -82,21 +82,38 @@ enum Listing {
     }
 
     /// The rows of a listing that starts with `header` and is whole; `nil` when it is of another
-    /// snapshot, cut, damaged or not of this shape.
-    static func rows(in data: Data, header: Data) -> [BookRow]? {
+    /// snapshot, cut, damaged or not of this shape. A row of a status not in `statuses` is read no
+    /// further than its status: its other fields are left empty (a `list` of the books being read
+    /// need not read the thousands finished).
+    static func rows(
+        in data: Data, header: Data, statuses: Set<Book.Status> = Set(Book.Status.allCases)
+    ) -> [BookRow]? {
         guard data.starts(with: header + Data(utf8: "\n")), data.last == 0x0A,
             let last = data.dropLast().lastIndex(of: 0x0A), last >= data.startIndex + header.count,
             Seal.check(data[(last + 1)..<(data.endIndex - 1)], covering: data[...last]) == true
         else { return nil }
+        // Looked up once a row: an array by status, not the set's hashing.
+        let kept = Book.Status.allCases.map(statuses.contains)
         return data[(data.startIndex + header.count + 1)..<(last + 1)].withUnsafeBytes { bytes -> [BookRow]? in
+            // As many as the lines: grown, the rows would be copied, and their new pages touched, twice or more.
+            var lines = 0
+            if var at = bytes.baseAddress {
+                let end = at + bytes.count
+                while let found = firstByte(0x0A, at: at, count: end - at) {
+                    lines += 1
+                    at = found + 1
+                }
+            }
             var rows: [BookRow] = []
+            rows.reserveCapacity(lines)
             var start = 0
             while start < bytes.count {
                 guard let found = firstByte(0x0A, at: bytes.baseAddress! + start, count: bytes.count - start)
                 else { return nil }
                 let end = bytes.baseAddress!.distance(to: found)
                 var scanner = JSONScanner(bytes: UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
-                guard let row = row(&scanner), scanner.atEnd else { return nil }
+                guard let row = row(&scanner, kept: kept), !kept[row.status.index] || scanner.atEnd
+                else { return nil }
                 rows.append(row)
                 start = end + 1
             }
@@ -104,7 +121,8 @@ enum Listing {
         }
     }
 
-    private static func row(_ scanner: inout JSONScanner) -> BookRow? {
+    /// A row; one of a status not `kept` (by `Book.Status.index`) read as far as its status.
+    private static func row(_ scanner: inout JSONScanner, kept: [Bool]) -> BookRow? {
         func comma() -> Bool { scanner.take(UInt8(ascii: ",")) }
         /// Reads `,` then `null` or a value into `value`.
         func optional<T>(_ value: inout T?, _ read: (inout JSONScanner, inout T?) -> Bool) -> Bool {
@@ -141,7 +159,16 @@ enum Listing {
         var tags: [String] = []
         guard scanner.take(UInt8(ascii: "[")), scanner.read(&id), comma(),
             // Matched as bytes, not made a string.
-            let status = Book.Status.allCases.first(where: { scanner.take(string: $0.rawValue) }),
+            let status = Book.Status.allCases.first(where: { scanner.take(string: $0.rawValue) })
+        else { return nil }
+        guard kept[status.index] else {
+            return BookRow(
+                id: id!, title: "", author: nil, status: status, tags: [],
+                activity: Date(timeIntervalSinceReferenceDate: 0),
+                progress: 0, page: nil, pages: nil, listened: nil, length: nil, isLogged: false, ended: nil,
+                isAudiobook: false, rating: nil)
+        }
+        guard
             comma(), number(&scanner, &activity), comma(), number(&scanner, &progress),
             optional(&page, { $0.read(&$1) }), optional(&pages, { $0.read(&$1) }),
             optional(&listened, { $0.read(&$1) }), optional(&length, { $0.read(&$1) }), flag(&isLogged),
@@ -179,12 +206,13 @@ extension LibraryFiles {
         return first == header + Data(utf8: "\n")
     }
 
-    /// Every book's row, in the store's order: the listing's, those of the journal's books standing
-    /// over them; `nil` when there is no listing of this snapshot that is whole, or a book of the
-    /// journal (or the clubs) is not one a load would take, which the load then says.
-    func listedRows() -> [BookRow]? {
+    /// The rows of the books of these statuses, in the store's order: the listing's, those of the
+    /// journal's books standing over them; and how many books the store holds. `nil` when there is
+    /// no listing of this snapshot that is whole, or a book of the journal (or the clubs) is not one a
+    /// load would take, which the load then says.
+    func listedRows(of statuses: Set<Book.Status> = Set(Book.Status.allCases)) -> (rows: [BookRow], books: Int)? {
         guard let header = listingHeader, let data = try? fileSystem.map(storage.listingPath),
-            let listed = Listing.rows(in: data, header: header)
+            let listed = Listing.rows(in: data, header: header, statuses: statuses)
         else { return nil }
         var changed: [Book] = []
         func read(_ line: Data) -> BookRow? {
@@ -214,7 +242,10 @@ extension LibraryFiles {
             }
         }
         // The check of every load, of what the listing's own check, as it was written, did not see.
-        return (try? library(books: changed)) == nil ? nil : rows
+        guard (try? library(books: changed)) != nil else { return nil }
+        let books = rows.count
+        rows.removeAll { !statuses.contains($0.status) }
+        return (rows, books)
     }
 
     /// Writes the listing of the snapshot's books, replacing one out of date; nothing when the snapshot
@@ -237,11 +268,16 @@ extension LibraryFiles {
 }
 
 extension LibraryStorage {
-    /// Every book's row (`BookRow`), in the store's order, as the books would be loaded without
-    /// their details (`LibraryScope.listing`), read from `STORE.listing` when it serves the snapshot.
-    public func rows() throws -> [BookRow] {
+    /// The rows (`BookRow`) of the books of these statuses, in the store's order, as the books would
+    /// be loaded without their details (`LibraryScope.listing`), and how many books the store holds;
+    /// read from `STORE.listing` when it serves the snapshot.
+    public func rows(of statuses: Set<Book.Status> = Set(Book.Status.allCases)) throws -> (
+        rows: [BookRow], books: Int
+    ) {
         var files = try readFiles(locked: false)
-        return try files.listedRows() ?? files.library(in: .listing).books.map(BookRow.init)
+        if let listed = files.listedRows(of: statuses) { return listed }
+        let books = try files.library(in: .listing).books
+        return (books.filter { statuses.contains($0.status) }.map(BookRow.init), books.count)
     }
 
     /// Writes the listing when it is missing or out of date, under the store lock; `true` when it

@@ -66,11 +66,11 @@ struct ListCommand: Command {
             return
         }
         // The rows alone, read without decoding the books where the store keeps them (`STORE.listing`).
-        let rows = try session.bookRows()
-        let shownRows = rows.filter(shown)
+        let (rows, books) = try session.bookRows(of: statuses)
+        let shownRows = tag == nil ? rows : rows.filter(shown)
         guard !shownRows.isEmpty else {
             session.output.write(
-                rows.isEmpty
+                books == 0
                     ? "No books yet. Add one: bookclub add \"Dune\" --author \"Frank Herbert\" --pages 412"
                     : "No books match; see `bookclub list --all`.",
                 as: .message)
@@ -78,7 +78,7 @@ struct ListCommand: Command {
         }
         session.write(
             laidOut: BookTable.render(
-                BookTable.order(shownRows).map { shownRows[$0] }, width: session.terminal.lineWidth,
-                style: session.style, timeZone: session.timeZone, stars: stars))
+                shownRows, order: BookTable.order(shownRows), width: session.terminal.lineWidth, style: session.style,
+                timeZone: session.timeZone, stars: stars))
     }
 }

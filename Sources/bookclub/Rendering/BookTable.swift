@@ -47,60 +47,129 @@ enum BookTable {
     /// The books in list order (`order(_:)`).
     static func sorted(_ books: [Book]) -> [Book] { order(books.map(BookRow.init)).map { books[$0] } }
 
-    /// One line a book: id, title, author, progress bar, percent and where it stands; the author
-    /// column goes when no book has one. The lines come as UTF-8, each ending in a line break.
-    static func render(_ books: [BookRow], width: Int?, style: Style, timeZone: Zone, stars: Bool = false) -> Data {
-        let idWidth = 8
+    /// One line a book: id, title, author, progress bar, percent and where it stands (and the stars);
+    /// the author column goes when no book has one. The lines come as UTF-8, each ending in a line
+    /// break, laid out as `Table` lays out these cells (the title and the author give way to a
+    /// width), but a row at a time into one buffer: a `list` of thousands of books spent more on
+    /// making each cell a value of its own, and measuring it, than on anything else.
+    ///
+    /// - Parameter order: the places of the books to show, in order (`order(_:)`); all, as they come,
+    ///   when `nil`.
+    static func render(
+        _ books: [BookRow], order: [Int]? = nil, width: Int?, style: Style, timeZone: Zone, stars: Bool = false
+    ) -> [UInt8] {
         let barWidth = min(24, max(8, (width ?? 100) / 5))
         // A table of thousands of rows has a few dozen bars: each made once.
         var bars = [String?](repeating: nil, count: 8 * barWidth + 1)
-        let rows = books.map { book -> [TerminalText] in
-            let progress = book.progress
-            var detail: String
-            switch book.status {
-            case .unstarted: detail = "not started"
-            case .reading:
-                // A book logged in percents with no page count has its percent in the column before.
-                detail =
-                    book.listened.map { DurationText.clock($0) + "/" + DurationText.clock(book.length ?? 0) }
-                    ?? book.page.map { page in "p. " + String(page) + (book.pages.map { "/" + String($0) } ?? "") }
-                    ?? (book.isLogged ? "" : "no progress yet")
-            case .finished, .abandoned:
-                detail = book.status.rawValue + (book.ended.map { " " + DateText.day($0, timeZone: timeZone) } ?? "")
+        let hasAuthors = books.contains { $0.author != nil }
+        // The columns: id, title, author (when any book has one), bar, percent, detail, stars.
+        let styles: [(TerminalText) -> TerminalText] =
+            [style.dim, style.bold] + (hasAuthors ? [{ $0 }] : []) + [style.green, { $0 }, style.dim]
+            + (stars ? [{ $0 }] : [])
+        let percentColumn = hasAuthors ? 4 : 3
+        // Each cell's text and width, row by row in one array.
+        var cells: [(text: String, width: Int)] = []
+        cells.reserveCapacity(books.count * styles.count)
+        var widths = [Int](repeating: 0, count: styles.count)
+        func add(_ text: String, width: Int? = nil) {
+            let width = width ?? text.displayWidth
+            widths[cells.count % styles.count] = max(widths[cells.count % styles.count], width)
+            cells.append((text, width))
+        }
+        /// A value as a cell shows it (`TerminalText`), and its width: printable ASCII, most titles,
+        /// is both at once.
+        func add(value: String) {
+            var value = value
+            if let width = value.withUTF8({ $0.allSatisfy { (0x20..<0x7F).contains($0) } ? $0.count : nil }) {
+                add(value, width: width)
+            } else {
+                add(TerminalText(value).string)
             }
-            if book.isAudiobook { detail += " · audio" }
-            let eighths = ProgressBar.eighths(progress, width: barWidth)
+        }
+        for place in order ?? Array(books.indices) {
+            let book = books[place]
+            add(value: shortID(book.id, 8))
+            add(value: book.title)
+            if hasAuthors { add(value: book.author ?? "") }
+            let eighths = ProgressBar.eighths(book.progress, width: barWidth)
             let bar = bars[eighths] ?? ProgressBar.render(eighths: eighths, width: barWidth)
             bars[eighths] = bar
+            add(bar, width: barWidth)
+            let percent = ProgressText.percent(book.progress)
+            add(percent, width: percent.utf8.count)
             // The bar, the percent and the detail are bookclub's own words, laid out as they are.
-            let row: [TerminalText] = [
-                TerminalText(shortID(book.id, idWidth)), TerminalText(book.title), TerminalText(book.author ?? ""),
-                TerminalText(layout: bar),
-                TerminalText(layout: ProgressText.percent(progress)), TerminalText(layout: detail),
-            ]
-            return stars ? row + ["\(book.rating.map(Rating.stars) ?? "")"] : row
+            add(value: detail(book, timeZone: timeZone))
+            if stars { add(value: book.rating.map(Rating.stars) ?? "") }
         }
-        // Without any author, the column goes, rather than leave a gap.
-        let hasAuthors = books.contains { $0.author != nil }
-        let table = Table(
-            rows: hasAuthors ? rows : rows.map { $0.enumerated().filter { $0.offset != 2 }.map(\.element) },
-            flexibleColumns: hasAuthors ? [1, 2] : [1], rightAligned: [hasAuthors ? 4 : 3])
-        return table.renderedUTF8(width: width) { column, text in
-            switch hasAuthors || column < 2 ? column : column + 1 {
-            case 0: style.dim(text)
-            case 1: style.bold(text)
-            case 3: style.green(text)
-            case 5: style.dim(text)
-            default: text
+        if let width {
+            widths = Table.fitted(widths, flexibleColumns: hasAuthors ? [1, 2] : [1], width: width)
+        }
+        // Enough for every line as wide as the widest, each of its columns three bytes (the bar's
+        // blocks, CJK): grown, the buffer would be copied, and its new pages touched, twice or more.
+        var text: [UInt8] = []
+        text.reserveCapacity(cells.count / styles.count * (3 * widths.reduce(0, +) + 2 * styles.count + 1))
+        let blanks = [UInt8](repeating: UInt8(ascii: " "), count: 64)
+        var held = 0
+        for (index, cell) in cells.enumerated() {
+            let column = index % styles.count
+            if column > 0 { held += 2 }
+            var (cellText, cellWidth) = cell
+            if cellWidth > widths[column] {
+                cellText = cellText.truncated(toWidth: widths[column])
+                cellWidth = cellText.displayWidth
+            }
+            let padding = max(0, widths[column] - cellWidth)
+            if column == percentColumn { held += padding }
+            if !cellText.isEmpty {
+                while held > 0 {
+                    text.append(contentsOf: blanks[..<min(held, blanks.count)])
+                    held -= min(held, blanks.count)
+                }
+                if style.isEnabled { cellText = styles[column](TerminalText(layout: cellText)).string }
+                cellText.withUTF8 { text.append(contentsOf: $0) }
+            }
+            if column != percentColumn && column < styles.count - 1 { held += padding }
+            if column == styles.count - 1 {
+                // A line ends where its text does, a cell's own spaces too.
+                while text.last == UInt8(ascii: " ") { text.removeLast() }
+                text.append(0x0A)
+                held = 0
             }
         }
+        return text
+    }
+
+    /// Where the book stands, after its bar and percent.
+    private static func detail(_ book: BookRow, timeZone: Zone) -> String {
+        var detail: String
+        switch book.status {
+        case .unstarted: detail = "not started"
+        case .reading:
+            // A book logged in percents with no page count has its percent in the column before.
+            detail =
+                book.listened.map { DurationText.clock($0) + "/" + DurationText.clock(book.length ?? 0) }
+                ?? book.page.map { page in
+                    // `p. 120/412` made in one buffer: a row a line, adding up its strings cost more.
+                    var text = Array("p. ".utf8) + String(page).utf8
+                    if let pages = book.pages { text += [UInt8(ascii: "/")] + String(pages).utf8 }
+                    return String(decoding: text, as: UTF8.self)
+                }
+                ?? (book.isLogged ? "" : "no progress yet")
+        case .finished, .abandoned:
+            detail = book.status.rawValue + (book.ended.map { " " + DateText.day($0, timeZone: timeZone) } ?? "")
+        }
+        if book.isAudiobook { detail += " · audio" }
+        return detail
     }
 
     /// The first `width` characters of an id, read as bytes when they are printable ASCII and
     /// ASCII follows (a character each), as in every id bookclub makes.
     private static func shortID(_ id: String, _ width: Int) -> String {
-        let head = id.utf8.prefix(width + 1)
-        guard head.allSatisfy({ (0x20..<0x7F).contains($0) }) else { return String(id.prefix(width)) }
-        return String(decoding: head.prefix(width), as: UTF8.self)
+        var id = id
+        return id.withUTF8 { utf8 in
+            let head = UnsafeBufferPointer(rebasing: utf8.prefix(width + 1))
+            guard head.allSatisfy({ (0x20..<0x7F).contains($0) }) else { return nil }
+            return String(decoding: UnsafeBufferPointer(rebasing: head.prefix(width)), as: UTF8.self)
+        } ?? String(id.prefix(width))
     }
 }

@@ -55,13 +55,29 @@ struct Table {
     /// The lines `render` gives as UTF-8, each ending in a line break: a table of thousands of rows
     /// (`list`) made one buffer, not thousands of strings, and never checked as UTF-8 again (see
     /// `Session.write(laidOut:)`).
-    func renderedUTF8(width: Int?, style: (_ column: Int, _ text: TerminalText) -> TerminalText = { $1 }) -> Data {
+    func renderedUTF8(width: Int?, style: (_ column: Int, _ text: TerminalText) -> TerminalText = { $1 }) -> [UInt8] {
         var text: [UInt8] = []
         layOut(width: width, style: style) { line in
             text.append(contentsOf: line)
             text.append(0x0A)
         }
-        return Data(text)
+        return text
+    }
+
+    /// Column widths cut to fit `width` with two spaces between columns: the widest flexible column
+    /// gives way first, a column at a time, down to `minimumWidth`.
+    static func fitted(_ widths: [Int], flexibleColumns: [Int], width: Int) -> [Int] {
+        var widths = widths
+        var excess = widths.reduce(0, +) + 2 * (widths.count - 1) - width
+        while excess > 0,
+            let widest = flexibleColumns.filter({ widths[$0] > minimumWidth }).max(by: { widths[$0] < widths[$1] })
+        {
+            let others = flexibleColumns.filter { $0 != widest }.map { widths[$0] }.max() ?? minimumWidth
+            let cut = min(excess, widths[widest] - max(minimumWidth, min(others, widths[widest] - 1)))
+            widths[widest] -= max(cut, 1)
+            excess -= max(cut, 1)
+        }
+        return widths
     }
 
     /// Lays out each line in UTF-8, trailing spaces cut, and gives it to `emit`.
@@ -85,20 +101,7 @@ struct Table {
         }
         let wraps = wrapsLastColumn && width != nil
         if wraps { widths[columns - 1] = min(widths[columns - 1], Self.minimumWrapWidth) }
-        if let width {
-            var excess = widths.reduce(0, +) + 2 * (columns - 1) - width
-            // The widest flexible column gives way first, a column at a time, down to the minimum.
-            while excess > 0,
-                let widest = flexibleColumns.filter({ widths[$0] > Self.minimumWidth }).max(by: {
-                    widths[$0] < widths[$1]
-                })
-            {
-                let others = flexibleColumns.filter { $0 != widest }.map { widths[$0] }.max() ?? Self.minimumWidth
-                let cut = min(excess, widths[widest] - max(Self.minimumWidth, min(others, widths[widest] - 1)))
-                widths[widest] -= max(cut, 1)
-                excess -= max(cut, 1)
-            }
-        }
+        if let width { widths = Self.fitted(widths, flexibleColumns: flexibleColumns, width: width) }
         let lastStart = widths.dropLast().reduce(0, +) + 2 * (columns - 1)
         if wraps, let width { widths[columns - 1] = max(Self.minimumWrapWidth, width - lastStart) }
         // Each line is made in one buffer of UTF-8 (appending strings to a string costs several times
