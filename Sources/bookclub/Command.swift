@@ -127,14 +127,17 @@ extension Session {
             services.terminal.standardOutputIsTerminal ? TerminalText(keepingLineBreaks: text).string : text, true)
     }
 
-    /// Text a renderer laid out from `TerminalText` (a table), as UTF-8 lines: to a terminal as
-    /// text, held and paged as any other; elsewhere at once, as it is, for a command that changes
-    /// nothing (`list`): made a string, a megabyte of it is checked as UTF-8 again, a millisecond.
-    func write(laidOut lines: [UInt8]) {
-        guard let writeBytes = services.writeBytes, !services.terminal.standardOutputIsTerminal else {
-            return output.write(TerminalText(layout: String(decoding: lines.dropLast(), as: UTF8.self)), as: .data)
+    /// Text a renderer laid out from `TerminalText` (a table), as UTF-8 lines that `produce` gives a
+    /// piece at a time: to a terminal, whole, as text held and paged as any other; elsewhere each
+    /// piece at once, as it is, for a command that changes nothing (`list`): made a string, a
+    /// megabyte of it is checked as UTF-8 again, a millisecond.
+    func write(laidOut produce: ((UnsafeRawBufferPointer) -> Void) -> Void) {
+        if let writeBytes = services.writeBytes, !services.terminal.standardOutputIsTerminal {
+            return produce(writeBytes)
         }
-        lines.withUnsafeBytes(writeBytes)
+        var lines: [UInt8] = []
+        produce { lines.append(contentsOf: $0) }
+        output.write(TerminalText(layout: String(decoding: lines.dropLast(), as: UTF8.self)), as: .data)
     }
 
     /// The same for UTF-8 text as bytes, which go out as they are unless to a terminal.

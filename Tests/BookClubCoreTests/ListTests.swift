@@ -56,7 +56,7 @@ import Testing
         let table = Table(
             rows: hasAuthors ? rows : rows.map { $0.enumerated().filter { $0.offset != 2 }.map(\.element) },
             flexibleColumns: hasAuthors ? [1, 2] : [1], rightAligned: [hasAuthors ? 4 : 3])
-        return table.renderedUTF8(width: width) { column, text in
+        let lines = table.render(width: width) { column, text in
             switch hasAuthors || column < 2 ? column : column + 1 {
             case 0: style.dim(text)
             case 1: style.bold(text)
@@ -65,6 +65,7 @@ import Testing
             default: text
             }
         }
+        return Array(lines.map { $0.string + "\n" }.joined().utf8)
     }
 
     /// `list`'s table, laid out a row at a time, is the table `Table` lays out of the same cells, for

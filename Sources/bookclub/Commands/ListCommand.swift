@@ -76,9 +76,10 @@ struct ListCommand: Command {
                 as: .message)
             return
         }
-        session.write(
-            laidOut: BookTable.render(
+        session.write { emit in
+            BookTable.render(
                 shownRows, order: BookTable.order(shownRows), width: session.terminal.lineWidth, style: session.style,
-                timeZone: session.timeZone, stars: stars))
+                timeZone: session.timeZone, stars: stars, emit: emit)
+        }
     }
 }

@@ -53,11 +53,14 @@ enum BookTable {
     /// width), but a row at a time into one buffer: a `list` of thousands of books spent more on
     /// making each cell a value of its own, and measuring it, than on anything else.
     ///
-    /// - Parameter order: the places of the books to show, in order (`order(_:)`); all, as they come,
-    ///   when `nil`.
+    /// - Parameters:
+    ///   - order: the places of the books to show, in order (`order(_:)`); all, as they come, when `nil`.
+    ///   - emit: given the lines a piece at a time, 64 KiB or so, in one buffer used again (made
+    ///     whole, that of thousands of rows was a megabyte of new pages to touch).
     static func render(
-        _ books: [BookRow], order: [Int]? = nil, width: Int?, style: Style, timeZone: Zone, stars: Bool = false
-    ) -> [UInt8] {
+        _ books: [BookRow], order: [Int]? = nil, width: Int?, style: Style, timeZone: Zone, stars: Bool = false,
+        emit: (UnsafeRawBufferPointer) -> Void
+    ) {
         let barWidth = min(24, max(8, (width ?? 100) / 5))
         // A table of thousands of rows has a few dozen bars: each made once.
         var bars = [String?](repeating: nil, count: 8 * barWidth + 1)
@@ -68,13 +71,13 @@ enum BookTable {
             + (stars ? [{ $0 }] : [])
         let percentColumn = hasAuthors ? 4 : 3
         // Each cell's text and width, row by row in one array.
-        var cells: [(text: String, width: Int)] = []
+        var cells: [Cell] = []
         cells.reserveCapacity(books.count * styles.count)
         var widths = [Int](repeating: 0, count: styles.count)
         func add(_ text: String, width: Int? = nil) {
             let width = width ?? text.displayWidth
             widths[cells.count % styles.count] = max(widths[cells.count % styles.count], width)
-            cells.append((text, width))
+            cells.append(Cell(text: text, width: width))
         }
         /// A value as a cell shows it (`TerminalText`), and its width: printable ASCII, most titles,
         /// is both at once.
@@ -104,16 +107,17 @@ enum BookTable {
         if let width {
             widths = Table.fitted(widths, flexibleColumns: hasAuthors ? [1, 2] : [1], width: width)
         }
-        // Enough for every line as wide as the widest, each of its columns three bytes (the bar's
-        // blocks, CJK): grown, the buffer would be copied, and its new pages touched, twice or more.
+        let piece = 1 << 16
         var text: [UInt8] = []
-        text.reserveCapacity(cells.count / styles.count * (3 * widths.reduce(0, +) + 2 * styles.count + 1))
+        // A piece and a line as wide as the widest, each of its columns three bytes (the bar's
+        // blocks, CJK), and colour: never grown.
+        text.reserveCapacity(piece + 3 * widths.reduce(0, +) + 12 * styles.count)
         let blanks = [UInt8](repeating: UInt8(ascii: " "), count: 64)
         var held = 0
         for (index, cell) in cells.enumerated() {
             let column = index % styles.count
             if column > 0 { held += 2 }
-            var (cellText, cellWidth) = cell
+            var (cellText, cellWidth) = (cell.text, cell.width)
             if cellWidth > widths[column] {
                 cellText = cellText.truncated(toWidth: widths[column])
                 cellWidth = cellText.displayWidth
@@ -134,9 +138,30 @@ enum BookTable {
                 while text.last == UInt8(ascii: " ") { text.removeLast() }
                 text.append(0x0A)
                 held = 0
+                if text.count >= piece {
+                    text.withUnsafeBytes(emit)
+                    text.removeAll(keepingCapacity: true)
+                }
             }
         }
-        return text
+        if !text.isEmpty { text.withUnsafeBytes(emit) }
+    }
+
+    /// The lines `render(_:order:width:style:timeZone:stars:emit:)` gives, whole.
+    static func render(
+        _ books: [BookRow], order: [Int]? = nil, width: Int?, style: Style, timeZone: Zone, stars: Bool = false
+    ) -> [UInt8] {
+        var lines: [UInt8] = []
+        render(books, order: order, width: width, style: style, timeZone: timeZone, stars: stars) {
+            lines.append(contentsOf: $0)
+        }
+        return lines
+    }
+
+    /// A cell's text, as shown, and its width in columns.
+    private struct Cell {
+        var text: String
+        var width: Int
     }
 
     /// Where the book stands, after its bar and percent.

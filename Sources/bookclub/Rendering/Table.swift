@@ -1,11 +1,5 @@
 import BookClubCore
 
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 /// Text columns aligned for a terminal: each column as wide as its widest cell in terminal columns
 /// (`displayWidth`: a CJK character or an emoji takes two), and, when a width is given, the flexible
 /// columns cut (with `…`) so that a row fits it. Cells are text for people, a value's control
@@ -50,18 +44,6 @@ struct Table {
         lines.reserveCapacity(rows.count)
         layOut(width: width, style: style) { lines.append(TerminalText(layout: String(decoding: $0, as: UTF8.self))) }
         return lines
-    }
-
-    /// The lines `render` gives as UTF-8, each ending in a line break: a table of thousands of rows
-    /// (`list`) made one buffer, not thousands of strings, and never checked as UTF-8 again (see
-    /// `Session.write(laidOut:)`).
-    func renderedUTF8(width: Int?, style: (_ column: Int, _ text: TerminalText) -> TerminalText = { $1 }) -> [UInt8] {
-        var text: [UInt8] = []
-        layOut(width: width, style: style) { line in
-            text.append(contentsOf: line)
-            text.append(0x0A)
-        }
-        return text
     }
 
     /// Column widths cut to fit `width` with two spaces between columns: the widest flexible column
