@@ -137,6 +137,30 @@ import Testing
         #expect(try storage.readFiles(locked: false).listedRows()?.rows == (try loadedRows(storage)))
     }
 
+    /// A new snapshot's listing is the one before it with the journal's rows laid over it: the same,
+    /// byte for byte, as the listing of every book decoded again.
+    @Test func aFoldCarriesTheListingOverAsIfEveryBookWereDecoded() throws {
+        let files = FileSystem.inMemory()
+        let storage = try shelf(files: files)
+        do {
+            let store = try Store(persistence: storage.persistence(lockTimeout: 1))
+            store.update { library in
+                library.books[1].title = "ノルウェイの森 下"
+                library.books.remove(at: 4)
+                library.addBook(Fixture.book("Book 📚 2", id: "b0200"))
+            }
+            try store.save()
+        }
+        let before = try #require(try files.read(storage.listingPath))
+        #expect(try storage.foldJournal(lockTimeout: 1))
+        let carried = try #require(try files.read(storage.listingPath))
+        #expect(carried != before, "written again for the new snapshot")
+        #expect(try storage.readFiles(locked: false).listedRows()?.rows == (try loadedRows(storage)))
+        #expect(files.remove(storage.listingPath))
+        #expect(try storage.refreshListing(lockTimeout: 1))
+        #expect(try files.read(storage.listingPath) == carried)
+    }
+
     @Test func doctorFixWritesAMissingListing() throws {
         let files = FileSystem.inMemory()
         let storage = try shelf(files: files)

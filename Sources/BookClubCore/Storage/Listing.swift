@@ -250,8 +250,16 @@ extension LibraryFiles {
 
     /// Writes the listing of the snapshot's books, replacing one out of date; nothing when the snapshot
     /// cannot have one or a book is not one a load would take. Derived data: a failure is passed over.
-    func writeListing() {
-        guard let header = listingHeader, let (lines, asLaidOut) = try? snapshotLines(), asLaidOut else { return }
+    ///
+    /// - Parameter rows: the rows of the snapshot's books, in its order, when they are known (a fold
+    ///   has them from the listing before it); `nil`: every book is decoded.
+    func writeListing(_ rows: [BookRow]? = nil) {
+        guard let header = listingHeader else { return }
+        if let rows {
+            try? fileSystem.replace(storage.listingPath, Listing.contents(header: header, rows: rows))
+            return
+        }
+        guard let (lines, asLaidOut) = try? snapshotLines(), asLaidOut else { return }
         var books: [Book] = []
         books.reserveCapacity(lines.count)
         for line in lines {
