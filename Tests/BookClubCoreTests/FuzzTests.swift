@@ -124,8 +124,9 @@ import Testing
                 )
                 .state
                 accepted += 1
-                _ = BookTable.render(
-                    library.books.map(BookRow.init), width: 80, style: Style(isEnabled: true), timeZone: Fixture.utc)
+                BookTable.render(
+                    library.books.map(BookRow.init), width: 80, style: Style(isEnabled: true), timeZone: Fixture.utc,
+                    emit: { _ in })
                 _ = try library.books.map { try NotesReport.markdown(for: $0, timeZone: Fixture.utc) }
                 _ = try Agenda.items(in: library, now: Fixture.now, days: 3650)
                 _ = library.clubs.map { ICalendar.render(club: $0, books: library, now: Fixture.now) }
@@ -454,8 +455,9 @@ import Testing
                 #expect(result.added.count + result.merged.count == file.items.count)
                 // What an import adds is a library the store accepts, and it renders.
                 _ = try LibraryExport.decode(try LibraryExport(library).encoded(), path: "fuzz")
-                _ = BookTable.render(
-                    library.books.map(BookRow.init), width: 80, style: Style(isEnabled: true), timeZone: Fixture.utc)
+                BookTable.render(
+                    library.books.map(BookRow.init), width: 80, style: Style(isEnabled: true), timeZone: Fixture.utc,
+                    emit: { _ in })
                 _ = ImportText.plan(result) + [ImportText.summary(result, dryRun: false)]
                 outcomes["accepted", default: 0] += 1
             } catch let error as BookClubError {

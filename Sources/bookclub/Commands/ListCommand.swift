@@ -76,10 +76,10 @@ struct ListCommand: Command {
                 as: .message)
             return
         }
-        session.write { emit in
+        session.write(laidOut: { emit in
             BookTable.render(
                 shownRows, order: BookTable.order(shownRows), width: session.terminal.lineWidth, style: session.style,
                 timeZone: session.timeZone, stars: stars, emit: emit)
-        }
+        })
     }
 }

@@ -97,10 +97,10 @@ enum BookTable {
             let eighths = ProgressBar.eighths(book.progress, width: barWidth)
             let bar = bars[eighths] ?? ProgressBar.render(eighths: eighths, width: barWidth)
             bars[eighths] = bar
+            // The bar and the percent are bookclub's own, laid out as they are, their widths known.
             add(bar, width: barWidth)
             let percent = ProgressText.percent(book.progress)
             add(percent, width: percent.utf8.count)
-            // The bar, the percent and the detail are bookclub's own words, laid out as they are.
             add(value: detail(book, timeZone: timeZone))
             if stars { add(value: book.rating.map(Rating.stars) ?? "") }
         }
@@ -145,17 +145,6 @@ enum BookTable {
             }
         }
         if !text.isEmpty { text.withUnsafeBytes(emit) }
-    }
-
-    /// The lines `render(_:order:width:style:timeZone:stars:emit:)` gives, whole.
-    static func render(
-        _ books: [BookRow], order: [Int]? = nil, width: Int?, style: Style, timeZone: Zone, stars: Bool = false
-    ) -> [UInt8] {
-        var lines: [UInt8] = []
-        render(books, order: order, width: width, style: style, timeZone: timeZone, stars: stars) {
-            lines.append(contentsOf: $0)
-        }
-        return lines
     }
 
     /// A cell's text, as shown, and its width in columns.
