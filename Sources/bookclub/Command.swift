@@ -133,6 +133,8 @@ extension Session {
     /// megabyte of it is checked as UTF-8 again, a millisecond.
     func write(laidOut produce: ((UnsafeRawBufferPointer) -> Void) -> Void) {
         if let writeBytes = services.writeBytes, !services.terminal.standardOutputIsTerminal {
+            // What was held before it (a warning) goes first, as it would have.
+            flushOutput()
             return produce(writeBytes)
         }
         var lines: [UInt8] = []

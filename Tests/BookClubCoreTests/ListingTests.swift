@@ -111,7 +111,19 @@ import Testing
         let listing = try #require(try files.read(storage.listingPath))
         let text = String(decoding: listing, as: UTF8.self)
         let other = try shelf(files: .inMemory())
+        let header = try #require(try storage.readFiles(locked: false).listingHeader)
+        var forged = rows
+        forged[1].progress = 1e20
+        let body =
+            Data(text.split(separator: "\n").dropLast().dropLast().joined(separator: "\n").utf8) + Data("\n".utf8)
+        var count = JSONWriter(compact: true)
+        count.object { w in w.field("books", rows.count) }
         let damaged: [(String, Data)] = [
+            ("a row no book holds, sealed again", Listing.contents(header: header, rows: forged)),
+            (
+                "a row less, its seal of the count before",
+                body + Seal.seal(count.take(), covering: body) + Data("\n".utf8)
+            ),
             ("a byte changed", Data(text.replacing("Dune", with: "Dunf").utf8)),
             ("cut short", listing.prefix(listing.count / 2)),
             (
@@ -171,7 +183,7 @@ import Testing
         #expect(try !storage.refreshListing(lockTimeout: 1), "nothing to write")
     }
 
-    /// Rows of every value a field can take, written and read back: the same rows.
+    /// Rows of every value a book can give a field, written and read back: the same rows.
     @Test func rowsAreReadBackAsTheyWereWritten() throws {
         var generator = SeededGenerator(state: 38)
         let pieces = [
@@ -182,15 +194,19 @@ import Testing
             (0..<Int.random(in: 0...12, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }
                 .joined()
         }
-        func number() -> Double {
-            switch Int.random(in: 0..<4, using: &generator) {
-            case 0: Double.random(in: -1e9...1e9, using: &generator)
+        /// A time in seconds since 2001, years 1 to 9999 and the odd doubles among them.
+        func time() -> Double {
+            switch Int.random(in: 0..<3, using: &generator) {
+            case 0: Double.random(in: -6.3e10...2.5e11, using: &generator)
             case 1: Double(Int.random(in: -1_000_000...1_000_000, using: &generator))
-            case 2: Double(bitPattern: UInt64.random(in: 0...UInt64.max, using: &generator) & 0x7FEF_FFFF_FFFF_FFFF)
-            default:
-                [0, -0.0, 1, 0.1, 1e-300, Double.leastNonzeroMagnitude, Double.greatestFiniteMagnitude].randomElement(
-                    using: &generator)!
+            default: [0, -0.0, 0.1, 1e-300, Double.leastNonzeroMagnitude, 2.5e11].randomElement(using: &generator)!
             }
+        }
+        /// A fraction read, and the odd doubles among them.
+        func fraction() -> Double {
+            Bool.random(using: &generator)
+                ? Double.random(in: 0...1, using: &generator)
+                : [0, 1, 1.0 / 3, 0.1, 1e-300, Double.leastNonzeroMagnitude].randomElement(using: &generator)!
         }
         func maybe<T>(_ value: () -> T) -> T? { Bool.random(using: &generator) ? value() : nil }
         let rows = (0..<500).map { index in
@@ -198,13 +214,26 @@ import Testing
                 id: text() + String(index), title: text(), author: maybe(text),
                 status: Book.Status.allCases.randomElement(using: &generator)!,
                 tags: (0..<Int.random(in: 0...3, using: &generator)).map { _ in text() },
-                activity: Date(timeIntervalSinceReferenceDate: number()), progress: number(),
-                page: maybe { Int.random(in: -5...Int.max, using: &generator) },
-                pages: maybe { Int.random(in: 0...100_000, using: &generator) },
-                listened: maybe { Int.random(in: 0...10_000, using: &generator) }, length: maybe { 600 },
+                activity: Date(timeIntervalSinceReferenceDate: time()), progress: fraction(),
+                page: maybe { Int.random(in: 0...100_000, using: &generator) },
+                pages: maybe { Int.random(in: 1...100_000, using: &generator) },
+                listened: maybe { Int.random(in: 0...60_000, using: &generator) },
+                length: maybe { Int.random(in: 1...60_000, using: &generator) },
                 isLogged: Bool.random(using: &generator),
-                ended: maybe { Date(timeIntervalSinceReferenceDate: number()) },
-                isAudiobook: Bool.random(using: &generator), rating: maybe(number))
+                ended: maybe { Date(timeIntervalSinceReferenceDate: time()) },
+                isAudiobook: Bool.random(using: &generator),
+                rating: maybe { Double(Int.random(in: 0...20, using: &generator)) / 4 })
+        }
+        // What no book holds is refused.
+        for (field, change) in [
+            ("progress", { (row: inout BookRow) in row.progress = 1.5 }), ("page", { $0.page = -1 }),
+            ("pages", { $0.pages = 0 }), ("length", { $0.length = 60_001 }), ("rating", { $0.rating = 5.25 }),
+            ("time", { $0.activity = Date(timeIntervalSinceReferenceDate: 1e300) }),
+        ] as [(String, (inout BookRow) -> Void)] {
+            var row = rows[0]
+            change(&row)
+            let header = Listing.header(generation: "g", size: 1, modified: nil)
+            #expect(Listing.rows(in: Listing.contents(header: header, rows: [row]), header: header) == nil, "\(field)")
         }
         let header = Listing.header(generation: "g", size: 1, modified: nil)
         for row in rows where Listing.rows(in: Listing.contents(header: header, rows: [row]), header: header) == nil {

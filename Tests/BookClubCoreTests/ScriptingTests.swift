@@ -32,6 +32,13 @@ import Testing
             program: "/bin/sh")
         #expect(merged.exitCode == 0)
         #expect(merged.stdout == listing.stdout + stats.stdout + stats.stderr)
+        // A warning held before the table (a zone bookclub does not know) comes before it.
+        let zone = ["TZ": "Nowhere/Atlantis"]
+        let warned = try bookclub.run(["list", "--all"], environment: zone)
+        #expect(warned.exitCode == 0 && warned.stderr.hasPrefix("Warning: "), "\(warned.stderr)")
+        let both = try bookclub.run(
+            ["-c", "\"$0\" list --all 2>&1", BookClubRunner.executable.path], environment: zone, program: "/bin/sh")
+        #expect(both.stdout == warned.stderr + warned.stdout)
     }
 
     /// Writes an executable hook.

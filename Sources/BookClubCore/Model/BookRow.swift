@@ -66,12 +66,5 @@ public struct BookRow: Equatable, Sendable {
 
 extension Book.Status {
     /// Its place in `allCases`.
-    var index: Int {
-        switch self {
-        case .unstarted: 0
-        case .reading: 1
-        case .finished: 2
-        case .abandoned: 3
-        }
-    }
+    var index: Int { Self.allCases.firstIndex(of: self)! }
 }

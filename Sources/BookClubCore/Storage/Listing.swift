@@ -7,12 +7,14 @@
 /// `STORE.listing`: a row of each of the snapshot's books (`BookRow`), so that `list` shows a
 /// library of thousands of books without decoding them. Derived data, never trusted over what it
 /// lists: it serves only the snapshot it names (its generation, size and time of change) and only
-/// whole (its seal), the journal's books stand over its rows, and a store it cannot serve is read
-/// as before. Written from the snapshot's books, checked as every load checks them, with each new
-/// snapshot, by a save that found it missing or out of date, and by `doctor --fix`.
+/// whole (its seal, over its rows and their count), a row holds only what a book can, the journal's
+/// books stand over its rows, and a store it cannot serve is read as before. Written from the
+/// snapshot's books, checked as every load checks them, by a save that found it missing or out of
+/// date and by `doctor --fix`; with each new snapshot, from the listing before it with the journal's
+/// books (checked so) over its rows.
 ///
 /// ```text
-/// {"lines":"id status activity progress page pages listened length logged ended audiobook rating tags title author","snapshot":"4f0c… 2051733 1764182400123456"}
+/// {"lines":"id status activity progress page pages listened length logged ended audiobook rating tags title author","snapshot":"4f0c… 2051733 1764182400000000"}
 /// ["00000000000000000000000000000002","reading",785289600.0,0.25,103,412,null,null,true,null,false,null,["sf"],"Dune","Frank Herbert"]
 /// {"books":1,"crc":"1a2b3c4d"}
 /// ```
@@ -89,12 +91,11 @@ enum Listing {
         in data: Data, header: Data, statuses: Set<Book.Status> = Set(Book.Status.allCases)
     ) -> [BookRow]? {
         guard data.starts(with: header + Data(utf8: "\n")), data.last == 0x0A,
-            let last = data.dropLast().lastIndex(of: 0x0A), last >= data.startIndex + header.count,
-            Seal.check(data[(last + 1)..<(data.endIndex - 1)], covering: data[...last]) == true
+            let last = data.dropLast().lastIndex(of: 0x0A), last >= data.startIndex + header.count
         else { return nil }
         // Looked up once a row: an array by status, not the set's hashing.
         let kept = Book.Status.allCases.map(statuses.contains)
-        return data[(data.startIndex + header.count + 1)..<(last + 1)].withUnsafeBytes { bytes -> [BookRow]? in
+        let rows = data[(data.startIndex + header.count + 1)..<(last + 1)].withUnsafeBytes { bytes -> [BookRow]? in
             // As many as the lines: grown, the rows would be copied, and their new pages touched, twice or more.
             var lines = 0
             if var at = bytes.baseAddress {
@@ -119,6 +120,13 @@ enum Listing {
             }
             return rows
         }
+        // The seal: the checksum of every line before it, and their count.
+        var count = JSONWriter(compact: true)
+        count.object { w in w.field("books", rows?.count ?? -1) }
+        guard let rows,
+            data[(last + 1)..<(data.endIndex - 1)].elementsEqual(Seal.seal(count.take(), covering: data[...last]))
+        else { return nil }
+        return rows
     }
 
     /// A row; one of a status not `kept` (by `Book.Status.index`) read as far as its status.
@@ -180,7 +188,12 @@ enum Listing {
                 return true
             }),
             comma(), scanner.read(&title), optional(&author, { $0.read(&$1) }), scanner.take(UInt8(ascii: "]")),
-            let id, let activity, let progress, let title
+            let id, let activity, let progress, let title,
+            // What no book holds (a hand edit sealed again, say) is refused, as a load refuses it.
+            (0...1).contains(progress), page.map({ (0...Library.pageCounts.upperBound).contains($0) }) ?? true,
+            pages.map(Library.pageCounts.contains) ?? true, length.map(Book.lengths.contains) ?? true,
+            listened.map({ (0...Book.lengths.upperBound).contains($0) }) ?? true,
+            rating.map(Rating.range.contains) ?? true, abs(activity) < 4e11, abs(ended ?? 0) < 4e11
         else { return nil }
         return BookRow(
             id: id, title: title, author: author, status: status, tags: tags,
