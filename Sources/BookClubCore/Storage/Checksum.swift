@@ -23,8 +23,9 @@ enum CRC32C {
 
     /// The checksum of `bytes` following those a running checksum `crc` has seen (0 to start).
     static func update(_ crc: UInt32, _ bytes: UnsafeRawBufferPointer) -> UInt32 {
-        var crc = ~crc
+        // The running value is the closure's own, so that it stays in a register.
         tables.withUnsafeBufferPointer { t in
+            var crc = ~crc
             var offset = 0
             while offset + 8 <= bytes.count {
                 // Eight bytes in one load, little-endian as the method reads them.
@@ -42,8 +43,8 @@ enum CRC32C {
                 crc = (crc >> 8) ^ t[Int((crc ^ UInt32(bytes[offset])) & 0xFF)]
                 offset += 1
             }
+            return ~crc
         }
-        return ~crc
     }
 
     static func checksum(_ data: Data) -> UInt32 {
@@ -70,15 +71,24 @@ enum Seal {
     /// `true` when the line is sealed and its checksum holds, `false` when it is sealed and does not
     /// (it was torn), `nil` when it carries no seal.
     static func check(_ line: Data, covering covered: Data = Data()) -> Bool? {
-        guard line.count > sealLength, line.last == UInt8(ascii: "}"),
-            line[(line.endIndex - sealLength)..<(line.endIndex - 10)].elementsEqual(key)
+        line.withUnsafeBytes { line in covered.withUnsafeBytes { check(line, covering: $0) } }
+    }
+
+    /// As `check(_:covering:)`, of bytes in place (a journal's lines, read where they lie).
+    static func check(_ line: UnsafeRawBufferPointer, covering covered: UnsafeRawBufferPointer) -> Bool? {
+        let count = line.count
+        guard count > sealLength, line[count - 1] == UInt8(ascii: "}"),
+            key.withUnsafeBytes({
+                sameBytes(line.baseAddress! + (count - sealLength), $0.baseAddress!, count: $0.count)
+            })
         else {
             // A line that names a checksum but has none where it belongs was torn.
-            return line.withUnsafeBytes { JSONLine.find(Array(key.dropLast(2)), in: $0) } == nil ? nil : false
+            return JSONLine.find(Array(key.dropLast(2)), in: line) == nil ? nil : false
         }
-        let digits = String(decoding: line[(line.endIndex - 10)..<(line.endIndex - 2)], as: UTF8.self)
+        let digits = String(decoding: UnsafeRawBufferPointer(rebasing: line[(count - 10)..<(count - 2)]), as: UTF8.self)
         guard let expected = UInt32(digits, radix: 16) else { return false }
-        return checksum(covered, line[line.startIndex..<(line.endIndex - sealLength)]) == expected
+        let crc = CRC32C.update(0, covered)
+        return CRC32C.update(crc, UnsafeRawBufferPointer(rebasing: line[..<(count - sealLength)])) == expected
     }
 
     private static func checksum(_ covered: Data, _ object: Data) -> UInt32 {

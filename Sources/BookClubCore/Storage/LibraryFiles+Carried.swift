@@ -23,13 +23,7 @@ extension LibraryFiles {
         guard log.count == end - first else { return false }
         // Compared by `memcmp`: a slice of `Data` compared by `starts(with:)` goes a byte at a time
         // through its iterator.
-        return log.withUnsafeBytes { log in
-            carried.undo.allSatisfy { offset, bytes in
-                bytes.withUnsafeBytes { bytes in
-                    bytes.isEmpty
-                        || sameBytes(log.baseAddress! + (offset - first), bytes.baseAddress!, count: bytes.count)
-                }
-            }
+        return log.withUnsafeBytes { log in carried.undo.allSatisfy { $0.isIn(log.baseAddress! + ($0.offset - first)) }
         }
     }
 
@@ -37,7 +31,7 @@ extension LibraryFiles {
     /// last.
     private var carriedUndoRange: (first: Int, end: Int)? {
         guard let first = carried.undo.map(\.offset).min(),
-            let end = carried.undo.map({ $0.offset + $0.bytes.count }).max()
+            let end = carried.undo.map(\.end).max()
         else { return nil }
         return (first, end)
     }
@@ -85,8 +79,8 @@ extension LibraryFiles {
         }
         var image = try fileSystem.readRange(storage.undoPath, start, end - start) ?? Data()
         image += Data(repeating: 0x0A, count: end - start - image.count)
-        for (offset, bytes) in carried.undo {
-            image.replaceSubrange((offset - start)..<(offset - start + bytes.count), with: bytes)
+        for undo in carried.undo {
+            image.replaceSubrange((undo.offset - start)..<(undo.end - start), with: undo.bytes)
         }
         try fileSystem.append(storage.undoPath, image, start)
     }

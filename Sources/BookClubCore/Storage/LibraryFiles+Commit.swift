@@ -193,7 +193,7 @@ extension LibraryFiles {
         carried.history += transaction.history
         if let undo = transaction.undo {
             if undo.rotates { carried.undo = [] }
-            carried.undo.append((undo.offset, LibraryStorage.Record.bytes(of: undo.line, rotates: undo.rotates)))
+            carried.undo.append(undo)
         }
     }
 

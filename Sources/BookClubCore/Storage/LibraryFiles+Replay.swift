@@ -156,63 +156,65 @@ extension LibraryFiles {
     /// Lays the journal's committed transactions over the snapshot; `false` when the journal is of
     /// another generation (left by a fold that was cut short, or written since the snapshot was read).
     mutating func lay(_ journal: Data) throws -> Bool {
+        try journal.withUnsafeBytes { try lay(journal, bytes: $0) }
+    }
+
+    /// Reads the journal's lines in place, by their offsets in `bytes` (its bytes): every command reads
+    /// a journal of up to `journalLimit`, and a line made a `Data` of its own costs a few hundred
+    /// instructions each time it is sliced, compared or appended.
+    private mutating func lay(_ journal: Data, bytes: UnsafeRawBufferPointer) throws -> Bool {
         let journalPath = storage.journalPath
+        /// The bytes at `range` of the journal, as a `Data` that shares its storage.
+        func slice(_ range: Range<Int>) -> Data {
+            journal[(journal.startIndex + range.lowerBound)..<(journal.startIndex + range.upperBound)]
+        }
         var pending = Transaction(commit: commit)
-        var committed: (length: Int, line: Data)?
+        var committed: Range<Int>?
         var unreadable: Int?
         /// The first line of a transaction whose checksum failed: from there on, nothing committed.
         var torn: Int?
-        var transactionStart = journal.startIndex
+        var transactionStart = 0
         var firstLine = 2
         var lineNumber = 0
-        // Where each line ends, found with `firstByte` (a journal may run to hundreds of kilobytes).
-        let ends = journal.withUnsafeBytes { bytes -> [Int] in
-            var ends: [Int] = []
-            var offset = 0
-            while offset < bytes.count,
-                let hit = firstByte(0x0A, at: bytes.baseAddress! + offset, count: bytes.count - offset)
-            {
-                offset = bytes.baseAddress!.distance(to: UnsafeRawPointer(hit)) + 1
-                ends.append(offset)
-            }
-            return ends
-        }
-        var start = journal.startIndex
-        for end in ends {
-            let newline = journal.startIndex + end - 1
+        var start = 0
+        while start < bytes.count,
+            let hit = firstByte(0x0A, at: bytes.baseAddress! + start, count: bytes.count - start)
+        {
+            let newline = bytes.baseAddress!.distance(to: hit)
+            let line = start..<newline
             defer { start = newline + 1 }
             lineNumber += 1
-            let line = journal[start..<newline]
             if lineNumber == 1 {
-                let found = Self.generation(ofJournal: line)
-                guard let found else {
+                guard let found = JSONLine.string("generation", in: UnsafeRawBufferPointer(rebasing: bytes[line]))
+                else {
                     throw BookClubError.corruptFile(
                         path: journalPath, detail: "line 1: expected the journal's generation")
                 }
                 guard found == generation else { return false }
-                journalLength = newline + 1 - journal.startIndex
+                journalLength = newline + 1
                 transactionStart = newline + 1
                 continue
             }
-            switch Self.record(line) {
-            case .book(let id, let book): pending.books.append((id, book))
+            switch Self.record(bytes, line) {
+            case .book(let id, let book): pending.books.append((id, slice(book)))
             case .remove(let id): pending.removed.append(id)
-            case .clubs(let raw): pending.clubs = raw
-            case .entry(let line):
-                pending.carried = pending.carried ?? Carried()
-                pending.carried?.history += line + Data(utf8: "\n")
+            case .clubs(let raw): pending.clubs = slice(raw)
+            case .entry(let entry):
+                if pending.carried == nil { pending.carried = Carried() }
+                pending.carried!.history.append(
+                    bytes.baseAddress!.assumingMemoryBound(to: UInt8.self) + entry.lowerBound, count: entry.count)
+                pending.carried!.history.append(0x0A)
             case .undo(let line, let offset, let rotates):
-                pending.carried = pending.carried ?? Carried()
-                pending.carried?.undo = (line, offset, rotates)
+                if pending.carried == nil { pending.carried = Carried() }
+                pending.carried!.undo = CarriedUndo(line: slice(line), offset: offset, rotates: rotates)
             case .commit:
-                let transaction = journal[transactionStart..<start]
                 defer {
                     pending = Transaction(commit: commit)
                     unreadable = nil
                     transactionStart = newline + 1
                     firstLine = lineNumber + 1
                 }
-                guard Self.isWhole(line, transaction) else {
+                guard Self.isWhole(bytes, line, covering: transactionStart..<start, slice: slice) else {
                     torn = torn ?? firstLine
                     continue
                 }
@@ -229,77 +231,99 @@ extension LibraryFiles {
                 }
                 apply(pending)
                 noteCarried(pending.carried)
-                committed = (newline + 1 - journal.startIndex, line)
+                committed = line
             case nil:
                 unreadable = unreadable ?? lineNumber
             }
         }
         guard lineNumber > 0 else { return generation == nil }
         if let committed {
-            guard let value = CommitLine.read(committed.line),
+            guard let value = CommitLine.read(slice(committed)),
                 value.commit.historyLength >= 0
             else {
                 throw BookClubError.corruptFile(path: journalPath, detail: "the last commit cannot be read")
             }
             commit = value.commit
-            journalLength = committed.length
+            journalLength = committed.upperBound + 1
         }
         return true
     }
 
-    /// Whether a commit line and the transaction before it were written whole: sealed with a checksum
-    /// that holds and the transaction's length, or (from a bookclub before 0.4) unsealed and readable.
-    private static func isWhole(_ line: Data, _ transaction: Data) -> Bool {
-        switch Seal.check(line, covering: transaction) {
+    /// Whether the commit line at `line` of `bytes` and the transaction before it were written whole:
+    /// sealed with a checksum that holds and the transaction's length, or (from a bookclub before 0.4)
+    /// unsealed and readable.
+    private static func isWhole(
+        _ bytes: UnsafeRawBufferPointer, _ line: Range<Int>, covering transaction: Range<Int>,
+        slice: (Range<Int>) -> Data
+    ) -> Bool {
+        let text = UnsafeRawBufferPointer(rebasing: bytes[line])
+        switch Seal.check(text, covering: UnsafeRawBufferPointer(rebasing: bytes[transaction])) {
         case true?:
-            let length = line.withUnsafeBytes {
-                JSONLine.value(of: "length", in: $0, first: true).map { String(decoding: $0, as: UTF8.self) }
+            guard let length = JSONLine.value(of: "length", in: text, first: true) else { return false }
+            var count = String(transaction.count)
+            return count.withUTF8 { count in
+                count.count == length.count && sameBytes(count.baseAddress!, length.baseAddress!, count: count.count)
             }
-            return length == String(transaction.count)
         case false?: return false
-        case nil: return CommitLine.read(line).map { $0.length == nil } ?? false
+        case nil: return CommitLine.read(slice(line)).map { $0.length == nil } ?? false
         }
     }
 
+    /// A line of the journal, its parts as ranges of the journal's bytes.
     private enum Record {
-        case book(Book.ID, Data)
+        case book(Book.ID, Range<Int>)
         case remove(Book.ID)
-        case clubs(Data)
+        case clubs(Range<Int>)
         /// A line of the history the transaction carries (`Carried`).
-        case entry(Data)
+        case entry(Range<Int>)
         /// The undo record it carries.
-        case undo(Data, offset: Int, rotates: Bool)
+        case undo(Range<Int>, offset: Int, rotates: Bool)
         case commit
     }
 
-    private static func record(_ line: Data) -> Record? {
+    private static func record(_ bytes: UnsafeRawBufferPointer, _ line: Range<Int>) -> Record? {
+        let base = bytes.baseAddress!
+        func starts(_ range: Range<Int>, with prefix: StaticString) -> Bool {
+            range.count >= prefix.utf8CodeUnitCount
+                && sameBytes(base + range.lowerBound, prefix.utf8Start, count: prefix.utf8CodeUnitCount)
+        }
         /// What `{"<key>":…}` wraps.
-        func wrapped(_ prefix: StaticString) -> Data? {
+        func wrapped(_ prefix: StaticString) -> Range<Int>? {
             let count = prefix.utf8CodeUnitCount
-            let matches = line.withUnsafeBytes { bytes in
-                bytes.count > count + 1 && sameBytes(bytes.baseAddress!, prefix.utf8Start, count: count)
-                    && bytes[bytes.count - 1] == UInt8(ascii: "}")
-            }
-            return matches ? line[(line.startIndex + count)..<(line.endIndex - 1)] : nil
+            guard line.count > count + 1, bytes[line.upperBound - 1] == UInt8(ascii: "}"), starts(line, with: prefix)
+            else { return nil }
+            return (line.lowerBound + count)..<(line.upperBound - 1)
         }
         if let book = wrapped(#"{"book":"#) {
-            return book.withUnsafeBytes { JSONLine.string("id", in: $0, first: true) }.map { .book($0, book) }
+            return JSONLine.string("id", in: UnsafeRawBufferPointer(rebasing: bytes[book]), first: true).map {
+                .book($0, book)
+            }
         }
         if wrapped(#"{"commit":"#) != nil { return .commit }
         if let raw = wrapped(#"{"remove":"#) {
-            return JSONCoding.decodeLine(String.self, from: Data(raw)).map { .remove($0) }
+            return JSONCoding.decodeLine(String.self, from: Data(UnsafeRawBufferPointer(rebasing: bytes[raw]))).map {
+                .remove($0)
+            }
         }
         if let raw = wrapped(#"{"clubs":"#) { return .clubs(raw) }
         if let entry = wrapped(#"{"entry":"#) { return .entry(entry) }
         if let carried = wrapped(#"{"at":"#) {
             // `N,"undo":{…}` or `N,"newUndo":{…}`.
-            let digits = carried.prefix { (0x30...0x39).contains($0) }
-            // At most a terabyte: no log is longer, and the sums of offsets cannot overflow.
-            guard digits.count <= 13, let offset = Int(String(decoding: digits, as: UTF8.self)) else { return nil }
-            let rest = carried[digits.endIndex...]
-            for (key, rotates) in [(#","undo":"#, false), (#","newUndo":"#, true)]
-            where rest.starts(with: Data(utf8: key)) {
-                return .undo(rest.dropFirst(key.utf8.count), offset: offset, rotates: rotates)
+            var end = carried.lowerBound
+            var offset = 0
+            while end < carried.upperBound, (0x30...0x39).contains(bytes[end]) {
+                // At most a terabyte: no log is longer, and the sums of offsets cannot overflow.
+                guard end - carried.lowerBound < 13 else { return nil }
+                offset = offset * 10 + Int(bytes[end] - 0x30)
+                end += 1
+            }
+            guard end > carried.lowerBound else { return nil }
+            let rest = end..<carried.upperBound
+            if starts(rest, with: #","undo":"#) {
+                return .undo((end + 8)..<carried.upperBound, offset: offset, rotates: false)
+            }
+            if starts(rest, with: #","newUndo":"#) {
+                return .undo((end + 11)..<carried.upperBound, offset: offset, rotates: true)
             }
         }
         return nil

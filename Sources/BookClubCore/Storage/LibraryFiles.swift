@@ -101,8 +101,8 @@ struct LibraryFiles {
     struct Carried {
         /// The history's new lines, each ending in a line break.
         var history = Data()
-        /// The undo record's line (sealed), where it is appended, and whether it begins a new log.
-        var undo: (line: Data, offset: Int, rotates: Bool)?
+        /// The undo record.
+        var undo: CarriedUndo?
 
         var isEmpty: Bool { history.isEmpty && undo == nil }
     }
@@ -112,7 +112,29 @@ struct LibraryFiles {
     /// at its offset (`Carried`).
     struct CarriedBytes {
         var history = Data()
-        var undo: [(offset: Int, bytes: Data)] = []
+        var undo: [CarriedUndo] = []
+    }
+
+    /// An undo record a transaction carries: its line (sealed), appended to the log at `offset` after
+    /// a line break, or, when it begins a new log (`rotates`), at 0 with none; a line break after it.
+    struct CarriedUndo {
+        var line: Data
+        var offset: Int
+        var rotates: Bool
+
+        /// What it appends to the log.
+        var bytes: Data { LibraryStorage.Record.bytes(of: line, rotates: rotates) }
+        /// Where what it appends ends in the log.
+        var end: Int { offset + line.count + (rotates ? 1 : 2) }
+
+        /// Whether `log`, the log's bytes from `offset` to `end`, holds what it appends.
+        func isIn(_ log: UnsafeRawPointer) -> Bool {
+            let lead = rotates ? 0 : 1
+            guard rotates || log.load(as: UInt8.self) == 0x0A,
+                log.load(fromByteOffset: lead + line.count, as: UInt8.self) == 0x0A
+            else { return false }
+            return line.withUnsafeBytes { $0.isEmpty || sameBytes(log + lead, $0.baseAddress!, count: $0.count) }
+        }
     }
 
     /// What the snapshot says besides its books.

@@ -225,7 +225,11 @@ extension LibraryStorage {
         var length: Int { offset + data.count }
 
         static func bytes(of line: Data, rotates: Bool) -> Data {
-            (rotates ? Data() : Data(utf8: "\n")) + line + Data(utf8: "\n")
+            var bytes = Data(capacity: line.count + 2)
+            if !rotates { bytes.append(0x0A) }
+            bytes.append(line)
+            bytes.append(0x0A)
+            return bytes
         }
     }
 

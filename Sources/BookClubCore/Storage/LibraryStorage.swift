@@ -124,7 +124,8 @@ public struct LibraryStorage {
                 // are made durable and a commit that carries nothing says so.
                 if undo?.rotates == true { try current.settleCarried() }
                 transaction.carried = LibraryFiles.Carried(
-                    history: lines, undo: undo.map { ($0.line, $0.offset, $0.rotates) })
+                    history: lines,
+                    undo: undo.map { LibraryFiles.CarriedUndo(line: $0.line, offset: $0.offset, rotates: $0.rotates) })
                 let plan = try current.plan(transaction)
 
                 // A failure from here on undoes what was written, so that a failed command changes no file.
