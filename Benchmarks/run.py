@@ -26,7 +26,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 def build():
     """bookclub as `make install` builds it: one static release executable, stripped."""
-    flags = ["-c", "release", "-Xswiftc", "-static-executable"]
+    flags = ["-c", "release", "-Xswiftc", "-static-executable",
+             "-Xswiftc", "-Xfrontend", "-Xswiftc", "-disable-concrete-type-metadata-mangled-name-accessors"]
     subprocess.run(["swift", "build", *flags], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
     path = subprocess.run(["swift", "build", *flags, "--show-bin-path"], cwd=ROOT, check=True,
                           capture_output=True, text=True).stdout.strip()
@@ -390,7 +391,7 @@ def main():
     clubs = measure_clubs(binary, env, os.path.join(work, "clubs"), args.runs)
 
     cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
-    print(f"Machine: {cpu}, {os.cpu_count()} cores; release build, -static-executable")
+    print(f"Machine: {cpu}, {os.cpu_count()} cores; release build as make install builds it (static, stripped)")
     print(f"Books: {args.books or '300 per 100,000 entries'}; [generated] stores as the generator writes them, [real] "
           "stores built by commands: the real exports imported, then batches of log --stdin by title")
     print(f"Runs: {args.runs}, interleaved; of stats, export and Taskwarrior, {max(3, args.runs // 3)} above 10,000 "
