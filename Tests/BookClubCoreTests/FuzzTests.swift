@@ -249,6 +249,58 @@ import Testing
         #expect(accepted > 0)
     }
 
+    /// The settings file's scanner says what the decoder says, or leaves the file to it: over the
+    /// files bookclub writes (every key set, one at a time and all at once, each of which it must
+    /// read) and the same files mutated (other spacing, keys twice, unknown keys, values of other
+    /// types or out of bounds, a newer schema, cut short).
+    @Test func theSettingsScannerReadsAsTheDecoder() throws {
+        var random = SeededGenerator(state: Self.seed &+ 21)
+        let path = "/fuzz/settings.json"
+        func decoded(_ data: Data) -> Settings? {
+            guard let header = try? JSONCoding.decode(SchemaHeader.self, from: data, path: path),
+                (header.schemaVersion ?? 0) <= Settings.schemaVersion
+            else { return nil }
+            return try? JSONCoding.decode(Settings.self, from: data, path: path)
+        }
+        let values = [
+            "updateArtwork": "false", "syncProgress": "false", "syncFolder": "/Users/あや/Dropbox/本 📚",
+            "color": "Always", "lockTimeout": "2.5", "hookTimeout": "3600", "yearlyGoal": "24",
+            "contact": #"me@example.com "quoted" \ back"#, "networkTimeout": "0.001", "coverSizeLimit": "100000",
+            "answerSizeLimit": "0", "clubProgress": "target", "clubKey": "~/.ssh/id_ed25519",
+        ]
+        var every = Settings()
+        var written: [String] = []
+        for key in Settings.keys {
+            var one = Settings()
+            let value = try #require(values[key.name], "\(key.name) has a value to try")
+            try key.set(&one, value)
+            try key.set(&every, value)
+            written.append(String(decoding: try JSONCoding.encoder().encode(one), as: UTF8.self) + "\n")
+        }
+        written.append(String(decoding: try JSONCoding.encoder().encode(every), as: UTF8.self) + "\n")
+        written.append(String(decoding: try JSONCoding.encoder().encode(Settings()), as: UTF8.self) + "\n")
+        for text in written {
+            let scanned = Settings.scan(Data(text.utf8))
+            #expect(scanned != nil, "\(text)")
+            #expect(scanned == decoded(Data(text.utf8)), "\(text)")
+        }
+        #expect(Settings.scan(Data(written[written.count - 2].utf8)) == every)
+        let snippets =
+            Self.snippets + [
+                #","yearlyGoal":7"#, #","color":"never""#, "null", "100001", "-1", "1e3", "true", #""2""#,
+                #","schemaVersion":2"#, #","unknown":1"#, "\\u0041", " ", "\n",
+            ]
+        var scannedCount = 0
+        for _ in 0..<Self.count {
+            let data = Self.mutate(written.randomElement(using: &random)!, &random, snippets: snippets)
+            guard let scanned = Settings.scan(data) else { continue }
+            scannedCount += 1
+            #expect(scanned == decoded(data), "\(String(decoding: data, as: UTF8.self))")
+        }
+        print("fuzz settings scanner: \(Self.count) inputs, seed \(Self.seed), \(scannedCount) read by the scanner")
+        #expect(scannedCount > 0)
+    }
+
     static let historyLines = [
         #"{"book":"b2","entry":{"id":"4C3E6153-86D4-8700-8267-489A94C82D76","minutes":3,"progress":0.041,"time":"2025-02-15T12:00:00Z"},"previous":12,"reading":"A927048D-5152-4AFA-A50C-3EB6FB0B2191"}"#,
         #"{"book":"b1","entry":{"id":"331A4423-874C-4398-81F7-4A6CFEDDCB11","note":"the spice","page":150,"progress":0.36,"time":"2026-11-10T10:00:00Z"},"reading":"A927048D-5152-4AFA-A50C-3EB6FB0B2191"}"#,
