@@ -45,7 +45,7 @@ enum Reference {
     /// match listed as `candidate` describes it. With `exactly`, a reference that names a book only by
     /// part of its title says which.
     static func book<Item>(
-        _ reference: String, in items: [Item], id: KeyPath<Item, String>, title: KeyPath<Item, String>,
+        _ reference: String, in items: [Item], id: @escaping (Item) -> String, title: @escaping (Item) -> String,
         exactly: Bool = false, candidate: (Item) -> BookClubError.Candidate
     ) throws -> Item {
         switch matches(reference, in: items, id: id, name: title, exactly: exactly) {
@@ -63,7 +63,7 @@ enum Reference {
     }
 
     static func matches<Item>(
-        _ reference: String, in items: [Item], id: KeyPath<Item, String>, name: KeyPath<Item, String>,
+        _ reference: String, in items: [Item], id: @escaping (Item) -> String, name: @escaping (Item) -> String,
         exactly: Bool = false
     ) -> Match<Item> {
         let needle = reference.lowercased().trimmed
@@ -71,12 +71,12 @@ enum Reference {
         let words = Self.words(needle)
         let squeezed = Self.squeeze(needle)
         let rules: [(Item) -> Bool] = [
-            { $0[keyPath: id] == needle },
-            { needle.count >= 4 && $0[keyPath: id].hasPrefix(needle) },
-            { $0[keyPath: name].lowercased() == needle },
-            { $0[keyPath: name].lowercased().hasPrefix(needle) },
-            { !words.isEmpty && Self.containsRun(words, in: Self.words($0[keyPath: name].lowercased())) },
-            { !squeezed.isEmpty && Self.squeeze($0[keyPath: name].lowercased()).hasPrefix(squeezed) },
+            { id($0) == needle },
+            { needle.count >= 4 && id($0).hasPrefix(needle) },
+            { name($0).lowercased() == needle },
+            { name($0).lowercased().hasPrefix(needle) },
+            { !words.isEmpty && Self.containsRun(words, in: Self.words(name($0).lowercased())) },
+            { !squeezed.isEmpty && Self.squeeze(name($0).lowercased()).hasPrefix(squeezed) },
         ]
         for rule in exactly ? Array(rules.prefix(3)) : rules {
             let found = items.filter(rule)
