@@ -6,7 +6,8 @@
 #   make uninstall                                # with the PREFIX (and DESTDIR) given to install
 #
 # PREFIX is where the files go; DESTDIR, if set, goes in front of every path (for packaging). The
-# files are made in .build/stage first, so `make install` builds only when a source has changed.
+# files are made in .build/stage first, so `make install` builds only when a source (or this file)
+# has changed.
 # SWIFTPM_SCRATCH is swift build's own folder (.build by default): SwiftPM lets one run at a time
 # use a folder, so a release build beside `swift test` needs one of its own.
 
@@ -30,7 +31,7 @@ fishdir = $(PREFIX)/share/fish/vendor_completions.d
 release = --scratch-path $(SWIFTPM_SCRATCH) -c release -Xswiftc -static-executable \
 	-Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors
 stage = .build/stage
-sources = Package.swift $(shell find Sources -type f)
+sources = Package.swift Makefile $(shell find Sources -type f)
 staged = $(stage)/bookclub $(stage)/bookclub.1 $(stage)/completion.bash $(stage)/completion.zsh \
 	$(stage)/completion.fish
 

@@ -288,7 +288,8 @@ import Testing
         let snippets =
             Self.snippets + [
                 #","yearlyGoal":7"#, #","color":"never""#, "null", "100001", "-1", "1e3", "true", #""2""#,
-                #","schemaVersion":2"#, #","unknown":1"#, "\\u0041", " ", "\n",
+                #","schemaVersion":2"#, #","unknown":1"#, "\\u0041", " ", "\n", "\t", "\r", "\u{FEFF}",
+                #","\u0063olor":"never""#, #","yearly\u0047oal":3"#,
             ]
         var scannedCount = 0
         for _ in 0..<Self.count {

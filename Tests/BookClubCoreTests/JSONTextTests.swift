@@ -6,31 +6,31 @@ import Testing
 /// The fast paths' readers of eight bytes at once against the plain readings they replace.
 @Suite struct JSONTextTests {
     /// The scanner's comparison of a few dozen bytes, eight at a time, says what `memcmp` says: texts of
-    /// every length up to 40, alike and unlike at each place (the last byte of a word, and the bytes
-    /// after the last whole word, included).
+    /// every length up to 40, from the first to the fourth byte of their buffers, alike and unlike at
+    /// each place (the last byte of a word, and the bytes after the last whole word, included).
     @Test func shortComparisonsAgreeWithMemcmp() {
         var random = SeededGenerator(state: 354)
         for count in 0...40 {
-            let a = (0..<count).map { _ in UInt8.random(in: 0...255, using: &random) }
-            var cases = [a]
-            for place in 0..<count {
-                var b = a
-                b[place] ^= UInt8.random(in: 1...255, using: &random)
-                cases.append(b)
-            }
-            for b in cases {
-                let (same, memcmp) = a.withUnsafeBytes { a in
-                    b.withUnsafeBytes { b in
-                        (
-                            JSONScanner.same(
-                                a.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!,
-                                b.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!, count: count),
-                            count == 0 || sameBytes(a.baseAddress!, b.baseAddress!, count: count)
-                        )
-                    }
+            for offset in 0...3 {
+                let a = (0..<(count + 3)).map { _ in UInt8.random(in: 0...255, using: &random) }
+                var cases = [a]
+                for place in offset..<(offset + count) {
+                    var b = a
+                    b[place] ^= UInt8.random(in: 1...255, using: &random)
+                    cases.append(b)
                 }
-                #expect(same == memcmp, "\(a) \(b)")
-                #expect(same == (a == b))
+                for b in cases {
+                    let (same, memcmp) = a.withUnsafeBytes { a in
+                        b.withUnsafeBytes { b in
+                            (
+                                JSONScanner.same(a.baseAddress! + offset, b.baseAddress! + offset, count: count),
+                                count == 0 || sameBytes(a.baseAddress! + offset, b.baseAddress! + offset, count: count)
+                            )
+                        }
+                    }
+                    #expect(same == memcmp, "\(a) \(b) from \(offset)")
+                    #expect(same == (a[offset..<(offset + count)] == b[offset..<(offset + count)]))
+                }
             }
         }
     }

@@ -184,6 +184,11 @@ import Testing
             journal.firstMatch(of: #/\{"at":([0-9]+),"undo"/#).flatMap { Int($0.output.1) })
 
         func zeroed(_ data: Data, from: Int) -> Data { data.prefix(from) + Data(count: data.count - from) }
+        func replaced(_ data: Data, at place: Int) -> Data {
+            var data = data
+            data[data.startIndex + place] = UInt8(ascii: "x")
+            return data
+        }
         let damages: [(String, Data, Data)] = [
             ("the history's carried lines lost", history.prefix(folded), undo),
             ("zeroed", zeroed(history, from: folded), undo),
@@ -191,6 +196,9 @@ import Testing
             ("the last undo record lost", history, undo.prefix(carriedUndo.lowerBound)),
             ("torn", history, undo.prefix(undo.count - 40)),
             ("both gone", history.prefix(folded), undo.prefix(firstCarried)),
+            // A record's line breaks, before it and after it, each changed alone.
+            ("the line break before the last record changed", history, replaced(undo, at: carriedUndo.lowerBound + 1)),
+            ("the last line break changed", history, replaced(undo, at: undo.count - 1)),
         ]
         for (damage, damagedHistory, damagedUndo) in damages {
             try files.writeAtomically(storage.historyPath, damagedHistory)

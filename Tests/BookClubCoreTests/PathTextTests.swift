@@ -21,5 +21,9 @@ import Testing
         #expect("a/b/".lastPathComponent == "")
         #expect("a/b/".parentPath == "a/b")
         #expect("".parentPath == "")
+        // The system splits a path at every `/`, even one a combining mark follows (which `NSString`,
+        // going by characters, does not).
+        #expect("a/\u{301}x".lastPathComponent == "\u{301}x")
+        #expect("a/\u{301}x".parentPath == "a")
     }
 }

@@ -6,7 +6,7 @@
 
 /// Reads JSON objects and arrays of strings and numbers, with or without blanks between their tokens:
 /// the fast path of readers whose every "no" falls back to Foundation's decoder (`HistoryLine`,
-/// `ReadingEvent`, `StoredBook`).
+/// `ReadingEvent`, `StoredBook`, `Settings`).
 struct JSONScanner {
     let bytes: UnsafeRawBufferPointer
     var index = 0

@@ -17,14 +17,14 @@ extension Library {
     /// - Parameters:
     ///   - exactly: only an id, an id prefix or a whole title (for deletions, where a guess is a risk).
     public func resolve(_ reference: String, exactly: Bool = false) throws -> Book {
-        try Reference.book(reference, in: books, id: \.id, title: \.title, exactly: exactly) {
-            BookClubError.Candidate(id: $0.id, title: $0.title, author: $0.author, added: $0.added)
-        }
+        try Reference.book(
+            reference, in: books, id: { $0.id }, title: { $0.title }, exactly: exactly,
+            candidate: { BookClubError.Candidate(id: $0.id, title: $0.title, author: $0.author, added: $0.added) })
     }
 
     /// Finds the club a reference names, by the same rules as books: id, id prefix, name, name prefix, words.
     public func resolveClub(_ reference: String, exactly: Bool = false) throws -> Club {
-        switch Reference.matches(reference, in: clubs, id: \.id, name: \.name, exactly: exactly) {
+        switch Reference.matches(reference, in: clubs, id: { $0.id }, name: { $0.name }, exactly: exactly) {
         case .one(let club): return club
         case .none: throw BookClubError.clubNotFound(reference)
         case .many(let matches):

@@ -21,17 +21,17 @@ extension LibraryFiles {
         // One read for every record: a run of commands carries one each.
         let log = try fileSystem.readRange(storage.undoPath, first, end - first) ?? Data()
         guard log.count == end - first else { return false }
-        // Compared by `memcmp`: a slice of `Data` compared by `starts(with:)` goes a byte at a time
-        // through its iterator.
-        return log.withUnsafeBytes { log in carried.undo.allSatisfy { $0.isIn(log.baseAddress! + ($0.offset - first)) }
+        // Each record compared where it lies in the one read (`CarriedUndo.isIn`).
+        return log.withUnsafeBytes { log in
+            carried.undo.allSatisfy { $0.isIn(log.baseAddress! + ($0.offset - first)) }
         }
     }
 
     /// Where the undo records the journal carries lie in the log, from the first byte of one to the
     /// last.
     private var carriedUndoRange: (first: Int, end: Int)? {
-        guard let first = carried.undo.map(\.offset).min(),
-            let end = carried.undo.map(\.end).max()
+        guard let first = carried.undo.map({ $0.offset }).min(),
+            let end = carried.undo.map({ $0.end }).max()
         else { return nil }
         return (first, end)
     }

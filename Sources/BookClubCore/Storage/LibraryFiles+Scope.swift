@@ -51,11 +51,13 @@ extension LibraryFiles {
                     ?? JSONCoding.decode(StoredBook.self, from: book.line, path: path).title
                 return Entry(id: book.id, title: title, line: book.line)
             }
-            let found = try Reference.book(reference, in: entries, id: \.id, title: \.title) { entry in
-                let book = try? JSONCoding.decode(StoredBook.self, from: entry.line, path: path)
-                return BookClubError.Candidate(
-                    id: entry.id, title: entry.title, author: book?.author, added: book?.added)
-            }
+            let found = try Reference.book(
+                reference, in: entries, id: { $0.id }, title: { $0.title },
+                candidate: { entry in
+                    let book = try? JSONCoding.decode(StoredBook.self, from: entry.line, path: path)
+                    return BookClubError.Candidate(
+                        id: entry.id, title: entry.title, author: book?.author, added: book?.added)
+                })
             return try library([found.line])
         }
     }

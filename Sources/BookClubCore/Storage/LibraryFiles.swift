@@ -127,7 +127,8 @@ struct LibraryFiles {
         /// Where what it appends ends in the log.
         var end: Int { offset + line.count + (rotates ? 1 : 2) }
 
-        /// Whether `log`, the log's bytes from `offset` to `end`, holds what it appends.
+        /// Whether `log`, the log's bytes from `offset` to `end`, holds what it appends: the line break
+        /// before the line (unless it begins a log), the line, and the line break after it.
         func isIn(_ log: UnsafeRawPointer) -> Bool {
             let lead = rotates ? 0 : 1
             guard rotates || log.load(as: UInt8.self) == 0x0A,
