@@ -50,7 +50,9 @@ struct JSONScanner {
     }
 
     /// Takes the string `expected` if it comes next, written as it is (no escapes in it, none needed).
-    mutating func take(string expected: String) -> Bool {
+    ///
+    /// - Parameter isPlain: the caller has found that `expected` needs no escape.
+    mutating func take(string expected: String, isPlain: Bool = false) -> Bool {
         skipBlanks()
         var expected = expected
         return expected.withUTF8 { utf8 in
@@ -58,7 +60,7 @@ struct JSONScanner {
             guard index + count + 2 <= bytes.count, bytes[index] == UInt8(ascii: "\""),
                 bytes[index + count + 1] == UInt8(ascii: "\""),
                 count == 0 || Self.same(bytes.baseAddress! + index + 1, utf8.baseAddress!, count: count),
-                JSONText.needsNoEscape(UnsafeRawBufferPointer(utf8))
+                isPlain || JSONText.needsNoEscape(UnsafeRawBufferPointer(utf8))
             else { return false }
             index += count + 2
             return true

@@ -15,21 +15,28 @@ enum HistoryLine {
     private static let recordKeys: [StaticString] = ["book", "entry", "previous", "reading"]
     private static let entryKeys: [StaticString] = ["id", "listened", "minutes", "note", "page", "progress", "time"]
 
-    /// - Parameter expected: the book the line should be of: when it is, its id is compared in place
-    ///   rather than read into a string.
-    static func record(_ line: UnsafeRawBufferPointer, ofBook expected: Book.ID? = nil) -> HistoryRecord? {
-        written(line, ofBook: expected) ?? anyOrder(line, ofBook: expected)
+    /// - Parameters:
+    ///   - expected: the book the line should be of: when it is, its id is compared in place rather
+    ///     than read into a string.
+    ///   - expectedIsPlain: the caller has found that JSON writes `expected` as it is (no quote,
+    ///     backslash or control character in it), which is then not checked again for each line.
+    static func record(
+        _ line: UnsafeRawBufferPointer, ofBook expected: Book.ID? = nil, expectedIsPlain: Bool = false
+    ) -> HistoryRecord? {
+        written(line, ofBook: expected, isPlain: expectedIsPlain) ?? anyOrder(line, ofBook: expected)
     }
 
     /// A line exactly as `JSONWriter.historyLine` writes it, its keys in that order and nothing between
     /// its tokens, read front to back: each key, with the comma and colon around it, compared in one go
     /// (a fifth of the time of finding each key among those of the object).
-    static func written(_ line: UnsafeRawBufferPointer, ofBook expected: Book.ID?) -> HistoryRecord? {
+    static func written(_ line: UnsafeRawBufferPointer, ofBook expected: Book.ID?, isPlain: Bool = false)
+        -> HistoryRecord?
+    {
         var scanner = JSONScanner(bytes: line)
         var entry = EntryFields()
         var (book, reading, previous): (String?, UUID?, Int?)
         guard scanner.take(literal: #"{"book":"#) else { return nil }
-        if let expected, scanner.take(string: expected) {
+        if let expected, scanner.take(string: expected, isPlain: isPlain) {
             book = expected
         } else {
             book = scanner.string()

@@ -158,14 +158,19 @@ private struct LineBooks {
 
 /// The entries found for a run of books, book by book and reading by reading (no hashing of ids).
 private struct RunEntries {
-    /// The run's books' ids, and the ids of their readings.
-    private let books: [(id: Book.ID, readings: [UUID])]
+    /// The run's books' ids, whether JSON writes each as it is (`JSONScanner.take(string:isPlain:)`),
+    /// and the ids of their readings.
+    private let books: [(id: Book.ID, isPlain: Bool, readings: [UUID])]
     private var entries: [[[ReadingProgress.Entry]]]
     /// The books that started again (see `HistoryRecord`): the lines before are not their history.
     private var restarted: [Bool]
 
     init(_ books: ArraySlice<Book>) {
-        self.books = books.map { book in (book.id, book.readings.map(\.id)) }
+        self.books = books.map { book in
+            var id = book.id
+            let isPlain = id.withUTF8 { JSONText.needsNoEscape(UnsafeRawBufferPointer($0)) }
+            return (book.id, isPlain, book.readings.map(\.id))
+        }
         entries = books.map { book in book.readings.map { _ in [] } }
         restarted = Array(repeating: false, count: books.count)
     }
@@ -181,17 +186,17 @@ private struct RunEntries {
     mutating func add(_ line: UnsafeRawBufferPointer, of offset: Int, storage: LibraryStorage) throws {
         // An undo and a write since the first reading may have put other lines in the place of
         // uncommitted ones.
-        guard let record = try storage.record(line, ofBook: books[offset].id) else {
+        guard let record = try storage.record(line, ofBook: books[offset].id, isPlain: books[offset].isPlain) else {
             throw BookClubError.corruptFile(
                 path: storage.historyPath, detail: "changed while it was read; run the command again")
         }
-        let entry = try storage.checked(record)
+        try storage.check(record)
         if record.previous == -1 {
             restarted[offset] = true
             for index in entries[offset].indices { entries[offset][index] = [] }
         }
         if let reading = books[offset].readings.firstIndex(of: record.reading) {
-            entries[offset][reading].append(entry)
+            entries[offset][reading].append(record.entry)
         }
     }
 

@@ -89,17 +89,22 @@ extension LibraryStorage {
     }
 
     /// The same, for a line that should be of `book`; `nil` when it is of another.
-    func record(_ line: UnsafeRawBufferPointer, ofBook book: Book.ID) throws -> HistoryRecord? {
-        let record = try HistoryLine.record(line, ofBook: book) ?? self.record(line)
+    func record(_ line: UnsafeRawBufferPointer, ofBook book: Book.ID, isPlain: Bool = false) throws -> HistoryRecord? {
+        let record = try HistoryLine.record(line, ofBook: book, expectedIsPlain: isPlain) ?? self.record(line)
         return record.book == book ? record : nil
     }
 
     /// The record's entry; one out of bounds is refused.
     func checked(_ record: HistoryRecord) throws -> ReadingProgress.Entry {
+        try check(record)
+        return record.entry
+    }
+
+    /// Refuses a record whose entry is out of bounds.
+    func check(_ record: HistoryRecord) throws {
         if let problem = Library.problem(with: record.entry) {
             throw BookClubError.corruptFile(path: historyPath, detail: "book \(record.book): \(problem)")
         }
-        return record.entry
     }
 
     /// The entries of these books, found by following each one's chain back from its last line, so
