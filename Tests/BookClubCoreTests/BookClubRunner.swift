@@ -193,3 +193,16 @@ struct BookClubRunner {
         try? FileManager.default.removeItem(atPath: home)
     }
 }
+
+/// Writes a program (a script starting `#!/bin/sh`) that a test's bookclub runs: a pager, a hook, a
+/// browser. Opened close-on-exec, so that no program another test starts meanwhile keeps it open
+/// for writing, which would make starting it fail ("text file busy").
+func writeProgram(_ text: String, to path: String) throws {
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
+    guard descriptor >= 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path]) }
+    defer { close(descriptor) }
+    let bytes = Array(text.utf8)
+    guard write(descriptor, bytes, bytes.count) == bytes.count, fchmod(descriptor, 0o755) == 0 else {
+        throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path])
+    }
+}

@@ -112,6 +112,69 @@ import Testing
         }
     }
 
+    /// A run of books holds its entries in a form of its own until each book is handed on: every field
+    /// of an entry comes back as it was (notes in any script, minutes, places listened, fractions without
+    /// a page, entries logged out of order), whatever the runs and blocks, while the next run is read.
+    @Test func aWalkGivesBackEveryFieldOfEveryEntry() throws {
+        let storage = try shelf(0)
+        func entry(_ number: Int, _ fields: (inout ReadingProgress.Entry) -> Void = { _ in }) -> ReadingProgress.Entry {
+            var entry = ReadingProgress.Entry(
+                id: UUID(uuidString: String(format: "00000000-0000-0000-0000-%012d", number))!,
+                progress: Double(number) / 100, time: Fixture.now.addingTimeInterval(Double(number * 60)))
+            fields(&entry)
+            return entry
+        }
+        var paper = Fixture.book("ノルウェイの森", id: "p0001", pages: 100)
+        paper.readings = [
+            Reading(
+                id: UUID(uuidString: "00000000-0000-0000-0001-000000000001")!, started: Fixture.now,
+                progress: ReadingProgress(entries: [
+                    entry(1) { $0.page = 1 }, entry(2) { $0.note = "読書会 📚 \"quoted\"\n" },
+                    entry(3) { $0.minutes = 1440 }, entry(4),
+                ]), ending: Ending(outcome: .abandoned, date: Fixture.now)),
+            Reading(
+                id: UUID(uuidString: "00000000-0000-0000-0001-000000000002")!, started: Fixture.now,
+                progress: ReadingProgress(entries: [entry(5) { $0.page = 100_000 }, entry(6) { $0.note = "" }])),
+        ]
+        var heard = Fixture.book("מסע 🎧", id: "a0001", pages: nil)
+        heard.format = .audiobook
+        heard.length = 60_000
+        heard.readings = [
+            Reading(
+                id: UUID(uuidString: "00000000-0000-0000-0002-000000000001")!, started: Fixture.now,
+                progress: ReadingProgress(entries: [
+                    entry(7) { $0.listened = 0 },
+                    entry(8) {
+                        $0.listened = 60_000
+                        $0.minutes = 0
+                    },
+                ]))
+        ]
+        let store = try Store(persistence: storage.persistence(lockTimeout: 1, scope: .everything.withHistory))
+        store.update { $0.books += [paper, heard] }
+        try store.save()
+        // Logged later, on the current reading, but backdated before its entries.
+        let later = try Store(persistence: storage.persistence(lockTimeout: 1, scope: .everything.withHistory))
+        try later.update {
+            _ = try $0.logProgress(
+                .page(9), note: "早い", at: Fixture.now.addingTimeInterval(-600), bookID: "p0001", reference: "p0001")
+        }
+        try later.save()
+
+        let whole = try Store(persistence: storage.persistence(lockTimeout: nil, scope: .everything.withHistory)).state
+        #expect(whole.books.map { $0.readings.map(\.progress.entries.count) } == [[4, 3], [2]])
+        #expect(whole.books[0].readings[1].progress.entries.first?.note == "早い")
+        for entriesAtOnce in [1, 2, 100] {
+            for blockLines in [1, 2, 4096] {
+                var walked: [Book] = []
+                try storage.historyWalk().forEachBook(
+                    entriesAtOnce: entriesAtOnce, readWholeUpTo: 0, blockLines: blockLines
+                ) { walked.append($0) }
+                #expect(walked == whole.books, "\(entriesAtOnce) at once, blocks of \(blockLines) lines")
+            }
+        }
+    }
+
     /// A book removed and back again with its entries (another machine logged on it meanwhile, or an
     /// import brought it again) starts a new chain: its old lines are not read twice beside the new ones,
     /// however the history is read.

@@ -13,9 +13,8 @@ struct PagerTests {
         bookclub = try BookClubRunner()
         for number in 1...30 { _ = try bookclub.add("第\(number)巻 ノルウェイの森", "--pages", "300") }
         // A pager that keeps what it was given, and how it was started.
-        try "#!/bin/sh\necho \"LESS=$LESS\" > '\(paged)'\ncat >> '\(paged)'\n".write(
-            toFile: bookclub.home + "/pager", atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: bookclub.home + "/pager")
+        try writeProgram(
+            "#!/bin/sh\necho \"LESS=$LESS\" > '\(paged)'\ncat >> '\(paged)'\n", to: bookclub.home + "/pager")
     }
 
     /// Runs bookclub on a terminal of `lines` lines, through `script`.

@@ -45,8 +45,7 @@ import Testing
     func hook(_ name: String, _ script: String) throws {
         try FileManager.default.createDirectory(atPath: hooksFolder, withIntermediateDirectories: true)
         let path = hooksFolder + "/" + name
-        try ("#!/bin/sh\n" + script + "\n").write(toFile: path, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path)
+        try writeProgram("#!/bin/sh\n" + script + "\n", to: path)
     }
 
     // MARK: export

@@ -350,8 +350,7 @@ import Testing
         let key = reader.home + "/agent_ed25519"
         let socket = reader.home + "/agent.sock"
         let ask = reader.home + "/ask"
-        try "#!/bin/sh\necho 'a passphrase'\n".write(toFile: ask, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: ask)
+        try writeProgram("#!/bin/sh\necho 'a passphrase'\n", to: ask)
         func process(_ arguments: [String], _ environment: [String: String] = [:], output: Pipe? = nil) -> Process {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")

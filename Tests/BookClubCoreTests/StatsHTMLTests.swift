@@ -172,9 +172,7 @@ import Testing
         // --open runs xdg-open on the file; without one, says where it is.
         let bin = bookclub.home + "/bin"
         try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
-        try "#!/bin/sh\necho \"$1\" > \"\(bookclub.home)/opened\"\n".write(
-            toFile: bin + "/xdg-open", atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: bin + "/xdg-open")
+        try writeProgram("#!/bin/sh\necho \"$1\" > \"\(bookclub.home)/opened\"\n", to: bin + "/xdg-open")
         let opened = try bookclub.run(["stats", "--year", "2025", "--html", "--open"], environment: ["PATH": bin])
         #expect(opened.exitCode == 0, "\(opened.stderr)")
         let cached = bookclub.home + "/.cache/bookclub/stats-2025.html"

@@ -23,9 +23,10 @@ public struct HistoryWalk {
     /// order. A history of up to 16 MiB (`readWholeUpTo`) is read in one go; a longer one is read once
     /// (in two halves at once) to count each book's lines, then for each run of books that holds at most
     /// `entriesAtOnce` entries (or one book that holds more), its blocks of `blockLines` lines (counted
-    /// from the start of each half) that hold a line of the run.
+    /// from the start of each half) that hold a line of the run. `body` is called on this thread while
+    /// the next run is read on others: two runs' entries are held at most.
     public func forEachBook(
-        entriesAtOnce: Int = 150_000, readWholeUpTo: Int = 1 << 24, blockLines: Int = 4096,
+        entriesAtOnce: Int = 75_000, readWholeUpTo: Int = 1 << 24, blockLines: Int = 4096,
         _ body: (Book) throws -> Void
     ) throws {
         guard length > readWholeUpTo else {
@@ -55,45 +56,62 @@ public struct HistoryWalk {
         let blockStarts = lines.blockStarts + [length]
         let firstLines = lines.firstLines + [lineBooks.count]
         func blockBooks(_ block: Int) -> ArraySlice<Int32> { lineBooks[firstLines[block]..<firstLines[block + 1]] }
-        var first = 0
-        while first < books.count {
+        // Runs of books of at most `entriesAtOnce` entries (or one book that holds more).
+        var runs: [Range<Int>] = []
+        while (runs.last?.upperBound ?? 0) < books.count {
+            let first = runs.last?.upperBound ?? 0
             var end = first + 1
             var entries = counts[first]
             while end < books.count, entries + counts[end] <= entriesAtOnce {
                 entries += counts[end]
                 end += 1
             }
-            // The run's blocks are read in two halves at once, on two threads: the second half's
-            // entries come after the first's, unless the book started again in it.
-            let run = Int32(first)..<Int32(end)
-            let blocks = (0..<blockStarts.count - 1).filter { blockBooks($0).contains(where: run.contains) }
+            runs.append(first..<end)
+        }
+        // A run's blocks are read in two halves at once, on two threads: the second half's entries come
+        // after the first's, unless the book started again in it.
+        func read(_ run: Range<Int>) -> Result<(RunEntries, RunEntries), any Error> {
+            let bounds = Int32(run.lowerBound)..<Int32(run.upperBound)
+            let blocks = (0..<blockStarts.count - 1).filter { blockBooks($0).contains(where: bounds.contains) }
             func read(_ blocks: ArraySlice<Int>) -> Result<RunEntries, any Error> {
                 Result {
-                    var entries = RunEntries(books[first..<end])
+                    var entries = RunEntries(books[run])
                     // Room for each book's lines at once.
-                    var room = Array(repeating: 0, count: end - first)
+                    var room = Array(repeating: 0, count: run.count)
                     for block in blocks {
-                        for book in blockBooks(block) where run ~= book { room[Int(book) - first] += 1 }
+                        for book in blockBooks(block) where bounds ~= book { room[Int(book) - run.lowerBound] += 1 }
                     }
                     entries.reserve(room)
                     try forEachLine(of: blocks, starts: blockStarts, firstLines: firstLines) { number, line in
-                        guard number < lineBooks.count, run ~= lineBooks[number] else { return }
-                        try entries.add(line, of: Int(lineBooks[number]) - first, storage: storage)
+                        guard number < lineBooks.count, bounds ~= lineBooks[number] else { return }
+                        try entries.add(line, of: Int(lineBooks[number]) - run.lowerBound, storage: storage)
                     }
                     return entries
                 }
             }
-            let middle = blocks.count / 2
+            let middle = blocks.startIndex + blocks.count / 2
             var firstHalf: Result<RunEntries, any Error>?
             var secondHalf: Result<RunEntries, any Error>?
             inParallel({ firstHalf = read(blocks[..<middle]) }, { secondHalf = read(blocks[middle...]) })
-            var found = try firstHalf!.get()
-            var later = try secondHalf!.get()
-            for (offset, var book) in books[first..<end].enumerated() {
-                book.loadHistory { index, _ in found.take(offset, index, followedBy: &later) }
-                try body(book)
-            }
-            first = end
+            return Result { (try firstHalf!.get(), try secondHalf!.get()) }
+        }
+        // Each run's books are handed to `body` on this thread while the next run is read on others.
+        guard !runs.isEmpty else { return }
+        var next = read(runs[0])
+        for index in runs.indices {
+            var (found, later) = try next.get()
+            var handed: Result<Void, any Error> = .success(())
+            inParallel(
+                { if index + 1 < runs.count { next = read(runs[index + 1]) } },
+                {
+                    handed = Result {
+                        for (offset, var book) in books[runs[index]].enumerated() {
+                            book.loadHistory { reading, _ in found.take(offset, reading, followedBy: &later) }
+                            try body(book)
+                        }
+                    }
+                })
+            try handed.get()
         }
     }
 
@@ -161,7 +179,9 @@ private struct RunEntries {
     /// The run's books' ids, whether JSON writes each as it is (`JSONScanner.take(string:isPlain:)`),
     /// and the ids of their readings.
     private let books: [(id: Book.ID, isPlain: Bool, readings: [UUID])]
-    private var entries: [[[ReadingProgress.Entry]]]
+    private var entries: [[[HeldEntry]]]
+    /// The notes of the entries, which name them by their index here.
+    private var notes: [String] = []
     /// The books that started again (see `HistoryRecord`): the lines before are not their history.
     private var restarted: [Bool]
 
@@ -196,7 +216,9 @@ private struct RunEntries {
             for index in entries[offset].indices { entries[offset][index] = [] }
         }
         if let reading = books[offset].readings.firstIndex(of: record.reading) {
-            entries[offset][reading].append(record.entry)
+            let entry = record.entry
+            if let note = entry.note { notes.append(note) }
+            entries[offset][reading].append(HeldEntry(entry, note: entry.note == nil ? -1 : notes.count - 1))
         }
     }
 
@@ -207,8 +229,46 @@ private struct RunEntries {
             entries[offset][reading] = []
             later.entries[offset][reading] = []
         }
-        if later.restarted[offset] || entries[offset][reading].isEmpty { return later.entries[offset][reading] }
-        return entries[offset][reading] + later.entries[offset][reading]
+        let first = later.restarted[offset] ? [] : entries[offset][reading]
+        let second = later.entries[offset][reading]
+        var taken: [ReadingProgress.Entry] = []
+        taken.reserveCapacity(first.count + second.count)
+        taken += first.lazy.map { $0.entry(notes: notes) }
+        taken += second.lazy.map { $0.entry(notes: later.notes) }
+        return taken
+    }
+}
+
+/// An entry as a run holds it until its book is handed on, in half the memory of a
+/// `ReadingProgress.Entry`: the run handed on and the next one, read meanwhile, are held in about the
+/// memory one run took.
+private struct HeldEntry {
+    let id: UUID
+    let progress: Double
+    let time: Date
+    /// The page, minutes and place listened, -1 for none: an entry checked (`Library.problem(with:)`)
+    /// holds none below 0 or above 100,000.
+    let page: Int32
+    let minutes: Int32
+    let listened: Int32
+    /// Where its note is among those of its run; -1 for none.
+    let note: Int32
+
+    init(_ entry: ReadingProgress.Entry, note: Int) {
+        id = entry.id
+        progress = entry.progress
+        time = entry.time
+        page = Int32(clamping: entry.page ?? -1)
+        minutes = Int32(clamping: entry.minutes ?? -1)
+        listened = Int32(clamping: entry.listened ?? -1)
+        self.note = Int32(clamping: note)
+    }
+
+    func entry(notes: [String]) -> ReadingProgress.Entry {
+        func value(_ held: Int32) -> Int? { held < 0 ? nil : Int(held) }
+        return ReadingProgress.Entry(
+            id: id, progress: progress, page: value(page), time: time, note: note < 0 ? nil : notes[Int(note)],
+            minutes: value(minutes), listened: value(listened))
     }
 }
 
