@@ -195,14 +195,33 @@ struct BookClubRunner {
 }
 
 /// Writes a program (a script starting `#!/bin/sh`) that a test's bookclub runs: a pager, a hook, a
-/// browser. Opened close-on-exec, so that no program another test starts meanwhile keeps it open
-/// for writing, which would make starting it fail ("text file busy").
+/// browser. Written close-on-exec to a file of its own, then renamed into place: no program another
+/// test starts meanwhile keeps it open for writing, which would make starting it fail ("text file
+/// busy"), and a program running while it is written again keeps the one it started with.
 func writeProgram(_ text: String, to path: String) throws {
-    let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
-    guard descriptor >= 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path]) }
-    defer { close(descriptor) }
+    func failure(_ what: String) -> any Error {
+        CocoaError(
+            .fileWriteUnknown,
+            userInfo: [
+                NSFilePathErrorKey: path, NSLocalizedDescriptionKey: "\(what): \(String(cString: strerror(errno)))",
+            ])
+    }
+    let written = path + ".new"
+    let descriptor = open(written, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
+    guard descriptor >= 0 else { throw failure("cannot create \(written)") }
     let bytes = Array(text.utf8)
-    guard write(descriptor, bytes, bytes.count) == bytes.count, fchmod(descriptor, 0o755) == 0 else {
-        throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path])
+    var offset = 0
+    while offset < bytes.count {
+        let count = bytes[offset...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        if count < 0 && errno == EINTR { continue }
+        guard count > 0 else {
+            close(descriptor)
+            throw failure("cannot write \(written)")
+        }
+        offset += count
+    }
+    // Closed before it takes the name: a file open for writing cannot be started.
+    guard fchmod(descriptor, 0o755) == 0, close(descriptor) == 0, rename(written, path) == 0 else {
+        throw failure("cannot put \(path) in place")
     }
 }

@@ -100,6 +100,8 @@ public struct HistoryWalk {
         var next = read(runs[0])
         for index in runs.indices {
             var (found, later) = try next.get()
+            // Held here alone, so that each book's entries are let go as it is handed on.
+            next = .success((RunEntries([]), RunEntries([])))
             var handed: Result<Void, any Error> = .success(())
             inParallel(
                 { if index + 1 < runs.count { next = read(runs[index + 1]) } },
