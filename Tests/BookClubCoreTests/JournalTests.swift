@@ -175,6 +175,50 @@ import Testing
         }
     }
 
+    /// A run's books are handed on while the next run is read: an error thrown by `body` stops the walk
+    /// there, and a line that cannot be read stops it once the books before its run are handed on,
+    /// each error said as it was thrown.
+    @Test func aWalkStopsAtTheFirstErrorOfItsBodyOrOfItsReading() throws {
+        struct Stop: Error {}
+        let files = FileSystem.inMemory()
+        let storage = try shelf(12, files: files)
+        for page in [10, 20] {
+            for book in 0..<12 { try logProgress(storage, book: String(format: "b%04d", book), page: page) }
+        }
+        for blockLines in [1, 4096] {
+            // Runs of one book each.
+            var handed: [Book.ID] = []
+            #expect(throws: Stop.self) {
+                try storage.historyWalk().forEachBook(entriesAtOnce: 2, readWholeUpTo: 0, blockLines: blockLines) {
+                    handed.append($0.id)
+                    if handed.count == 3 { throw Stop() }
+                }
+            }
+            #expect(handed == ["b0000", "b0001", "b0002"], "blocks of \(blockLines) lines")
+        }
+
+        // A page out of bounds in the eighth book's first line, the line as long as it was.
+        let history = try text(storage, storage.historyPath)
+        var lines = history.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let damaged = try #require(lines.firstIndex { $0.contains(#""book":"b0007""#) })
+        lines[damaged] = lines[damaged].replacing(#""page":10,"#, with: #""page":-1,"#)
+        #expect(lines.joined(separator: "\n").utf8.count == history.utf8.count)
+        try files.writeAtomically(storage.historyPath, Data(lines.joined(separator: "\n").utf8))
+        for blockLines in [1, 4096] {
+            var handed: [Book.ID] = []
+            do {
+                try storage.historyWalk().forEachBook(entriesAtOnce: 2, readWholeUpTo: 0, blockLines: blockLines) {
+                    handed.append($0.id)
+                }
+                Issue.record("the damaged line was read")
+            } catch let BookClubError.corruptFile(path, detail) {
+                #expect(path == storage.historyPath)
+                #expect(detail.contains("b0007"), "\(detail)")
+            }
+            #expect(handed == (0..<7).map { String(format: "b%04d", $0) }, "blocks of \(blockLines) lines")
+        }
+    }
+
     /// A book removed and back again with its entries (another machine logged on it meanwhile, or an
     /// import brought it again) starts a new chain: its old lines are not read twice beside the new ones,
     /// however the history is read.
