@@ -14,13 +14,23 @@ import BookClubCore
 
 Signals.install()
 
-/// Writes all of `bytes` to `fd`, or as much as it takes (a closed pipe takes nothing).
+/// Why standard output refused what was written to it (a full disk, a failing one, a closed
+/// descriptor), from the first refusal on; 0 while it takes everything. Written on this thread only.
+nonisolated(unsafe) private var outputFailure: Int32 = 0
+
+/// Writes all of `bytes` to `fd`, or as much as it takes: a pipe whose reader has gone takes nothing
+/// (`SIGPIPE` ends the process, or `EPIPE` says so where it is ignored), and is not an error; standard
+/// output refusing anything else is noted, and nothing more is written to it.
 private func writeAll(_ bytes: UnsafeRawBufferPointer, to fd: Int32) {
+    guard fd != STDOUT_FILENO || outputFailure == 0 else { return }
     var offset = 0
     while offset < bytes.count {
         let written = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
         if written < 0 && errno == EINTR { continue }
-        guard written > 0 else { return }
+        guard written > 0 else {
+            if fd == STDOUT_FILENO, written < 0, errno != EPIPE { outputFailure = errno }
+            return
+        }
         offset += written
     }
 }
@@ -54,4 +64,11 @@ context.fileSystem = .live(interrupted: { Signals.interruption })
 context.didCommit = { Signals.didCommit() }
 context.catchSignals = { Signals.catching($0) }  // each catching window starts, and ends, with a clean slate
 context.receivedSignal = { Signals.received }
-exit(CLI.run(Array(CommandLine.arguments.dropFirst()), services: context))
+let code = CLI.run(Array(CommandLine.arguments.dropFirst()), services: context)
+// A command whose output was cut short (`export > backup.json` on a full disk) did not succeed.
+if outputFailure != 0 {
+    var report = "Error: standard output: cannot write: \(String(cString: strerror(outputFailure)))\n"
+    report.withUTF8 { writeAll(UnsafeRawBufferPointer($0), to: STDERR_FILENO) }
+    exit(code == 0 ? ErrorReport.exitCode(.io) : code)
+}
+exit(code)

@@ -50,6 +50,31 @@ import Testing
 
     // MARK: export
 
+    /// `export > backup.json` on a full disk does not succeed in silence: standard output refusing what
+    /// is written is said on standard error, exit 74. A reader that goes away (`| head`) is no error.
+    @Test func outputTheDiskRefusesIsAnErrorAndAReaderGoneIsNot() throws {
+        defer { bookclub.cleanUp() }
+        try #require(RealExports.isPresent)
+        try bookclub.run(
+            "import", "goodreads", RealExports.folder.appendingPathComponent("goodreads-2024-24col.csv").path)
+        _ = try bookclub.add("ノルウェイの森 📚", "--pages", "400")
+        for command in ["export", "list --all", "list --json"] {
+            let full = try bookclub.run(
+                ["-c", "\"$0\" \(command) > /dev/full", BookClubRunner.executable.path], program: "/bin/sh")
+            #expect(full.exitCode == 74, "\(command)")
+            #expect(full.stderr == "Error: standard output: cannot write: No space left on device\n", "\(command)")
+        }
+        // A reader that stops after one byte, with SIGPIPE ignored (as some shells and runners leave it):
+        // the export, some 400 KB, meets a closed pipe, and says nothing of it.
+        let gone = try bookclub.run(
+            [
+                "-c", "trap '' PIPE; (\"$0\" export; echo \"exit $?\" >&2) | head -c 1 > /dev/null",
+                BookClubRunner.executable.path,
+            ],
+            program: "/bin/sh")
+        #expect(gone.stderr == "exit 0\n")
+    }
+
     @Test func exportsEveryEntryAsJSONAndGoodreadsCSVAndMarkdown() throws {
         defer { bookclub.cleanUp() }
         let id = try bookclub.add("Dune", "--author", "Frank Herbert", "--pages", "412", "--tag", "sf")
