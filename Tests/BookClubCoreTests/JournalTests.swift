@@ -213,10 +213,27 @@ import Testing
                 Issue.record("the damaged line was read")
             } catch let BookClubError.corruptFile(path, detail) {
                 #expect(path == storage.historyPath)
-                #expect(detail.contains("b0007"), "\(detail)")
+                #expect(detail.hasPrefix("book b0007: `page`"), "\(detail)")
             }
             #expect(handed == (0..<7).map { String(format: "b%04d", $0) }, "blocks of \(blockLines) lines")
         }
+
+        // A line found to be another book's when its run is read (an undo and a write since the first
+        // pass) stops the walk.
+        let moved = Data(history.replacing(#""book":"b0010""#, with: #""book":"b0011""#).utf8)
+        var handed = 0
+        do {
+            try files.writeAtomically(storage.historyPath, Data(history.utf8))
+            try storage.historyWalk().forEachBook(entriesAtOnce: 2, readWholeUpTo: 0, blockLines: 1) { _ in
+                handed += 1
+                if handed == 1 { try files.writeAtomically(storage.historyPath, moved) }
+            }
+            Issue.record("the moved line was read")
+        } catch let BookClubError.corruptFile(path, detail) {
+            #expect(path == storage.historyPath)
+            #expect(detail == "changed while it was read; run the command again")
+        }
+        #expect(handed == 10)
     }
 
     /// A book removed and back again with its entries (another machine logged on it meanwhile, or an

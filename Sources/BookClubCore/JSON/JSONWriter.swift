@@ -226,6 +226,14 @@ struct JSONWriter {
     /// A JSON string: quotes, backslashes and control characters escaped, the rest as UTF-8.
     mutating func string(_ value: String) {
         bytes.append(UInt8(ascii: "\""))
+        // Most strings need no escape, and are added in one go.
+        var value = value
+        let isPlain = value.withUTF8 { utf8 in
+            guard JSONText.needsNoEscape(UnsafeRawBufferPointer(utf8)) else { return false }
+            bytes.append(contentsOf: utf8)
+            return true
+        }
+        if isPlain { return bytes.append(UInt8(ascii: "\"")) }
         for byte in value.utf8 {
             switch byte {
             case UInt8(ascii: "\""): text("\\\"")

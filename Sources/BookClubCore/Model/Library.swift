@@ -250,16 +250,21 @@ extension Library {
     /// What no command could have written in an entry: a fraction outside 0...1, a page outside the
     /// page counts. `nil` when it is sound.
     static func problem(with entry: ReadingProgress.Entry) -> String? {
-        if !entry.progress.isFinite || !(0...1).contains(entry.progress) {
+        problem(progress: entry.progress, page: entry.page, minutes: entry.minutes, listened: entry.listened)
+    }
+
+    /// The same, for an entry's fields.
+    static func problem(progress: Double, page: Int?, minutes: Int?, listened: Int?) -> String? {
+        if !progress.isFinite || !(0...1).contains(progress) {
             return "`progress`: expected a fraction from 0 to 1"
         }
-        if let page = entry.page, !(0...pageCounts.upperBound).contains(page) {
+        if let page, !(0...pageCounts.upperBound).contains(page) {
             return "`page`: expected a page from 0 to \(pageCounts.upperBound)"
         }
-        if let minutes = entry.minutes, !(0...1440).contains(minutes) {
+        if let minutes, !(0...1440).contains(minutes) {
             return "`minutes`: expected the minutes of a day, 0 to 1440"
         }
-        if let listened = entry.listened, !(0...Book.lengths.upperBound).contains(listened) {
+        if let listened, !(0...Book.lengths.upperBound).contains(listened) {
             return "`listened`: expected a place in an audiobook, 0 to \(Book.lengths.upperBound)"
         }
         return nil

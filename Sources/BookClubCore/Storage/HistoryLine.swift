@@ -32,35 +32,55 @@ enum HistoryLine {
     static func written(_ line: UnsafeRawBufferPointer, ofBook expected: Book.ID?, isPlain: Bool = false)
         -> HistoryRecord?
     {
-        var scanner = JSONScanner(bytes: line)
+        var fields = Fields()
+        guard read(line, ofBook: expected, isPlain: isPlain, into: &fields) else { return nil }
+        return record(
+            book: fields.book ?? expected, reading: fields.reading, entry: fields.entry, previous: fields.previous)
+    }
+
+    /// A line's fields, as `read(_:ofBook:isPlain:into:)` finds them.
+    struct Fields {
+        /// The line's book, when it is not the one expected.
+        var book: String?
+        var reading: UUID?
+        var previous: Int?
         var entry = EntryFields()
-        var (book, reading, previous): (String?, UUID?, Int?)
-        guard scanner.take(literal: #"{"book":"#) else { return nil }
-        if let expected, scanner.take(string: expected, isPlain: isPlain) {
-            book = expected
-        } else {
-            book = scanner.string()
+    }
+
+    /// Reads a line as `written(_:ofBook:isPlain:)` does into `fields`, for a caller that keeps its
+    /// fields its own way (a walk of a million lines makes no record of each); `false` when it is laid
+    /// out otherwise.
+    static func read(
+        _ line: UnsafeRawBufferPointer, ofBook expected: Book.ID?, isPlain: Bool, into fields: inout Fields
+    ) -> Bool {
+        var scanner = JSONScanner(bytes: line)
+        guard scanner.take(literal: #"{"book":"#) else { return false }
+        if expected == nil || !scanner.take(string: expected!, isPlain: isPlain) {
+            fields.book = scanner.string()
+            guard fields.book != nil else { return false }
         }
-        guard book != nil, scanner.take(literal: #","entry":{"id":"#) else { return nil }
-        entry.id = scanner.uuid()
-        guard entry.id != nil else { return nil }
-        if scanner.take(literal: #","listened":"#), !scanner.read(&entry.listened) { return nil }
-        if scanner.take(literal: #","minutes":"#), !scanner.read(&entry.minutes) { return nil }
+        guard scanner.take(literal: #","entry":{"id":"#) else { return false }
+        fields.entry.id = scanner.uuid()
+        guard fields.entry.id != nil else { return false }
+        if scanner.take(literal: #","listened":"#), !scanner.read(&fields.entry.listened) { return false }
+        if scanner.take(literal: #","minutes":"#), !scanner.read(&fields.entry.minutes) { return false }
         if scanner.take(literal: #","note":"#) {
-            entry.note = scanner.string()
-            guard entry.note != nil else { return nil }
+            fields.entry.note = scanner.string()
+            guard fields.entry.note != nil else { return false }
         }
-        if scanner.take(literal: #","page":"#), !scanner.read(&entry.page) { return nil }
-        guard scanner.take(literal: #","progress":"#), scanner.read(&entry.progress),
-            scanner.take(literal: #","time":"#), scanner.read(&entry.time), scanner.take(literal: "},")
-        else { return nil }
+        if scanner.take(literal: #","page":"#), !scanner.read(&fields.entry.page) { return false }
+        guard scanner.take(literal: #","progress":"#), scanner.read(&fields.entry.progress),
+            scanner.take(literal: #","time":"#), scanner.read(&fields.entry.time), scanner.take(literal: "},")
+        else { return false }
         if scanner.take(literal: #""previous":"#) {
-            guard scanner.read(&previous), scanner.take(literal: ",") else { return nil }
+            guard scanner.read(&fields.previous), scanner.take(literal: ",") else { return false }
         }
-        guard scanner.take(literal: #""reading":"#) else { return nil }
-        reading = scanner.uuid()
-        guard scanner.take(literal: "}"), scanner.atEnd else { return nil }
-        return self.record(book: book, reading: reading, entry: entry, previous: previous)
+        guard scanner.take(literal: #""reading":"#) else { return false }
+        fields.reading = scanner.uuid()
+        guard scanner.take(literal: "}"), scanner.atEnd, fields.reading != nil,
+            let progress = fields.entry.progress, EntryFields.isInBounds(progress), fields.entry.time != nil
+        else { return false }
+        return true
     }
 
     /// A line whose keys come in any order, with blanks between its tokens.
@@ -133,7 +153,7 @@ enum HistoryLine {
     }
 
     /// An entry's fields as read so far.
-    private struct EntryFields {
+    struct EntryFields {
         var id: UUID?
         var progress: Double?
         var page: Int?

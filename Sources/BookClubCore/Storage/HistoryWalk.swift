@@ -206,22 +206,54 @@ private struct RunEntries {
 
     /// Adds the entry of `line`, which should be of the book at `offset`.
     mutating func add(_ line: UnsafeRawBufferPointer, of offset: Int, storage: LibraryStorage) throws {
+        let book = books[offset]
+        // A line as bookclub writes it, its fields kept as they are read; any other, read whole.
+        var fields = HistoryLine.Fields()
+        guard HistoryLine.read(line, ofBook: book.id, isPlain: book.isPlain, into: &fields) else {
+            guard let record = try storage.record(line, ofBook: book.id, isPlain: book.isPlain) else {
+                throw Self.changed(storage)
+            }
+            try storage.check(record)
+            let entry = record.entry
+            let held = HeldEntry(
+                id: entry.id, progress: entry.progress, time: entry.time, page: entry.page, minutes: entry.minutes,
+                listened: entry.listened)
+            return add(held, note: entry.note, reading: record.reading, previous: record.previous, of: offset)
+        }
         // An undo and a write since the first reading may have put other lines in the place of
         // uncommitted ones.
-        guard let record = try storage.record(line, ofBook: books[offset].id, isPlain: books[offset].isPlain) else {
-            throw BookClubError.corruptFile(
-                path: storage.historyPath, detail: "changed while it was read; run the command again")
+        guard fields.book == nil else { throw Self.changed(storage) }
+        if let problem = Library.problem(
+            progress: fields.entry.progress!, page: fields.entry.page, minutes: fields.entry.minutes,
+            listened: fields.entry.listened)
+        {
+            throw BookClubError.corruptFile(path: storage.historyPath, detail: "book \(book.id): \(problem)")
         }
-        try storage.check(record)
-        if record.previous == -1 {
+        let held = HeldEntry(
+            id: fields.entry.id!, progress: fields.entry.progress!, time: fields.entry.time!, page: fields.entry.page,
+            minutes: fields.entry.minutes, listened: fields.entry.listened)
+        add(held, note: fields.entry.note, reading: fields.reading!, previous: fields.previous, of: offset)
+    }
+
+    /// What a line of another book, where the first reading found this one's, says.
+    private static func changed(_ storage: LibraryStorage) -> BookClubError {
+        BookClubError.corruptFile(path: storage.historyPath, detail: "changed while it was read; run the command again")
+    }
+
+    /// Keeps `entry` for its reading, if the book still has it; a line that starts the book again lets
+    /// go of those kept before it.
+    private mutating func add(_ entry: HeldEntry, note: String?, reading: UUID, previous: Int?, of offset: Int) {
+        if previous == -1 {
             restarted[offset] = true
             for index in entries[offset].indices { entries[offset][index] = [] }
         }
-        if let reading = books[offset].readings.firstIndex(of: record.reading) {
-            let entry = record.entry
-            if let note = entry.note { notes.append(note) }
-            entries[offset][reading].append(HeldEntry(entry, note: entry.note == nil ? -1 : notes.count - 1))
+        guard let reading = books[offset].readings.firstIndex(of: reading) else { return }
+        var entry = entry
+        if let note {
+            entry.note = Int32(clamping: notes.count)
+            notes.append(note)
         }
+        entries[offset][reading].append(entry)
     }
 
     /// The entries of a book's reading, followed by those `later` found in the lines after these (or
@@ -254,16 +286,15 @@ private struct HeldEntry {
     let minutes: Int32
     let listened: Int32
     /// Where its note is among those of its run; -1 for none.
-    let note: Int32
+    var note: Int32 = -1
 
-    init(_ entry: ReadingProgress.Entry, note: Int) {
-        id = entry.id
-        progress = entry.progress
-        time = entry.time
-        page = Int32(clamping: entry.page ?? -1)
-        minutes = Int32(clamping: entry.minutes ?? -1)
-        listened = Int32(clamping: entry.listened ?? -1)
-        self.note = Int32(clamping: note)
+    init(id: UUID, progress: Double, time: Date, page: Int?, minutes: Int?, listened: Int?) {
+        self.id = id
+        self.progress = progress
+        self.time = time
+        self.page = Int32(clamping: page ?? -1)
+        self.minutes = Int32(clamping: minutes ?? -1)
+        self.listened = Int32(clamping: listened ?? -1)
     }
 
     func entry(notes: [String]) -> ReadingProgress.Entry {
