@@ -22,7 +22,7 @@ public struct LibraryExport: Codable, Equatable, Sendable {
     public init(_ library: Library) {
         format = Self.formatName
         version = Self.currentVersion
-        books = library.books.sorted(by: Library.exportOrder)
+        books = Library.inExportOrder(library.books)
         clubs = library.clubs.sorted { $0.id < $1.id }
     }
 
@@ -53,7 +53,7 @@ public struct LibraryExport: Codable, Equatable, Sendable {
     /// time, so that an export of a million entries never holds the whole text.
     public static func write(_ library: Library, to sink: (Data) throws -> Void) throws {
         var text = Text()
-        for book in library.books.sorted(by: Library.exportOrder) { if let chunk = text.add(book) { try sink(chunk) } }
+        for book in Library.inExportOrder(library.books) { if let chunk = text.add(book) { try sink(chunk) } }
         try sink(try text.end(clubs: library.clubs.sorted { $0.id < $1.id }))
     }
 

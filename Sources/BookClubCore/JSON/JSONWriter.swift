@@ -18,6 +18,8 @@ struct JSONWriter {
     private var depth: Int
     /// Whether the object being written has no field yet.
     private var isFirst = true
+    /// The starts of an entry's fields (`entryField(_:)`) at one indent, first in their object and not.
+    private var entryStarts: (depth: Int, compact: Bool, starts: [(first: [UInt8], later: [UInt8])])?
 
     /// - Parameter depth: the indent level of what is written first.
     init(compact: Bool = false, depth: Int = 2) {
@@ -113,6 +115,24 @@ struct JSONWriter {
         isFirst = false
     }
 
+    /// The fields of an entry, in the order written.
+    static let entryFields: [StaticString] = ["id", "listened", "minutes", "note", "page", "progress", "time"]
+
+    /// Starts the field `entryFields[index]` as `field(_:)` does, from starts made once for each indent:
+    /// an export starts the fields of a million entries, at one indent.
+    mutating func entryField(_ index: Int) {
+        if entryStarts?.depth != depth || entryStarts?.compact != compact {
+            let starts = Self.entryFields.map { name in
+                var writer = JSONWriter(compact: compact, depth: depth)
+                writer.field(name)
+                return (first: writer.bytes, later: [UInt8(ascii: ",")] + writer.bytes)
+            }
+            entryStarts = (depth, compact, starts)
+        }
+        bytes += isFirst ? entryStarts!.starts[index].first : entryStarts!.starts[index].later
+        isFirst = false
+    }
+
     /// Starts a field whose name came from outside (a column of an export), escaped as a string is.
     mutating func escapedField(_ name: String) {
         if !isFirst { bytes.append(UInt8(ascii: ",")) }
@@ -131,6 +151,10 @@ struct JSONWriter {
     mutating func field(_ name: StaticString, _ value: Int?) {
         guard let value else { return }
         field(name)
+        number(value)
+    }
+
+    mutating func number(_ value: Int) {
         if value >= 0 { digits(value) } else { text(String(value)) }
     }
 
@@ -152,6 +176,10 @@ struct JSONWriter {
     mutating func field(_ name: StaticString, _ value: Double?) {
         guard let value else { return }
         field(name)
+        number(value)
+    }
+
+    mutating func number(_ value: Double) {
         if shortFraction(value) { return }
         // The shortest text that reads back as the same number, a whole one without its `.0`, as
         // JSONEncoder writes it; finite, as the store's values are.
@@ -253,7 +281,7 @@ struct JSONWriter {
     }
 
     /// `2026-11-20T19:00:00Z`, the whole seconds of `date` in UTC, as `.iso8601` writes it.
-    private mutating func date(_ date: Date) {
+    mutating func date(_ date: Date) {
         let seconds = Int(date.timeIntervalSince1970.rounded(.down))
         // Before 1583 Foundation's calendar is Julian, and so must this be to read back the same.
         guard seconds >= -12_212_553_600 else { return string(Date.ISO8601FormatStyle().format(date)) }

@@ -373,7 +373,7 @@ extension LibraryStorage {
     public func historyWalk(ordered: Bool = false, leavingDetails: Bool = false) throws -> HistoryWalk {
         var files = try readFiles(locked: false)
         var library = try files.library(in: leavingDetails ? .listing : .everything)
-        if ordered { library.books.sort(by: Library.exportOrder) }
+        if ordered { library.books = Library.inExportOrder(library.books) }
         return HistoryWalk(library: library, storage: self, length: files.commit.historyLength)
     }
 }

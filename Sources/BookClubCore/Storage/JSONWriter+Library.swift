@@ -175,15 +175,30 @@ extension JSONWriter {
     }
 
     mutating func entry(_ entry: ReadingProgress.Entry) {
+        // The fields of `JSONWriter.entryFields`, by their place there.
         object { w in
-            w.field("id")
+            w.entryField(0)
             w.uuid(entry.id)
-            w.field("listened", entry.listened)
-            w.field("minutes", entry.minutes)
-            w.field("note", entry.note)
-            w.field("page", entry.page)
-            w.field("progress", entry.progress)
-            w.field("time", entry.time)
+            if let listened = entry.listened {
+                w.entryField(1)
+                w.number(listened)
+            }
+            if let minutes = entry.minutes {
+                w.entryField(2)
+                w.number(minutes)
+            }
+            if let note = entry.note {
+                w.entryField(3)
+                w.string(note)
+            }
+            if let page = entry.page {
+                w.entryField(4)
+                w.number(page)
+            }
+            w.entryField(5)
+            w.number(entry.progress)
+            w.entryField(6)
+            w.date(entry.time)
         }
     }
 }
