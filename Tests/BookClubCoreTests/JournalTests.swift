@@ -116,7 +116,8 @@ import Testing
     /// of an entry comes back as it was (notes in any script, minutes, places listened, fractions without
     /// a page, entries logged out of order), whatever the runs and blocks, while the next run is read.
     @Test func aWalkGivesBackEveryFieldOfEveryEntry() throws {
-        let storage = try shelf(0)
+        let files = FileSystem.inMemory()
+        let storage = try shelf(0, files: files)
         func entry(_ number: Int, _ fields: (inout ReadingProgress.Entry) -> Void = { _ in }) -> ReadingProgress.Entry {
             var entry = ReadingProgress.Entry(
                 id: UUID(uuidString: String(format: "00000000-0000-0000-0000-%012d", number))!,
@@ -133,7 +134,7 @@ import Testing
                     entry(3) { $0.minutes = 1440 }, entry(4),
                 ]), ending: Ending(outcome: .abandoned, date: Fixture.now)),
             Reading(
-                id: UUID(uuidString: "00000000-0000-0000-0001-000000000002")!, started: Fixture.now,
+                id: UUID(uuidString: "00000000-0000-0000-0001-00000000000B")!, started: Fixture.now,
                 progress: ReadingProgress(entries: [entry(5) { $0.page = 100_000 }, entry(6) { $0.note = "" }])),
         ]
         var heard = Fixture.book("מסע 🎧", id: "a0001", pages: nil)
@@ -173,6 +174,15 @@ import Testing
                 #expect(walked == whole.books, "\(entriesAtOnce) at once, blocks of \(blockLines) lines")
             }
         }
+
+        // A reading's id in lower case (a hand edit) is the same reading's.
+        let history = try text(storage, storage.historyPath)
+        let upper = "00000000-0000-0000-0001-00000000000B"
+        #expect(history.components(separatedBy: upper).count == 4)
+        try files.writeAtomically(storage.historyPath, Data(history.replacing(upper, with: upper.lowercased()).utf8))
+        var walked: [Book] = []
+        try storage.historyWalk().forEachBook(entriesAtOnce: 2, readWholeUpTo: 0, blockLines: 1) { walked.append($0) }
+        #expect(walked == whole.books)
     }
 
     /// A run's books are handed on while the next run is read: an error thrown by `body` stops the walk

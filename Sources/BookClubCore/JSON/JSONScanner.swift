@@ -374,6 +374,16 @@ struct JSONScanner {
         return true
     }
 
+    /// Takes `expected`'s bytes if they come next.
+    mutating func take(bytes expected: [UInt8]) -> Bool {
+        let count = expected.count
+        guard index + count <= bytes.count,
+            expected.withUnsafeBytes({ Self.same(bytes.baseAddress! + index, $0.baseAddress!, count: count) })
+        else { return false }
+        index += count
+        return true
+    }
+
     /// Takes `word` if it comes next, as it is (no blanks before it).
     @inline(__always)
     mutating func take(literal word: StaticString) -> Bool {

@@ -319,14 +319,16 @@ public struct ReadingStats: Equatable, Sendable {
 
         let pace = pagesPerDay
         let today = today
-        timeToFinish = library.books.compactMap { book -> Finish? in
+        let finishes = library.books.compactMap { book -> Finish? in
             guard book.status == .reading, let pages = book.pages else { return nil }
             let left = max(0, pages - (book.currentPage ?? 0))
             let days = pace > 0 ? Int((Double(left) / pace).rounded(.up)) : nil
             return Finish(
                 bookID: book.id, title: book.title, pagesLeft: left, days: days, date: days.map { today.adding($0) })
         }
-        .sorted { ($0.days ?? .max, $0.title.lowercased()) < ($1.days ?? .max, $1.title.lowercased()) }
+        // Each title lowered once, not once a comparison (thousands of books being read).
+        let keys = finishes.map { ($0.days ?? .max, $0.title.lowercased()) }
+        timeToFinish = keys.indices.sorted { keys[$0] < keys[$1] }.map { finishes[$0] }
 
         self.goal = nil
         if goal > 0 {

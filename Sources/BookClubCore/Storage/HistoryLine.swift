@@ -38,10 +38,12 @@ enum HistoryLine {
             book: fields.book ?? expected, reading: fields.reading, entry: fields.entry, previous: fields.previous)
     }
 
-    /// A line's fields, as `read(_:ofBook:isPlain:into:)` finds them.
+    /// A line's fields, as `read(_:ofBook:isPlain:readings:into:)` finds them.
     struct Fields {
         /// The line's book, when it is not the one expected.
         var book: String?
+        /// The line's reading: its place among those expected, or else its id.
+        var knownReading: Int?
         var reading: UUID?
         var previous: Int?
         var entry = EntryFields()
@@ -50,8 +52,12 @@ enum HistoryLine {
     /// Reads a line as `written(_:ofBook:isPlain:)` does into `fields`, for a caller that keeps its
     /// fields its own way (a walk of a million lines makes no record of each); `false` when it is laid
     /// out otherwise.
+    ///
+    /// - Parameter readings: the readings the line is most likely of, each id as JSON writes it (quoted,
+    ///   as `uuidString` spells it): one of them is found by its place, with no `UUID` made of it.
     static func read(
-        _ line: UnsafeRawBufferPointer, ofBook expected: Book.ID?, isPlain: Bool, into fields: inout Fields
+        _ line: UnsafeRawBufferPointer, ofBook expected: Book.ID?, isPlain: Bool, readings: [[UInt8]] = [],
+        into fields: inout Fields
     ) -> Bool {
         var scanner = JSONScanner(bytes: line)
         guard scanner.take(literal: #"{"book":"#) else { return false }
@@ -76,8 +82,9 @@ enum HistoryLine {
             guard scanner.read(&fields.previous), scanner.take(literal: ",") else { return false }
         }
         guard scanner.take(literal: #""reading":"#) else { return false }
-        fields.reading = scanner.uuid()
-        guard scanner.take(literal: "}"), scanner.atEnd, fields.reading != nil,
+        fields.knownReading = readings.firstIndex { scanner.take(bytes: $0) }
+        if fields.knownReading == nil { fields.reading = scanner.uuid() }
+        guard scanner.take(literal: "}"), scanner.atEnd, fields.knownReading != nil || fields.reading != nil,
             let progress = fields.entry.progress, EntryFields.isInBounds(progress), fields.entry.time != nil
         else { return false }
         return true
