@@ -23,8 +23,8 @@ public struct HistoryWalk {
     /// order. A history of up to 16 MiB (`readWholeUpTo`) is read in one go; a longer one is read once
     /// (in two halves at once) to count each book's lines, then for each run of books that holds at most
     /// `entriesAtOnce` entries (or one book that holds more), its blocks of `blockLines` lines (counted
-    /// from the start of each half) that hold a line of the run. `body` is called on this thread while
-    /// the next run is read on others: two runs' entries are held at most.
+    /// from the start of each half) that hold a line of the run, in two halves at once. `body` is called
+    /// on this thread while the next run is read on others: two runs' entries are held at most.
     public func forEachBook(
         entriesAtOnce: Int = 75_000, readWholeUpTo: Int = 1 << 24, blockLines: Int = 4096,
         _ body: (Book) throws -> Void
@@ -38,6 +38,7 @@ public struct HistoryWalk {
             return
         }
         let books = library.books
+        let keys = books.map(RunEntries.BookKey.init)
         let positions = BookPositions(books)
         try storage.checkHistory(committedLength: length)
         // The first pass, in two halves at once, split at a line's start.
@@ -70,12 +71,12 @@ public struct HistoryWalk {
         }
         // A run's blocks are read in two halves at once, on two threads: the second half's entries come
         // after the first's, unless the book started again in it.
-        func read(_ run: Range<Int>) -> Result<(RunEntries, RunEntries), any Error> {
+        func read(_ run: Range<Int>) -> Result<[RunEntries], any Error> {
             let bounds = Int32(run.lowerBound)..<Int32(run.upperBound)
             let blocks = (0..<blockStarts.count - 1).filter { blockBooks($0).contains(where: bounds.contains) }
             func read(_ blocks: ArraySlice<Int>) -> Result<RunEntries, any Error> {
                 Result {
-                    var entries = RunEntries(books[run])
+                    var entries = RunEntries(keys[run])
                     // Room for each book's lines at once.
                     var room = Array(repeating: 0, count: run.count)
                     for block in blocks {
@@ -93,22 +94,22 @@ public struct HistoryWalk {
             var firstHalf: Result<RunEntries, any Error>?
             var secondHalf: Result<RunEntries, any Error>?
             inParallel({ firstHalf = read(blocks[..<middle]) }, { secondHalf = read(blocks[middle...]) })
-            return Result { (try firstHalf!.get(), try secondHalf!.get()) }
+            return Result { [try firstHalf!.get(), try secondHalf!.get()] }
         }
         // Each run's books are handed to `body` on this thread while the next run is read on others.
         guard !runs.isEmpty else { return }
         var next = read(runs[0])
         for index in runs.indices {
-            var (found, later) = try next.get()
+            var parts = try next.get()
             // Held here alone, so that each book's entries are let go as it is handed on.
-            next = .success((RunEntries([]), RunEntries([])))
+            next = .success([])
             var handed: Result<Void, any Error> = .success(())
             inParallel(
                 { if index + 1 < runs.count { next = read(runs[index + 1]) } },
                 {
                     handed = Result {
                         for (offset, var book) in books[runs[index]].enumerated() {
-                            book.loadHistory { reading, _ in found.take(offset, reading, followedBy: &later) }
+                            book.loadHistory { reading, _ in RunEntries.take(offset, reading, from: &parts) }
                             try body(book)
                         }
                     }
@@ -178,21 +179,37 @@ private struct LineBooks {
 
 /// The entries found for a run of books, book by book and reading by reading (no hashing of ids).
 private struct RunEntries {
-    /// The run's books' ids, whether JSON writes each as it is (`JSONScanner.take(string:isPlain:)`),
-    /// and the ids of their readings.
-    private let books: [(id: Book.ID, isPlain: Bool, readings: [UUID])]
+    /// A book of the run, as each of its lines is compared with it.
+    struct BookKey {
+        let id: Book.ID
+        /// Whether JSON writes the id as it is (`JSONScanner.take(string:isPlain:)`).
+        let isPlain: Bool
+        let readings: [UUID]
+        /// The ids of its readings as JSON writes them, which a line's is compared with.
+        let written: [[UInt8]]
+
+        init(_ book: Book) {
+            var id = book.id
+            self.id = id
+            isPlain = id.withUTF8 { JSONText.needsNoEscape(UnsafeRawBufferPointer($0)) }
+            readings = book.readings.map(\.id)
+            written = readings.map { id in
+                var writer = JSONWriter(compact: true)
+                writer.uuid(id)
+                return writer.bytes
+            }
+        }
+    }
+
+    private let books: ArraySlice<BookKey>
     private var entries: [[[HeldEntry]]]
     /// The notes of the entries, which name them by their index here.
     private var notes: [String] = []
     /// The books that started again (see `HistoryRecord`): the lines before are not their history.
     private var restarted: [Bool]
 
-    init(_ books: ArraySlice<Book>) {
-        self.books = books.map { book in
-            var id = book.id
-            let isPlain = id.withUTF8 { JSONText.needsNoEscape(UnsafeRawBufferPointer($0)) }
-            return (book.id, isPlain, book.readings.map(\.id))
-        }
+    init(_ books: ArraySlice<BookKey>) {
+        self.books = books
         entries = books.map { book in book.readings.map { _ in [] } }
         restarted = Array(repeating: false, count: books.count)
     }
@@ -206,10 +223,11 @@ private struct RunEntries {
 
     /// Adds the entry of `line`, which should be of the book at `offset`.
     mutating func add(_ line: UnsafeRawBufferPointer, of offset: Int, storage: LibraryStorage) throws {
-        let book = books[offset]
+        let book = books[books.startIndex + offset]
         // A line as bookclub writes it, its fields kept as they are read; any other, read whole.
         var fields = HistoryLine.Fields()
-        guard HistoryLine.read(line, ofBook: book.id, isPlain: book.isPlain, into: &fields) else {
+        guard HistoryLine.read(line, ofBook: book.id, isPlain: book.isPlain, readings: book.written, into: &fields)
+        else {
             guard let record = try storage.record(line, ofBook: book.id, isPlain: book.isPlain) else {
                 throw Self.changed(storage)
             }
@@ -218,7 +236,8 @@ private struct RunEntries {
             let held = HeldEntry(
                 id: entry.id, progress: entry.progress, time: entry.time, page: entry.page, minutes: entry.minutes,
                 listened: entry.listened)
-            return add(held, note: entry.note, reading: record.reading, previous: record.previous, of: offset)
+            let reading = book.readings.firstIndex(of: record.reading)
+            return add(held, note: entry.note, reading: reading, previous: record.previous, of: offset)
         }
         // An undo and a write since the first reading may have put other lines in the place of
         // uncommitted ones.
@@ -232,7 +251,8 @@ private struct RunEntries {
         let held = HeldEntry(
             id: fields.entry.id!, progress: fields.entry.progress!, time: fields.entry.time!, page: fields.entry.page,
             minutes: fields.entry.minutes, listened: fields.entry.listened)
-        add(held, note: fields.entry.note, reading: fields.reading!, previous: fields.previous, of: offset)
+        let reading = fields.knownReading ?? book.readings.firstIndex(of: fields.reading!)
+        add(held, note: fields.entry.note, reading: reading, previous: fields.previous, of: offset)
     }
 
     /// What a line of another book, where the first reading found this one's, says.
@@ -240,14 +260,14 @@ private struct RunEntries {
         BookClubError.corruptFile(path: storage.historyPath, detail: "changed while it was read; run the command again")
     }
 
-    /// Keeps `entry` for its reading, if the book still has it; a line that starts the book again lets
-    /// go of those kept before it.
-    private mutating func add(_ entry: HeldEntry, note: String?, reading: UUID, previous: Int?, of offset: Int) {
+    /// Keeps `entry` for the reading at `reading`, if the book still has it; a line that starts the book
+    /// again lets go of those kept before it.
+    private mutating func add(_ entry: HeldEntry, note: String?, reading: Int?, previous: Int?, of offset: Int) {
         if previous == -1 {
             restarted[offset] = true
             for index in entries[offset].indices { entries[offset][index] = [] }
         }
-        guard let reading = books[offset].readings.firstIndex(of: reading) else { return }
+        guard let reading else { return }
         var entry = entry
         if let note {
             entry.note = Int32(clamping: notes.count)
@@ -256,19 +276,19 @@ private struct RunEntries {
         entries[offset][reading].append(entry)
     }
 
-    /// The entries of a book's reading, followed by those `later` found in the lines after these (or
-    /// theirs alone, when the book started again there); let go of in both.
-    mutating func take(_ offset: Int, _ reading: Int, followedBy later: inout RunEntries) -> [ReadingProgress.Entry] {
-        defer {
-            entries[offset][reading] = []
-            later.entries[offset][reading] = []
-        }
-        let first = later.restarted[offset] ? [] : entries[offset][reading]
-        let second = later.entries[offset][reading]
+    /// The entries of a book's reading that `parts` (a run's, in the history's order) found, from the
+    /// last part where the book started again; let go of in every part.
+    static func take(_ offset: Int, _ reading: Int, from parts: inout [RunEntries]) -> [ReadingProgress.Entry] {
+        let first = parts.lastIndex { $0.restarted[offset] } ?? 0
         var taken: [ReadingProgress.Entry] = []
-        taken.reserveCapacity(first.count + second.count)
-        taken += first.lazy.map { $0.entry(notes: notes) }
-        taken += second.lazy.map { $0.entry(notes: later.notes) }
+        taken.reserveCapacity(parts[first...].reduce(0) { $0 + $1.entries[offset][reading].count })
+        for index in parts.indices {
+            if index >= first {
+                let notes = parts[index].notes
+                taken += parts[index].entries[offset][reading].lazy.map { $0.entry(notes: notes) }
+            }
+            parts[index].entries[offset][reading] = []
+        }
         return taken
     }
 }
