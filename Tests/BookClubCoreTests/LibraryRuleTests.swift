@@ -94,6 +94,17 @@ import Testing
                 == "'ノルウェイの森': p. 1, p. 2; 'Dune': p. 1; '🐉 Dragons': p. 1")
     }
 
+    /// An export's order, by when each book was added and then by id, is the same sorted by keys as
+    /// by comparing books, books added in the same second and ids in any script among them.
+    @Test func anExportIsInTheOrderTheBooksWereAdded() {
+        let books = [("b", 60.0), ("ノ", 0), ("a", 60), ("📚", 0), ("c", -1), ("A", 60)].map { id, seconds in
+            Book(id: id, title: "Book \(id)", pages: 100, added: now.addingTimeInterval(seconds), readings: [])
+        }
+        let ordered = Library.inExportOrder(books)
+        #expect(ordered.map(\.id) == books.sorted(by: Library.exportOrder).map(\.id))
+        #expect(ordered.map(\.id) == ["c", "ノ", "📚", "A", "a", "b"])
+    }
+
     @Test func oneRuleForClubNames() throws {
         var library = Library()
         try library.addClub(Club(id: "c1", name: "  Sci-Fi Club "))

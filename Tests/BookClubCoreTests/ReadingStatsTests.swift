@@ -162,6 +162,16 @@ import Testing
             ])
     }
 
+    /// Books as far from their end go by title, whatever its case, and those of one title by the
+    /// library's order.
+    @Test func timeToFinishTiesGoByTitleThenTheLibrary() {
+        let books = ["bee", "Ant", "ant", "BEE"].enumerated().map { index, title in
+            let reading = Reading(started: nil, progress: ReadingProgress(entries: [entry("2026-11-17", page: 100)]))
+            return Book(id: "b\(index)", title: title, pages: 400, added: now, readings: [reading])
+        }
+        #expect(stats(books).timeToFinish.map(\.bookID) == ["b1", "b2", "b0", "b3"])
+    }
+
     @Test func anEmptyLibraryAndAYearWithNothingAreZerosNotNaN() {
         let empty = stats([])
         #expect(empty.pages == 0 && empty.books == 0 && empty.readingDays == 0)

@@ -378,7 +378,8 @@ struct JSONScanner {
     mutating func take(bytes expected: [UInt8]) -> Bool {
         let count = expected.count
         guard index + count <= bytes.count,
-            expected.withUnsafeBytes({ Self.same(bytes.baseAddress! + index, $0.baseAddress!, count: count) })
+            count == 0
+                || expected.withUnsafeBytes({ Self.same(bytes.baseAddress! + index, $0.baseAddress!, count: count) })
         else { return false }
         index += count
         return true

@@ -40,7 +40,8 @@ enum HistoryLine {
 
     /// A line's fields, as `read(_:ofBook:isPlain:readings:into:)` finds them.
     struct Fields {
-        /// The line's book, when it is not the one expected.
+        /// The line's book, when it is not found in place as the one expected: another book, or the
+        /// same written with an escape.
         var book: String?
         /// The line's reading: its place among those expected, or else its id.
         var knownReading: Int?
@@ -49,9 +50,9 @@ enum HistoryLine {
         var entry = EntryFields()
     }
 
-    /// Reads a line as `written(_:ofBook:isPlain:)` does into `fields`, for a caller that keeps its
-    /// fields its own way (a walk of a million lines makes no record of each); `false` when it is laid
-    /// out otherwise.
+    /// Reads a line laid out as `JSONWriter.historyLine` writes it into a new `fields`, for a caller
+    /// that keeps its fields its own way (a walk of a million lines makes no record of each); `false`
+    /// when it is laid out otherwise, or lacks a reading or time, or its progress is not a fraction.
     ///
     /// - Parameter readings: the readings the line is most likely of, each id as JSON writes it (quoted,
     ///   as `uuidString` spells it): one of them is found by its place, with no `UUID` made of it.

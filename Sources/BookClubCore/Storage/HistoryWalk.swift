@@ -184,16 +184,16 @@ private struct RunEntries {
         let id: Book.ID
         /// Whether JSON writes the id as it is (`JSONScanner.take(string:isPlain:)`).
         let isPlain: Bool
-        let readings: [UUID]
-        /// The ids of its readings as JSON writes them, which a line's is compared with.
-        let written: [[UInt8]]
+        let readingIDs: [UUID]
+        /// The same ids as JSON writes them, which a line's is compared with.
+        let writtenReadingIDs: [[UInt8]]
 
         init(_ book: Book) {
             var id = book.id
             self.id = id
             isPlain = id.withUTF8 { JSONText.needsNoEscape(UnsafeRawBufferPointer($0)) }
-            readings = book.readings.map(\.id)
-            written = readings.map { id in
+            readingIDs = book.readings.map(\.id)
+            writtenReadingIDs = readingIDs.map { id in
                 var writer = JSONWriter(compact: true)
                 writer.uuid(id)
                 return writer.bytes
@@ -205,12 +205,13 @@ private struct RunEntries {
     private var entries: [[[HeldEntry]]]
     /// The notes of the entries, which name them by their index here.
     private var notes: [String] = []
-    /// The books that started again (see `HistoryRecord`): the lines before are not their history.
+    /// The books that started again (see `HistoryRecord.previous`): the lines before are not their
+    /// history.
     private var restarted: [Bool]
 
     init(_ books: ArraySlice<BookKey>) {
         self.books = books
-        entries = books.map { book in book.readings.map { _ in [] } }
+        entries = books.map { book in book.readingIDs.map { _ in [] } }
         restarted = Array(repeating: false, count: books.count)
     }
 
@@ -226,7 +227,9 @@ private struct RunEntries {
         let book = books[books.startIndex + offset]
         // A line as bookclub writes it, its fields kept as they are read; any other, read whole.
         var fields = HistoryLine.Fields()
-        guard HistoryLine.read(line, ofBook: book.id, isPlain: book.isPlain, readings: book.written, into: &fields)
+        guard
+            HistoryLine.read(
+                line, ofBook: book.id, isPlain: book.isPlain, readings: book.writtenReadingIDs, into: &fields)
         else {
             guard let record = try storage.record(line, ofBook: book.id, isPlain: book.isPlain) else {
                 throw Self.changed(storage)
@@ -236,12 +239,12 @@ private struct RunEntries {
             let held = HeldEntry(
                 id: entry.id, progress: entry.progress, time: entry.time, page: entry.page, minutes: entry.minutes,
                 listened: entry.listened)
-            let reading = book.readings.firstIndex(of: record.reading)
+            let reading = book.readingIDs.firstIndex(of: record.reading)
             return add(held, note: entry.note, reading: reading, previous: record.previous, of: offset)
         }
-        // An undo and a write since the first reading may have put other lines in the place of
-        // uncommitted ones.
-        guard fields.book == nil else { throw Self.changed(storage) }
+        // An undo and a write since the first pass may have put other lines in the place of
+        // uncommitted ones. (An id that needs an escape is read, not found in place.)
+        guard fields.book == nil || fields.book == book.id else { throw Self.changed(storage) }
         if let problem = Library.problem(
             progress: fields.entry.progress!, page: fields.entry.page, minutes: fields.entry.minutes,
             listened: fields.entry.listened)
@@ -251,11 +254,11 @@ private struct RunEntries {
         let held = HeldEntry(
             id: fields.entry.id!, progress: fields.entry.progress!, time: fields.entry.time!, page: fields.entry.page,
             minutes: fields.entry.minutes, listened: fields.entry.listened)
-        let reading = fields.knownReading ?? book.readings.firstIndex(of: fields.reading!)
+        let reading = fields.knownReading ?? book.readingIDs.firstIndex(of: fields.reading!)
         add(held, note: fields.entry.note, reading: reading, previous: fields.previous, of: offset)
     }
 
-    /// What a line of another book, where the first reading found this one's, says.
+    /// What a line of another book, where the first pass found this one's, says.
     private static func changed(_ storage: LibraryStorage) -> BookClubError {
         BookClubError.corruptFile(path: storage.historyPath, detail: "changed while it was read; run the command again")
     }

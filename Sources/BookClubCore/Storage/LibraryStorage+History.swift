@@ -15,9 +15,16 @@ extension LibraryStorage {
     func history(of bookIDs: Set<Book.ID>?, length: Int) throws -> [UUID: [ReadingProgress.Entry]] {
         // Before any line is read, so that a history cut short is reported as such, not as bad JSON.
         try checkHistory(committedLength: length)
-        // A few books: only the lines holding their ids are read (a line that merely mentions one is
-        // read, then passed over).
-        let needles = bookIDs.flatMap { $0.count <= 16 ? $0.map { Array("\"\($0)\"".utf8) } : nil }
+        // A few books: only the lines holding their ids, as JSON writes them, are read (a line that
+        // merely mentions one is read, then passed over).
+        let needles = bookIDs.flatMap { ids in
+            ids.count <= 16
+                ? ids.map { id in
+                    var writer = JSONWriter(compact: true)
+                    writer.string(id)
+                    return writer.bytes
+                } : nil
+        }
         var result: [UUID: [ReadingProgress.Entry]] = [:]
         // The readings of each book, noted at each one's first line: a book's new start drops them.
         var readings: [Book.ID: [UUID]] = [:]
