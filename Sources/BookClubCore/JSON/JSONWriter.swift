@@ -18,8 +18,8 @@ struct JSONWriter {
     private var depth: Int
     /// Whether the object being written has no field yet.
     private var isFirst = true
-    /// The starts of an entry's fields (`entryField(_:)`) at one indent, first in their object and not.
-    private var entryStarts: (depth: Int, compact: Bool, starts: [(first: [UInt8], later: [UInt8])])?
+    /// The starts of an entry's fields when pretty (`entryField(_:)`) at one indent.
+    private var entryStarts: (depth: Int, starts: [(first: [UInt8], later: [UInt8])])?
 
     /// - Parameter depth: the indent level of what is written first.
     init(compact: Bool = false, depth: Int = 2) {
@@ -118,19 +118,35 @@ struct JSONWriter {
     /// The fields of an entry, in the order written.
     static let entryFields: [StaticString] = ["id", "listened", "minutes", "note", "page", "progress", "time"]
 
-    /// Starts the field `entryFields[index]` as `field(_:)` does, from starts made once for each indent:
-    /// an export starts the fields of a million entries, at one indent.
+    /// Starts the field `entryFields[index]` as `field(_:)` does, from starts made once: compact ones
+    /// once a process (a line of the history, of the journal, of a sync log), pretty ones once an
+    /// indent (an export starts the fields of a million entries, at one indent).
     mutating func entryField(_ index: Int) {
-        if entryStarts?.depth != depth || entryStarts?.compact != compact {
-            let starts = Self.entryFields.map { name in
-                var writer = JSONWriter(compact: compact, depth: depth)
-                writer.field(name)
-                return (first: writer.bytes, later: [UInt8(ascii: ",")] + writer.bytes)
-            }
-            entryStarts = (depth, compact, starts)
+        if compact {
+            bytes += isFirst ? Self.compactEntryStarts[index].first : Self.compactEntryStarts[index].later
+        } else {
+            if entryStarts?.depth != depth { entryStarts = (depth, Self.entryStarts(compact: false, depth: depth)) }
+            bytes += isFirst ? entryStarts!.starts[index].first : entryStarts!.starts[index].later
         }
-        bytes += isFirst ? entryStarts!.starts[index].first : entryStarts!.starts[index].later
         isFirst = false
+    }
+
+    private static let compactEntryStarts = entryStarts(compact: true, depth: 0)
+
+    /// The starts of an entry's fields, first in their object and not.
+    private static func entryStarts(compact: Bool, depth: Int) -> [(first: [UInt8], later: [UInt8])] {
+        entryFields.map { name in
+            var writer = JSONWriter(compact: compact, depth: depth)
+            writer.field(name)
+            return (first: writer.bytes, later: [UInt8(ascii: ",")] + writer.bytes)
+        }
+    }
+
+    /// The field `entryFields[index]` with its whole number, when it has one.
+    mutating func entryField(_ index: Int, _ value: Int?) {
+        guard let value else { return }
+        entryField(index)
+        number(value)
     }
 
     /// Starts a field whose name came from outside (a column of an export), escaped as a string is.

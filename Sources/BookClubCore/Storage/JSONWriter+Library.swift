@@ -179,22 +179,13 @@ extension JSONWriter {
         object { w in
             w.entryField(0)
             w.uuid(entry.id)
-            if let listened = entry.listened {
-                w.entryField(1)
-                w.number(listened)
-            }
-            if let minutes = entry.minutes {
-                w.entryField(2)
-                w.number(minutes)
-            }
+            w.entryField(1, entry.listened)
+            w.entryField(2, entry.minutes)
             if let note = entry.note {
                 w.entryField(3)
                 w.string(note)
             }
-            if let page = entry.page {
-                w.entryField(4)
-                w.number(page)
-            }
+            w.entryField(4, entry.page)
             w.entryField(5)
             w.number(entry.progress)
             w.entryField(6)
