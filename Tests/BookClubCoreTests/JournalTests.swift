@@ -183,11 +183,15 @@ import Testing
             }
         }
 
-        // A reading's id in lower case (a hand edit) is the same reading's.
+        // A reading's id in lower case, and an entry's keys in another order (hand edits), are read
+        // as they were: the one in place, the other read whole.
         let history = try text(storage, storage.historyPath)
         let upper = "00000000-0000-0000-0001-00000000000B"
         #expect(history.components(separatedBy: upper).count == 4)
-        try files.writeAtomically(storage.historyPath, Data(history.replacing(upper, with: upper.lowercased()).utf8))
+        let reordered = (#""page":1,"progress":0.01"#, #""progress":0.01,"page":1"#)
+        #expect(history.components(separatedBy: reordered.0).count == 2)
+        let edited = history.replacing(upper, with: upper.lowercased()).replacing(reordered.0, with: reordered.1)
+        try files.writeAtomically(storage.historyPath, Data(edited.utf8))
         var walked: [Book] = []
         try storage.historyWalk().forEachBook(entriesAtOnce: 2, readWholeUpTo: 0, blockLines: 1) { walked.append($0) }
         #expect(walked == whole.books)

@@ -48,6 +48,19 @@ enum HistoryLine {
         var reading: UUID?
         var previous: Int?
         var entry = EntryFields()
+
+        init() {}
+
+        /// The fields of a line read whole.
+        init(_ record: HistoryRecord) {
+            book = record.book
+            reading = record.reading
+            previous = record.previous
+            entry = EntryFields(
+                id: record.entry.id, progress: record.entry.progress, page: record.entry.page,
+                time: record.entry.time, note: record.entry.note, minutes: record.entry.minutes,
+                listened: record.entry.listened)
+        }
     }
 
     /// Reads a line laid out as `JSONWriter.historyLine` writes it into a new `fields`, for a caller

@@ -227,35 +227,25 @@ private struct RunEntries {
         let book = books[books.startIndex + offset]
         // A line as bookclub writes it, its fields kept as they are read; any other, read whole.
         var fields = HistoryLine.Fields()
-        guard
-            HistoryLine.read(
-                line, ofBook: book.id, isPlain: book.isPlain, readings: book.writtenReadingIDs, into: &fields)
-        else {
+        if !HistoryLine.read(
+            line, ofBook: book.id, isPlain: book.isPlain, readings: book.writtenReadingIDs, into: &fields)
+        {
             guard let record = try storage.record(line, ofBook: book.id, isPlain: book.isPlain) else {
                 throw Self.changed(storage)
             }
-            try storage.check(record)
-            let entry = record.entry
-            let held = HeldEntry(
-                id: entry.id, progress: entry.progress, time: entry.time, page: entry.page, minutes: entry.minutes,
-                listened: entry.listened)
-            let reading = book.readingIDs.firstIndex(of: record.reading)
-            return add(held, note: entry.note, reading: reading, previous: record.previous, of: offset)
+            fields = HistoryLine.Fields(record)
         }
         // An undo and a write since the first pass may have put other lines in the place of
         // uncommitted ones. (An id that needs an escape is read, not found in place.)
         guard fields.book == nil || fields.book == book.id else { throw Self.changed(storage) }
-        if let problem = Library.problem(
-            progress: fields.entry.progress!, page: fields.entry.page, minutes: fields.entry.minutes,
-            listened: fields.entry.listened)
-        {
-            throw BookClubError.corruptFile(path: storage.historyPath, detail: "book \(book.id): \(problem)")
-        }
+        let entry = fields.entry
+        try storage.checkEntry(
+            of: book.id, progress: entry.progress!, page: entry.page, minutes: entry.minutes, listened: entry.listened)
         let held = HeldEntry(
-            id: fields.entry.id!, progress: fields.entry.progress!, time: fields.entry.time!, page: fields.entry.page,
-            minutes: fields.entry.minutes, listened: fields.entry.listened)
+            id: entry.id!, progress: entry.progress!, time: entry.time!, page: entry.page, minutes: entry.minutes,
+            listened: entry.listened)
         let reading = fields.knownReading ?? book.readingIDs.firstIndex(of: fields.reading!)
-        add(held, note: fields.entry.note, reading: reading, previous: fields.previous, of: offset)
+        add(held, note: entry.note, reading: reading, previous: fields.previous, of: offset)
     }
 
     /// What a line of another book, where the first pass found this one's, says.
@@ -303,8 +293,8 @@ private struct HeldEntry {
     let id: UUID
     let progress: Double
     let time: Date
-    /// The page, minutes and place listened, -1 for none: an entry checked (`Library.problem(with:)`)
-    /// holds none below 0 or above 100,000.
+    /// The page, minutes and place listened, -1 for none: an entry checked (`Library.problem`) holds
+    /// none below 0 or above 100,000.
     let page: Int32
     let minutes: Int32
     let listened: Int32

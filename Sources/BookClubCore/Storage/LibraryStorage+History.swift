@@ -109,8 +109,16 @@ extension LibraryStorage {
 
     /// Refuses a record whose entry is out of bounds.
     func check(_ record: HistoryRecord) throws {
-        if let problem = Library.problem(with: record.entry) {
-            throw BookClubError.corruptFile(path: historyPath, detail: "book \(record.book): \(problem)")
+        let entry = record.entry
+        try checkEntry(
+            of: record.book, progress: entry.progress, page: entry.page, minutes: entry.minutes,
+            listened: entry.listened)
+    }
+
+    /// The same, for an entry's fields.
+    func checkEntry(of book: Book.ID, progress: Double, page: Int?, minutes: Int?, listened: Int?) throws {
+        if let problem = Library.problem(progress: progress, page: page, minutes: minutes, listened: listened) {
+            throw BookClubError.corruptFile(path: historyPath, detail: "book \(book): \(problem)")
         }
     }
 
