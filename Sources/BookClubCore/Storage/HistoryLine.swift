@@ -13,7 +13,7 @@
 enum HistoryLine {
     // In the order `JSONWriter.historyLine` writes them.
     private static let recordKeys: [StaticString] = ["book", "entry", "previous", "reading"]
-    private static let entryKeys: [StaticString] = ["id", "listened", "minutes", "note", "page", "progress", "time"]
+    private static let entryKeys = JSONWriter.entryFields
 
     /// - Parameters:
     ///   - expected: the book the line should be of: when it is, its id is compared in place rather
