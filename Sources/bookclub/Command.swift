@@ -114,6 +114,25 @@ extension Session {
         }
     }
 
+    /// A document too large to hold (an export of a long history), handed over a part at a time by
+    /// `produce`: to standard output as each part comes, or written atomically to `path` (readable by
+    /// its owner only) and said so. A terminal gets it escaped as `writeNow` writes it, or, when
+    /// `pagedOnTerminal`, whole as `writeDocument(formatted:to:)` writes it (through the pager).
+    func writeDocument(
+        to path: String?, pagedOnTerminal: Bool = false, parts produce: ((Data) throws -> Void) throws -> Void
+    ) throws {
+        if let path {
+            try services.fileSystem.writeAtomicallyInParts(absolutePath(path), produce)
+            output.write("Wrote \(path).", as: .message)
+        } else if pagedOnTerminal, services.terminal.standardOutputIsTerminal {
+            var whole = Data()
+            try produce { whole.append($0) }
+            try writeDocument(formatted: String(decoding: whole, as: UTF8.self), to: nil)
+        } else {
+            try produce { writeNow($0) }
+        }
+    }
+
     /// Writes `data` atomically to `path` (readable by its owner only) and says so.
     func writeFile(_ data: Data, to path: String) throws {
         try services.fileSystem.writeAtomically(absolutePath(path), data)

@@ -96,4 +96,30 @@ import Testing
             try CSVTable(parsing: Data("x\n1,2,3\n".utf8), path: "t.csv") { _ in throw WrongFile() }
         }
     }
+
+    /// An export's field is quoted, looked at a byte at a time, where it holds a comma, a quote or any
+    /// line break `Character` knows: among letters of many scripts, marks that combine (a quote with an
+    /// accent on it is still a quote: looked for among characters, it was not, and went unquoted), and
+    /// the bytes that start and go on the breaks of more than one.
+    @Test func aFieldIsQuotedForTheLineBreaksCharactersKnow() {
+        let pieces = [
+            "a", ",", "\"", "\n", "\r", "\r\n", "\u{0B}", "\u{0C}", "\u{85}", "\u{2028}", "\u{2029}", "\t", "é",
+            "\u{301}",
+            "ノ", "ש", "📚", "\u{2027}", "\u{202A}", "\u{C5}", "\u{105}", " ",
+        ]
+        var random = SeededGenerator(state: 11)
+        var quotedCount = 0
+        for _ in 0..<5_000 {
+            let field = (0..<Int.random(in: 0...6, using: &random)).map { _ in pieces.randomElement(using: &random)! }
+                .joined()
+            let needsQuotes =
+                field.unicodeScalars.contains { $0 == "," || $0 == "\"" } || field.contains { $0.isNewline }
+            let doubled = String(
+                String.UnicodeScalarView(field.unicodeScalars.flatMap { $0 == "\"" ? [$0, $0] : [$0] }))
+            let expected = needsQuotes ? "\"" + doubled + "\"" : field
+            #expect(GoodreadsCSV.quoted(field) == expected, "\(field.debugDescription)")
+            if expected != field { quotedCount += 1 }
+        }
+        #expect(quotedCount > 1_000)
+    }
 }

@@ -135,6 +135,68 @@ import Testing
         #expect(lines.last == "")
     }
 
+    /// A library of every kind of book: titles in Japanese, Hebrew and emoji, notes with quotes,
+    /// line breaks and control characters, readings finished, abandoned, and begun again.
+    var variedLibrary: Library {
+        var library = ImportMergeTests.exportedLibrary
+        library.books += [
+            Book(id: "e1", title: "ノルウェイの森", author: "村上 春樹", pages: 296, added: Fixture.day("2025-03-01")),
+            Book(id: "e2", title: "📚 מסע", pages: 120, rating: 3.5, added: Fixture.day("2024-07-04")),
+            Book(id: "e3", title: "Waiting \"quoted\", on the shelf", added: Fixture.day("2024-07-05")),
+        ]
+        let notes = ["僕は三十七歳で", "a \"quote\",\nthen a line", "tab\there\u{1}", "", "🐋 و"]
+        for (index, note) in notes.enumerated() {
+            _ = try? library.logProgress(
+                .page(20 * (index + 1)), note: note, at: Fixture.day("2025-03-0\(index + 2)"), bookID: "e1",
+                reference: "e1")
+        }
+        _ = try? library.logProgress(.page(60), note: nil, at: Fixture.day("2024-08-01"), bookID: "e2", reference: "e2")
+        _ = try? library.end(
+            .abandoned, date: Fixture.day("2024-08-02"), note: "not now", bookID: "e2", reference: "e2")
+        return library
+    }
+
+    /// The last column holds each book as JSONEncoder writes it, its keys sorted, though written by hand.
+    @Test func theCSVsLastColumnIsTheBookAsJSONEncoderWritesIt() throws {
+        let library = variedLibrary
+        let csv = GoodreadsCSV.render(library, timeZone: Fixture.utc)
+        // Every note was logged, and each made a field of its own kind of trouble.
+        let notes = library.books.first { $0.id == "e1" }?.readings.last?.progress.entries.compactMap(\.note)
+        #expect(notes?.count == 5)
+        for book in library.books {
+            let json = String(decoding: try JSONCoding.encoder(pretty: false).encode(book), as: UTF8.self)
+            // The field quoted (it holds quotes), at the end of its row.
+            #expect(csv.contains(",\"" + json.replacing("\"", with: "\"\"") + "\"\n"), "\(book.title)")
+        }
+    }
+
+    /// Made a book at a time, in the order the journal arranges them, each part handed over as it grows,
+    /// the documents are the ones made whole.
+    @Test func exportsMadeABookAtATimeAreTheDocumentsMadeWhole() {
+        let library = variedLibrary
+        let zone = Fixture.utc
+        let arranged = ReadingJournal.Text.arranged(library.books, timeZone: zone)
+        #expect(Set(arranged.map(\.id)) == Set(library.books.map(\.id)))
+        var journal = ReadingJournal.Text(arranged, timeZone: zone)
+        var csv = GoodreadsCSV.Text(timeZone: zone)
+        var journalParts = Data()
+        var csvParts = Data()
+        for book in arranged { journalParts += journal.add(book) ?? Data() }
+        for book in library.books { csvParts += csv.add(book) ?? Data() }
+        journalParts += journal.end()
+        csvParts += csv.end()
+        let whole = ReadingJournal.markdown(library, timeZone: zone).string
+        #expect(String(decoding: journalParts, as: UTF8.self) == whole)
+        #expect(String(decoding: csvParts, as: UTF8.self) == GoodreadsCSV.render(library, timeZone: zone))
+        // Every section, in the journal's order, each heading once.
+        let headings = whole.split(separator: "\n").filter { $0.hasPrefix("## ") }
+        #expect(
+            headings == [
+                "## Reading now", "## Finished in 2026", "## Abandoned", "## To read",
+            ])
+        #expect(whole.contains("僕は三十七歳で"))
+    }
+
     @Test func journalGroupsByWhereEachBookStands() {
         let journal = ReadingJournal.markdown(library, timeZone: Fixture.utc).string
         #expect(

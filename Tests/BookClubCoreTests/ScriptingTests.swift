@@ -167,6 +167,46 @@ import Testing
         #expect(unwritable.stderr.hasPrefix("Error: \(bookclub.home)/books.csv/x.json: "))
     }
 
+    /// Written to a file, each format is byte for byte what it writes to standard output, a part at a
+    /// time rather than held whole. An export that cannot be finished (a damaged history) leaves the
+    /// file as it was, and no temporary file beside it.
+    @Test func anExportToAFileIsTheOneToStandardOutputAndAllOrNothing() throws {
+        defer { bookclub.cleanUp() }
+        _ = try bookclub.add("ノルウェイの森", "--author", "村上 春樹", "--pages", "296")
+        _ = try bookclub.add("📚 מסע", "--pages", "120")
+        _ = try bookclub.add("Emma")
+        for (page, note) in [("50", "僕は三十七歳で"), ("100", "a \"quote\",\nthen a line"), ("200", "")] {
+            #expect(try bookclub.run("progress", "ノルウェイの森", page, "--note", note).exitCode == 0)
+        }
+        #expect(try bookclub.run("progress", "📚 מסע", "60").exitCode == 0)
+        #expect(try bookclub.run("abandon", "📚 מסע").exitCode == 0)
+        let formats = ["json", "csv", "markdown"]
+        for format in formats {
+            let standard = try bookclub.run("export", "--format", format)
+            #expect(standard.exitCode == 0 && standard.stdout.contains("ノルウェイの森"), "\(format)")
+            let written = try bookclub.run("export", "--format", format, "--output", "out.\(format)")
+            #expect(written == .init(stdout: "", stderr: "Wrote out.\(format).\n", exitCode: 0))
+            #expect(read(bookclub.home + "/out.\(format)") == standard.stdout, "\(format)")
+        }
+
+        // Folded, so that the journal no longer carries the line (it would write it back), then damaged.
+        #expect(try bookclub.run("doctor", "--fix").exitCode == 0)
+        let history = bookclub.storePath + ".history"
+        let text = try String(contentsOfFile: history, encoding: .utf8)
+        try text.replacing("\"page\":100", with: "\"page\":9223372036854775807").write(
+            toFile: history, atomically: true, encoding: .utf8)
+        for format in formats {
+            let path = bookclub.home + "/out.\(format)"
+            let before = read(path)
+            let failed = try bookclub.run("export", "--format", format, "--output", "out.\(format)")
+            #expect(failed.exitCode == 65, "\(format): \(failed)")
+            #expect(failed.stderr.contains("store.json.history"), "\(format): \(failed.stderr)")
+            #expect(read(path) == before, "\(format)")
+        }
+        let names = try FileManager.default.contentsOfDirectory(atPath: bookclub.home)
+        #expect(names.filter { $0.contains(".tmp-") } == [])
+    }
+
     // MARK: log --stdin
 
     @Test func aBatchIsOneTransactionAndOneUndo() throws {

@@ -33,8 +33,45 @@ public enum GoodreadsCSV {
 
     /// The header and one row a book, lines ending in LF; dates as `YYYY/MM/DD` in `timeZone`.
     public static func render(_ library: Library, timeZone: Zone) -> String {
-        var lines = [columns.joined(separator: ",")]
-        for book in library.books {
+        var text = Text(timeZone: timeZone)
+        var whole = Data()
+        for book in library.books { whole += text.add(book) ?? Data() }
+        return String(decoding: whole + text.end(), as: UTF8.self)
+    }
+
+    /// The same document a book at a time, for a library too large to hold with every entry.
+    public struct Text {
+        private let timeZone: Zone
+        private var bytes: [UInt8]
+
+        public init(timeZone: Zone) {
+            self.timeZone = timeZone
+            bytes = Array((columns.joined(separator: ",") + "\n").utf8)
+        }
+
+        /// Adds a book's row, its full history in the last column; returns the text so far once it has
+        /// grown past 64 KiB.
+        public mutating func add(_ book: Book) -> Data? {
+            for field in fields(book) {
+                GoodreadsCSV.append(field.utf8, to: &bytes)
+                bytes.append(UInt8(ascii: ","))
+            }
+            // Written as JSONEncoder writes it (its keys sorted), by hand: JSONEncoder takes ten times as long.
+            var writer = JSONWriter(compact: true)
+            writer.book(book)
+            GoodreadsCSV.append(writer.bytes, to: &bytes)
+            bytes.append(0x0A)
+            return bytes.count > 1 << 16 ? end() : nil
+        }
+
+        /// The text not yet returned.
+        public mutating func end() -> Data {
+            defer { bytes.removeAll(keepingCapacity: true) }
+            return Data(bytes)
+        }
+
+        /// Goodreads' 24 columns.
+        private func fields(_ book: Book) -> [String] {
             let finished = book.readings.filter(\.isFinished)
             let isbn = book.isbn.map { $0.filter { $0.isNumber || $0 == "X" || $0 == "x" } } ?? ""
             let shelf = shelf(book.status)
@@ -61,11 +98,8 @@ public enum GoodreadsCSV {
             fields += [dateRead, day(book.added, timeZone), shelves.joined(separator: ", ")]
             fields += [shelves.map { "\($0) (#1)" }.joined(separator: ", "), shelf, book.currentReview ?? "", ""]
             fields += [book.privateNotes ?? "", String(finished.count), "0"]
-            fields.append(
-                (try? JSONCoding.encoder(pretty: false).encode(book)).map { String(decoding: $0, as: UTF8.self) } ?? "")
-            lines.append(fields.map(quoted).joined(separator: ","))
+            return fields
         }
-        return lines.joined(separator: "\n") + "\n"
     }
 
     /// "Frank Herbert" → "Herbert, Frank", as Goodreads' `Author l-f`.
@@ -77,8 +111,37 @@ public enum GoodreadsCSV {
 
     /// A CSV field, quoted when it holds a comma, a quote or a line break (RFC 4180).
     static func quoted(_ field: String) -> String {
-        guard field.contains(where: { $0 == "," || $0 == "\"" || $0.isNewline }) else { return field }
-        return "\"" + field.replacing("\"", with: "\"\"") + "\""
+        var bytes: [UInt8] = []
+        append(field.utf8, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends `field` (UTF-8) to `bytes` as `quoted` writes it, looked through a byte at a time: a
+    /// book's history of thousands of entries is hundreds of kilobytes, which a look through its
+    /// characters takes milliseconds for.
+    static func append(_ field: some Collection<UInt8>, to bytes: inout [UInt8]) {
+        // A line break is any of LF, VT, FF and CR (a CR LF among them), NEL (C2 85), and the line and
+        // paragraph separators (E2 80 A8 and E2 80 A9), as `Character.isNewline` has it.
+        var previous: (UInt8, UInt8) = (0, 0)
+        let needsQuotes = field.contains { byte in
+            defer { previous = (previous.1, byte) }
+            switch byte {
+            case UInt8(ascii: ","), UInt8(ascii: "\""), 0x0A...0x0D: return true
+            case 0x85: return previous.1 == 0xC2
+            case 0xA8, 0xA9: return previous == (0xE2, 0x80)
+            default: return false
+            }
+        }
+        guard needsQuotes else {
+            bytes += field
+            return
+        }
+        bytes.append(UInt8(ascii: "\""))
+        for byte in field {
+            bytes.append(byte)
+            if byte == UInt8(ascii: "\"") { bytes.append(byte) }
+        }
+        bytes.append(UInt8(ascii: "\""))
     }
 
     static func day(_ date: Date, _ timeZone: Zone) -> String {
@@ -92,41 +155,121 @@ public enum GoodreadsCSV {
 /// what was abandoned, what waits; with ratings, reviews and every note.
 public enum ReadingJournal {
     public static func markdown(_ library: Library, timeZone: Zone) -> TerminalText {
-        var lines: [TerminalText] = ["# Reading journal"]
-        let books = library.books
-        func section(_ title: String, _ chosen: [Book], entry: (Book) -> [TerminalText]) {
-            guard !chosen.isEmpty else { return }
-            lines += ["", "## \(title)"]
-            for book in chosen { lines += [""] + entry(book) }
-        }
-        section("Reading now", books.filter { $0.status == .reading }) { book in
-            heading(book) + ["\(ProgressText.describe(book))"] + details(book, timeZone)
-        }
-        let finished = books.filter { $0.status == .finished }
-        let byYear = Dictionary(grouping: finished) { book in
-            book.currentReading?.ending?.date.map { year($0, timeZone) }
-        }
-        for key in byYear.keys.sorted(by: { ($0 ?? Int.min) > ($1 ?? Int.min) }) {
-            let chosen = byYear[key]!.sorted {
-                ($0.currentReading?.ending?.date ?? .distantPast) > ($1.currentReading?.ending?.date ?? .distantPast)
+        let books = Text.arranged(library.books, timeZone: timeZone)
+        var text = Text(books, timeZone: timeZone)
+        var whole = Data()
+        for book in books { whole += text.add(book) ?? Data() }
+        return TerminalText(layout: String(decoding: whole + text.end(), as: UTF8.self))
+    }
+
+    /// The part of the journal a book is in.
+    private enum Section: Equatable {
+        case reading
+        /// Finished in a year, or on a day unknown.
+        case finished(Int?)
+        case abandoned
+        /// To read: listed by title at the end.
+        case waiting
+
+        init(_ book: Book, _ timeZone: Zone) {
+            switch book.status {
+            case .reading: self = .reading
+            case .finished: self = .finished(book.currentReading?.ending?.date.map { year($0, timeZone) })
+            case .abandoned: self = .abandoned
+            case .unstarted: self = .waiting
             }
-            section(key.map { "Finished in \($0)" } ?? "Finished, date unknown", chosen) { book in
+        }
+
+        var title: String {
+            switch self {
+            case .reading: "Reading now"
+            case .finished(let year?): "Finished in \(year)"
+            case .finished(nil): "Finished, date unknown"
+            case .abandoned: "Abandoned"
+            case .waiting: "To read"
+            }
+        }
+    }
+
+    /// The same document a book at a time, the books in the order of `arranged`, for a library too
+    /// large to hold with every entry.
+    public struct Text {
+        private let timeZone: Zone
+        private var bytes = Array("# Reading journal".utf8)
+        /// The books to read, listed at the end.
+        private let waiting: [Book]
+        private let isEmpty: Bool
+        private var section: Section?
+
+        /// The books in the journal's order: being read (as the library has them), finished (the latest
+        /// year first, the latest finished first in each), abandoned, then the rest.
+        public static func arranged(_ books: [Book], timeZone: Zone) -> [Book] {
+            let finished = books.filter { $0.status == .finished }
+            let byYear = Dictionary(grouping: finished) { book in
+                book.currentReading?.ending?.date.map { year($0, timeZone) }
+            }
+            let years = byYear.keys.sorted { ($0 ?? Int.min) > ($1 ?? Int.min) }
+            return books.filter { $0.status == .reading }
+                + years.flatMap { key in
+                    byYear[key]!.sorted {
+                        ($0.currentReading?.ending?.date ?? .distantPast)
+                            > ($1.currentReading?.ending?.date ?? .distantPast)
+                    }
+                }
+                + books.filter { $0.status == .abandoned } + books.filter { $0.status == .unstarted }
+        }
+
+        /// - Parameter books: the library's books as `arranged` orders them (their latest entries are enough).
+        public init(_ books: [Book], timeZone: Zone) {
+            self.timeZone = timeZone
+            waiting = books.filter { $0.status == .unstarted }
+            isEmpty = books.isEmpty
+        }
+
+        /// Adds a book with its full history (one to read adds nothing: it is listed at the end); returns
+        /// the text so far once it has grown past 64 KiB.
+        public mutating func add(_ book: Book) -> Data? {
+            let section = Section(book, timeZone)
+            guard section != .waiting else { return nil }
+            if section != self.section {
+                self.section = section
+                append(["", "## \(section.title)"])
+            }
+            let entry: [TerminalText]
+            switch section {
+            case .reading: entry = ["\(ProgressText.describe(book))"]
+            case .finished:
                 let date =
                     book.currentReading?.ending?.date.map { "Finished \(DateText.day($0, timeZone: timeZone))" }
                     ?? "Finished"
-                return heading(book) + ["\(date + stars(book))"] + details(book, timeZone)
+                entry = ["\(date + stars(book))"]
+            case .abandoned, .waiting: entry = ["\(ProgressText.describe(book) + stars(book))"]
+            }
+            append([""] + heading(book) + entry + details(book, timeZone))
+            return bytes.count > 1 << 16 ? take() : nil
+        }
+
+        /// The rest of the document: the books to read, and the end.
+        public mutating func end() -> Data {
+            if !waiting.isEmpty {
+                append(["", "## To read", ""] + waiting.map { "- \($0.title)\($0.author.map { " — " + $0 } ?? "")" })
+            }
+            if isEmpty { append(["", "_No books yet. Add one with `bookclub add TITLE`._"]) }
+            bytes.append(0x0A)
+            return take()
+        }
+
+        private mutating func append(_ lines: [TerminalText]) {
+            for line in lines {
+                bytes.append(0x0A)
+                bytes += line.string.utf8
             }
         }
-        section("Abandoned", books.filter { $0.status == .abandoned }) { book in
-            heading(book) + ["\(ProgressText.describe(book) + stars(book))"] + details(book, timeZone)
+
+        private mutating func take() -> Data {
+            defer { bytes.removeAll(keepingCapacity: true) }
+            return Data(bytes)
         }
-        let waiting = books.filter { $0.status == .unstarted }
-        if !waiting.isEmpty {
-            lines += ["", "## To read", ""]
-            lines += waiting.map { "- \($0.title)\($0.author.map { " — " + $0 } ?? "")" }
-        }
-        if books.isEmpty { lines += ["", "_No books yet. Add one with `bookclub add TITLE`._"] }
-        return lines.joined(separator: "\n") + "\n"
     }
 
     private static func heading(_ book: Book) -> [TerminalText] {

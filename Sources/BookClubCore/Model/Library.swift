@@ -30,7 +30,7 @@ public struct Library: Codable, Equatable, Sendable {
 
     /// `books` in `exportOrder`, sorted by their keys: a comparison of two books copies both, which for
     /// thousands of books was a twentieth of an export.
-    static func inExportOrder(_ books: [Book]) -> [Book] {
+    public static func inExportOrder(_ books: [Book]) -> [Book] {
         let keys = books.map { (added: $0.added, id: $0.id) }
         return keys.indices.sorted { keys[$0] < keys[$1] }.map { books[$0] }
     }

@@ -32,6 +32,10 @@ public struct FileSystem {
     public var readRange: (_ path: String, _ offset: Int, _ count: Int) throws -> Data?
     /// Replaces a file atomically, created readable by its owner only; parent folders are created.
     public var writeAtomically: (_ path: String, _ data: Data) throws -> Void
+    /// As `writeAtomically`, the bytes handed over a part at a time by `produce` (a document too large
+    /// to hold whole): the file is replaced only once `produce` returns.
+    public var writeAtomicallyInParts:
+        (_ path: String, _ produce: ((Data) throws -> Void) throws -> Void) throws -> Void
     /// As `writeAtomically`, but the folder is not synced: after a power cut the file is whole, either
     /// as it was or as written. For a file that may be found as it was (the sync state), at one `fsync`
     /// less.
@@ -106,9 +110,16 @@ public struct FileSystem {
         readPlainRange: ((String, Int, Int) throws -> Data?)? = nil,
         appendPlain: ((String, Data, Int) throws -> Void)? = nil,
         write: ((String, Data, Int) throws -> Void)? = nil,
-        sync: @escaping (String) throws -> Void = { _ in }
+        sync: @escaping (String) throws -> Void = { _ in },
+        writeAtomicallyInParts: ((String, ((Data) throws -> Void) throws -> Void) throws -> Void)? = nil
     ) {
         self.write = write ?? append
+        self.writeAtomicallyInParts =
+            writeAtomicallyInParts ?? { path, produce in
+                var whole = Data()
+                try produce { whole.append($0) }
+                try writeAtomically(path, whole)
+            }
         self.sync = sync
         // Without calls of their own: `size`, `readRange` and `append`, where `kind` says a plain file
         // or nothing is there (right where nothing can change between the two, as in memory).
@@ -220,7 +231,8 @@ extension FileSystem {
             readPlainRange: POSIXFile.readPlainRange,
             appendPlain: { try POSIXFile.append($0, $1, at: $2, plainOnly: true, sys: sys) },
             write: { try POSIXFile.append($0, $1, at: $2, syncing: false, sys: sys) },
-            sync: { try POSIXFile.sync($0, sys: sys) })
+            sync: { try POSIXFile.sync($0, sys: sys) },
+            writeAtomicallyInParts: { try POSIXFile.writeAtomically($0, sys: sys, parts: $1) })
     }
 
     /// Files kept in memory, for tests; locks always succeed. `others` are paths where something other
@@ -559,6 +571,14 @@ enum POSIXFile {
     /// Skipped when the file already holds these bytes.
     static func writeAtomically(_ path: String, _ data: Data, sys: Syscalls, syncingFolder: Bool = true) throws {
         if exists(path), (try? readAll(path)) == data { return }
+        try writeAtomically(path, sys: sys, syncingFolder: syncingFolder) { write in try write(data) }
+    }
+
+    /// The same, the bytes written to the temporary file a part at a time as `produce` hands them over;
+    /// a `produce` that throws leaves the file as it was.
+    static func writeAtomically(
+        _ path: String, sys: Syscalls, syncingFolder: Bool = true, parts produce: ((Data) throws -> Void) throws -> Void
+    ) throws {
         try makeParent(of: path, sys: sys)
         let temporary = temporaryPrefix(for: path) + "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let fd = sys.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
@@ -569,7 +589,7 @@ enum POSIXFile {
         }
         do {
             defer { close(fd) }
-            try writeAll(fd, data, path: path, sys: sys)
+            try produce { try writeAll(fd, $0, path: path, sys: sys) }
             guard sys.fsync(fd) == 0 else { throw failure(path, "cannot sync") }
         }
         try sys.checkInterrupted()

@@ -381,12 +381,15 @@ extension LibraryStorage {
     /// Reads the library, each reading with its latest entry, to go through its books with every entry.
     ///
     /// - Parameters:
-    ///   - ordered: the books in the order of `Library.exportOrder`, rather than the store's.
     ///   - leavingDetails: the books come without their `details` (as `LibraryScope.listing` has them).
-    public func historyWalk(ordered: Bool = false, leavingDetails: Bool = false) throws -> HistoryWalk {
+    ///   - arranging: puts the books (each with its latest entries) in the order to go through them,
+    ///     rather than the store's: `Library.inExportOrder`, say.
+    public func historyWalk(
+        leavingDetails: Bool = false, arranging: (([Book]) -> [Book])? = nil
+    ) throws -> HistoryWalk {
         var files = try readFiles(locked: false)
         var library = try files.library(in: leavingDetails ? .listing : .everything)
-        if ordered { library.books = Library.inExportOrder(library.books) }
+        if let arranging { library.books = arranging(library.books) }
         return HistoryWalk(library: library, storage: self, length: files.commit.historyLength)
     }
 }

@@ -43,24 +43,38 @@ struct ExportCommand: Command {
     }
 
     func run(in session: Session) throws {
-        func library() throws -> Library { try session.library(scope: .everything.withHistory).state }
-        switch (format, outputPath) {
-        case (.json, nil):
-            // A few books at a time: a large library is never held whole, nor as one text.
-            session.noteMissingStore()
-            let walk = try session.storage.historyWalk(ordered: true)
-            var text = LibraryExport.Text()
-            try walk.forEachBook { book in
-                if let chunk = text.add(book) { session.writeNow(chunk) }
+        // A few books at a time, each part written as it is made: a large library is never held whole
+        // with every entry, nor as one text.
+        session.noteMissingStore()
+        let timeZone = session.timeZone
+        switch format {
+        case .json:
+            let walk = try session.storage.historyWalk(arranging: Library.inExportOrder)
+            try session.writeDocument(to: outputPath) { write in
+                var text = LibraryExport.Text()
+                try walk.forEachBook { book in
+                    if let part = text.add(book) { try write(part) }
+                }
+                try write(try text.end(clubs: walk.library.clubs))
             }
-            session.writeNow(try text.end(clubs: walk.library.clubs))
-        case (.json, let path?):
-            try session.writeFile(try LibraryExport(library()).encoded(), to: path)
-        case (.csv, _):
-            try session.writeDocument(
-                formatted: GoodreadsCSV.render(library(), timeZone: session.timeZone), to: outputPath)
-        case (.markdown, _):
-            try session.writeDocument(ReadingJournal.markdown(library(), timeZone: session.timeZone), to: outputPath)
+        case .csv:
+            let walk = try session.storage.historyWalk()
+            try session.writeDocument(to: outputPath, pagedOnTerminal: true) { write in
+                var text = GoodreadsCSV.Text(timeZone: timeZone)
+                try walk.forEachBook { book in
+                    if let part = text.add(book) { try write(part) }
+                }
+                try write(text.end())
+            }
+        case .markdown:
+            let walk = try session.storage.historyWalk { ReadingJournal.Text.arranged($0, timeZone: timeZone) }
+            try session.writeDocument(to: outputPath, pagedOnTerminal: true) { write in
+                var text = ReadingJournal.Text(walk.library.books, timeZone: timeZone)
+                try walk.forEachBook { book in
+                    if let part = text.add(book) { try write(part) }
+                }
+                try write(text.end())
+            }
         }
     }
 }
