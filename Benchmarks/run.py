@@ -15,7 +15,9 @@ rounds of their own): `true`; the durable-append floor (`dd` appending 200 bytes
 and, where Taskwarrior is installed, `task add` and `task next` on as many tasks. Then: `log --stdin`
 of 100,000 lines over 300 books, by id without times and as such a job writes them, and the 30 writes
 after the first and after an import of 1,000 books; `import kindle` of a 300 MB clippings file made
-of the real ones; sync; shared clubs. Prints the table and every target, met or missed.
+of the real ones; sync; shared clubs; and, once on the [real] store of the largest size, the commands
+that read every entry and are not timed above (`export --output` in each format, `doctor`, `sync init`).
+Prints the table and every target, met or missed.
 
 Usage: python3 Benchmarks/run.py [--quick] [--sizes 1000,10000,100000,1000000] [--runs N] [--books N]
 """
@@ -383,6 +385,8 @@ def main():
             rows.append((size, name, measured[name]))
         print(f"... {size} entries done ({time.perf_counter() - began:.0f} s)", file=sys.stderr)
 
+    largest = sizes[-1]
+    whole = measure_whole(binary, env, os.path.join(work, f"{largest}-real"))
     batch_lines = 10_000 if args.quick else 100_000
     batch = measure_batch(binary, env, os.path.join(work, "batch"), batch_lines, runs=args.runs)
     kindle = measure_kindle(binary, env, os.path.join(work, "kindle"), 30_000_000 if args.quick else 300_000_000)
@@ -421,6 +425,10 @@ def main():
           f"{kindle['MB/s']:.1f} MB/s (median of 3), peak {kindle['peak']:.1f} MB")
     for name, peak in import_peaks.items():
         print(f"- {name}: peak {peak:.1f} MB")
+    print(f"\nThe other commands that read every entry, on the [real] store of {largest:,} entries "
+          "(median of 3 runs; sync init once, on a copy):")
+    for name, (seconds, peak) in whole.items():
+        print(f"- {name}: {seconds:.2f} s, peak {peak:.1f} MB")
 
     report_sync(synced, sync_ops, args.runs, targets=False)
     report_clubs(clubs, args.runs, targets=False)
@@ -434,7 +442,6 @@ def main():
         print(f"- {label}: {value:.2f} (target {'≥' if at_least else '≤'} {limit}) {'met' if met else 'MISSED'}")
     def median(size, name):
         return results[(size, name)][0]
-    largest = sizes[-1]
     check("--version / true", median(sizes[0], "--version") / median(sizes[0], "true"), 2)
     for kind in KINDS:
         for size in sizes:
@@ -473,7 +480,7 @@ def main():
     missed += report_sync(synced, sync_ops, args.runs, figures=False)
     missed += report_clubs(clubs, args.runs, figures=False)
     peak = max([v[3] for (s, n), v in results.items() if s == largest and not n.startswith(("task", "sqlite3"))]
-               + list(import_peaks.values()))
+               + list(import_peaks.values()) + [p for _, p in whole.values()])
     check(f"peak memory of any command at {largest:,} and of every import (MB)", peak, 50)
     print(f"\n{len(missed)} target{'' if len(missed) == 1 else 's'} missed; the suite took "
           f"{(time.perf_counter() - began) / 60:.1f} minutes")
@@ -647,6 +654,38 @@ BATCHES = {
     "by title": "by title, each with a time (Z or an offset, some backdated, books of an export listed whole), "
                 "one in seven with a note",
 }
+
+
+def measure_whole(binary, env, folder, runs=3):
+    """The commands that read every entry and are not timed above, on the store in `folder`: `export
+    --output` in each format and `doctor`, `runs` times each, and `sync init` into a new folder once,
+    on a copy of the store. Returns each one's median seconds and largest peak MB."""
+    store = os.path.join(folder, "store.json")
+    out = os.path.join(os.path.dirname(folder), "whole-output")
+
+    def timed(command):
+        result = subprocess.run(["/usr/bin/time", "-f", "%e %M", *command], env=env, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.PIPE, text=True)
+        if result.returncode:
+            sys.exit(f"{' '.join(command[1:])}: {result.stderr.strip()}")
+        seconds, kilobytes = result.stderr.strip().splitlines()[-1].split()
+        return float(seconds), int(kilobytes) / 1024
+
+    commands = {f"export --output (--format {f})": [binary, "--store", store, "export", "--format", f, "--output", out]
+                for f in ["json", "csv", "markdown"]}
+    commands["doctor"] = [binary, "--store", store, "doctor"]
+    figures = {}
+    for name, command in commands.items():
+        runs_of = [timed(command) for _ in range(runs)]
+        figures[name] = (statistics.median(r[0] for r in runs_of), max(r[1] for r in runs_of))
+    copy = os.path.join(os.path.dirname(folder), "whole-sync")
+    shutil.copytree(folder, os.path.join(copy, "store"))
+    figures["sync init (a new folder, once)"] = timed(
+        [binary, "--store", os.path.join(copy, "store", "store.json"), "sync", "init", os.path.join(copy, "shared"),
+         "--name", "bench"])
+    shutil.rmtree(copy)
+    os.remove(out)
+    return figures
 
 
 def measure_batch(binary, env, folder, lines, runs):
