@@ -16,7 +16,8 @@ and, where Taskwarrior is installed, `task add` and `task next` on as many tasks
 of 100,000 lines over 300 books, by id without times and as such a job writes them, and the 30 writes
 after the first and after an import of 1,000 books; `import kindle` of a 300 MB clippings file made
 of the real ones; sync; shared clubs; and, once on the [real] store of the largest size, the commands
-that read every entry and are not timed above (`export --output` in each format, `doctor`, `sync init`).
+that read every entry and are not timed above (`export --output` in each format, `doctor`, `import json`
+of the export into an empty store, `sync init`).
 Prints the table and every target, met or missed.
 
 Usage: python3 Benchmarks/run.py [--quick] [--sizes 1000,10000,100000,1000000] [--runs N] [--books N]
@@ -161,22 +162,24 @@ def log_batches(binary, env, folder, entries, books=None):
     books = generate_books(entries, books)
     rest = entries - min(1000, entries)
     if rest == 0 or books < 2:
-        return 0.0, 0
+        return 0.0, 0, 0.0
     batches = -(-rest // 100_000)
-    pages, spent = {}, 0.0
+    pages, spent, peak = {}, 0.0, 0.0
     for k in range(batches):
         count = rest // batches + (1 if k < rest % batches else 0)
         window = (BATCH_START + k * (BATCH_END - BATCH_START) // batches,
                   BATCH_START + (k + 1) * (BATCH_END - BATCH_START) // batches)
         lines, pages = realistic_lines(books, count, *window, first_book=1, pages=pages, seed=k)
         started = time.perf_counter()
-        result = subprocess.run([binary, "--store", os.path.join(folder, "store.json"), "log", "--stdin"], input=lines,
-                                text=True, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        result = subprocess.run(["/usr/bin/time", "-f", "%M", binary, "--store", os.path.join(folder, "store.json"), "log",
+                                 "--stdin"], input=lines, text=True, env=env, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.PIPE)
         spent += time.perf_counter() - started
         if result.returncode or not result.stderr.startswith(f"Logged {count} entries"):
             sys.exit(f"building a store of {entries:,} entries, batch {k + 1}: {result.stderr.strip()}")
+        peak = max(peak, int(result.stderr.strip().splitlines()[-1]) / 1024)
     os.sync()
-    return spent, batches
+    return spent, batches, peak
 
 
 def ensure_sqlite3():
@@ -414,19 +417,19 @@ def main():
     for label in ["steady", "after the batch", "after an import of 1,000 books"]:
         times = batch[label]
         print(f"- progress {label}: median {statistics.median(times):.1f} ms, max {max(times):.1f} ms over {len(times)} writes")
-    if any(batches for _, batches in built.values()):
+    if any(batches for _, batches, _ in built.values()):
         print("[real] stores: batches of lines by title, as many as needed of at most 100,000 lines:")
-    for size, (seconds, batches) in built.items():
+    for size, (seconds, batches, peak) in built.items():
         if batches:
             lines = size - min(1000, size)
             print(f"- {size:,} entries: {lines:,} lines in {batches} batch{'es' if batches > 1 else ''}, "
-                  f"{seconds:.2f} s ({seconds * 1e6 / lines:.1f} µs a line)")
+                  f"{seconds:.2f} s ({seconds * 1e6 / lines:.1f} µs a line), peak {peak:.1f} MB")
     print(f"\nimport kindle of a {kindle['bytes'] / 1e6:.0f} MB clippings file (the real ones repeated, times moved): "
           f"{kindle['MB/s']:.1f} MB/s (median of 3), peak {kindle['peak']:.1f} MB")
     for name, peak in import_peaks.items():
         print(f"- {name}: peak {peak:.1f} MB")
     print(f"\nThe other commands that read every entry, on the [real] store of {largest:,} entries "
-          "(median of 3 runs; sync init once, on a copy):")
+          "(median of 3 runs; import json and sync init once):")
     for name, (seconds, peak) in whole.items():
         print(f"- {name}: {seconds:.2f} s, peak {peak:.1f} MB")
 
@@ -480,7 +483,7 @@ def main():
     missed += report_sync(synced, sync_ops, args.runs, figures=False)
     missed += report_clubs(clubs, args.runs, figures=False)
     peak = max([v[3] for (s, n), v in results.items() if s == largest and not n.startswith(("task", "sqlite3"))]
-               + list(import_peaks.values()) + [p for _, p in whole.values()])
+               + list(import_peaks.values()) + [p for _, p in whole.values()] + [built[largest][2]])
     check(f"peak memory of any command at {largest:,} and of every import (MB)", peak, 50)
     print(f"\n{len(missed)} target{'' if len(missed) == 1 else 's'} missed; the suite took "
           f"{(time.perf_counter() - began) / 60:.1f} minutes")
@@ -658,8 +661,9 @@ BATCHES = {
 
 def measure_whole(binary, env, folder, runs=3):
     """The commands that read every entry and are not timed above, on the store in `folder`: `export
-    --output` in each format and `doctor`, `runs` times each, and `sync init` into a new folder once,
-    on a copy of the store. Returns each one's median seconds and largest peak MB."""
+    --output` in each format and `doctor`, `runs` times each; once each, `import json` of the export
+    into an empty store and `sync init` into a new folder on a copy of the store. Returns each one's
+    median seconds and largest peak MB."""
     store = os.path.join(folder, "store.json")
     out = os.path.join(os.path.dirname(folder), "whole-output")
 
@@ -678,6 +682,13 @@ def measure_whole(binary, env, folder, runs=3):
     for name, command in commands.items():
         runs_of = [timed(command) for _ in range(runs)]
         figures[name] = (statistics.median(r[0] for r in runs_of), max(r[1] for r in runs_of))
+    # A backup put back: the JSON export imported into an empty store, once.
+    subprocess.run([binary, "--store", store, "export", "--output", out], env=env, check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    restored = os.path.join(os.path.dirname(folder), "whole-restored")
+    figures["import json (the export, into an empty store, once)"] = timed(
+        [binary, "--store", os.path.join(restored, "store.json"), "import", "json", out])
+    shutil.rmtree(restored)
     copy = os.path.join(os.path.dirname(folder), "whole-sync")
     shutil.copytree(folder, os.path.join(copy, "store"))
     figures["sync init (a new folder, once)"] = timed(
