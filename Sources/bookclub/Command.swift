@@ -122,7 +122,11 @@ extension Session {
         to path: String?, pagedOnTerminal: Bool = false, parts produce: ((Data) throws -> Void) throws -> Void
     ) throws {
         if let path {
-            try services.fileSystem.writeAtomicallyInParts(absolutePath(path), produce)
+            // A Ctrl-C or SIGTERM while the parts are written is only recorded, and stops the write at
+            // the next part: the temporary file is taken away, the file named left as it was.
+            services.catchSignals(true)
+            defer { services.catchSignals(false) }
+            try services.fileSystem.writeOutput(absolutePath(path), produce)
             output.write("Wrote \(path).", as: .message)
         } else if pagedOnTerminal, services.terminal.standardOutputIsTerminal {
             var whole = Data()
@@ -133,9 +137,10 @@ extension Session {
         }
     }
 
-    /// Writes `data` atomically to `path` (readable by its owner only) and says so.
+    /// Writes `data` to `path` as `FileSystem.writeOutput` does (atomically, readable by its owner only,
+    /// when it is a plain file) and says so.
     func writeFile(_ data: Data, to path: String) throws {
-        try services.fileSystem.writeAtomically(absolutePath(path), data)
+        try services.fileSystem.writeOutput(absolutePath(path)) { try $0(data) }
         output.write("Wrote \(path).", as: .message)
     }
 

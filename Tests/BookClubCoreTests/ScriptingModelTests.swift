@@ -156,6 +156,21 @@ import Testing
         return library
     }
 
+    /// The clubs of an export come by id, whatever order the store keeps them in (two machines that
+    /// synced them keep them in the order each heard of them): the same bytes on every machine, a part
+    /// at a time as whole.
+    @Test func anExportsClubsComeByID() throws {
+        let clubs = [Club(id: "c2", name: "Second"), Club(id: "c1", name: "First")]
+        var text = LibraryExport.Text()
+        let parts = try text.end(clubs: clubs)
+        let whole = try LibraryExport(Library(books: [], clubs: clubs)).encoded()
+        #expect(parts == whole)
+        let written = String(decoding: parts, as: UTF8.self)
+        let first = try #require(written.range(of: "\"c1\""))
+        let second = try #require(written.range(of: "\"c2\""))
+        #expect(first.lowerBound < second.lowerBound)
+    }
+
     /// The last column holds each book as JSONEncoder writes it, its keys sorted, though written by hand.
     @Test func theCSVsLastColumnIsTheBookAsJSONEncoderWritesIt() throws {
         let library = variedLibrary

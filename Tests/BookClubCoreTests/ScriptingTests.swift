@@ -207,6 +207,52 @@ import Testing
         #expect(names.filter { $0.contains(".tmp-") } == [])
     }
 
+    /// `--output` names a file as a shell's `>` does: a symbolic link is written through (it stays a
+    /// link), a named pipe is written into (it stays a pipe: `/dev/stdout` is one such); a folder, or a
+    /// link to nothing, is refused. Replaced by a rename, each became a plain file.
+    @Test func anOutputIsWrittenThroughALinkAndIntoAPipe() throws {
+        defer { bookclub.cleanUp() }
+        _ = try bookclub.add("ノルウェイの森", "--pages", "296")
+        let expected = try bookclub.run("export").stdout
+        let home = bookclub.home
+        func kind(_ path: String) -> mode_t {
+            var status = stat()
+            return lstat(path, &status) == 0 ? status.st_mode & S_IFMT : 0
+        }
+
+        try "old".write(toFile: home + "/real.json", atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: home + "/link.json", withDestinationPath: "real.json")
+        #expect(try bookclub.run("export", "--output", "link.json").exitCode == 0)
+        #expect(read(home + "/real.json") == expected)
+        #expect(kind(home + "/link.json") == S_IFLNK)
+
+        // A named pipe, read by `cat` as the export writes into it.
+        let pipe = home + "/pipe"
+        #expect(mkfifo(pipe, 0o600) == 0)
+        let received = home + "/received"
+        #expect(FileManager.default.createFile(atPath: received, contents: nil))
+        let cat = Process()
+        cat.executableURL = URL(fileURLWithPath: "/bin/cat")
+        cat.arguments = [pipe]
+        cat.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: received))
+        try cat.run()
+        let piped = try bookclub.run("export", "--output", "pipe")
+        if piped.exitCode != 0 { cat.terminate() }  // else it waits for a writer forever
+        cat.waitUntilExit()
+        #expect(piped == .init(stdout: "", stderr: "Wrote pipe.\n", exitCode: 0))
+        #expect(read(received) == expected)
+        #expect(kind(pipe) == S_IFIFO)
+
+        let folder = try bookclub.run("export", "--output", ".")
+        #expect(folder.exitCode == 74)
+        #expect(folder.stderr == "Error: \(home)/.: is a folder; name a file in it\n")
+        try FileManager.default.createSymbolicLink(atPath: home + "/nowhere.json", withDestinationPath: "gone/x.json")
+        let dangling = try bookclub.run("stats", "--html", "--output", "nowhere.json")
+        #expect(dangling.exitCode == 74)
+        #expect(dangling.stderr == "Error: \(home)/nowhere.json: is a symbolic link to nothing; name the file itself\n")
+        #expect(kind(home + "/nowhere.json") == S_IFLNK)
+    }
+
     // MARK: log --stdin
 
     @Test func aBatchIsOneTransactionAndOneUndo() throws {

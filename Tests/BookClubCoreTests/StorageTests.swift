@@ -57,6 +57,40 @@ import Testing
         #expect(seen == [12])
     }
 
+    /// A file written a part at a time (an export) and stopped between two parts, by a failure or a
+    /// signal recorded while signals are caught, leaves the file named as it was and no temporary
+    /// file beside it; written whole, it is replaced at once.
+    @Test func anOutputStoppedBetweenItsPartsLeavesTheFileAsItWas() throws {
+        let folder = NSTemporaryDirectory() + "bookclub-output-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/out.json"
+        try Data("old".utf8).write(to: URL(fileURLWithPath: path))
+        var parts = 0
+        let fileSystem = FileSystem.live(interrupted: { parts >= 2 ? SIGINT : 0 })
+        #expect(throws: BookClubError.interrupted(signal: SIGINT, detail: "nothing was saved.")) {
+            try fileSystem.writeOutput(path) { write in
+                for part in ["a", "b", "c"] {
+                    parts += 1
+                    try write(Data(part.utf8))
+                }
+            }
+        }
+        #expect(parts == 2)
+        #expect(throws: BookClubError.self) {
+            try fileSystem.writeOutput(path) { write in
+                try write(Data("a".utf8))
+                throw BookClubError.corruptFile(path: path, detail: "changed while it was read")
+            }
+        }
+        #expect(FileManager.default.contents(atPath: path) == Data("old".utf8))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["out.json"])
+        try FileSystem.live.writeOutput(path) { write in
+            for part in ["a", "b", "c"] { try write(Data(part.utf8)) }
+        }
+        #expect(FileManager.default.contents(atPath: path) == Data("abc".utf8))
+    }
+
     @Test func aMissingStoreIsAnEmptyLibrary() throws {
         let store = try Store(persistence: storage().persistence(lockTimeout: nil))
         #expect(store.state == Library())

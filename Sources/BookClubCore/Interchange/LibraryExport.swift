@@ -54,7 +54,7 @@ public struct LibraryExport: Codable, Equatable, Sendable {
     public static func write(_ library: Library, to sink: (Data) throws -> Void) throws {
         var text = Text()
         for book in Library.inExportOrder(library.books) { if let chunk = text.add(book) { try sink(chunk) } }
-        try sink(try text.end(clubs: library.clubs.sorted { $0.id < $1.id }))
+        try sink(try text.end(clubs: library.clubs))
     }
 
     /// The document's text, made a book at a time and handed out in chunks, so that an export of a
@@ -79,8 +79,10 @@ public struct LibraryExport: Codable, Equatable, Sendable {
             return writer.bytes.count > 1 << 16 ? writer.take() : nil
         }
 
-        /// The rest of the document: the clubs and the end.
+        /// The rest of the document: the clubs (by id, whatever order the store keeps them in, so that
+        /// every machine writes the same bytes) and the end.
         public mutating func end(clubs: [Club]) throws -> Data {
+            let clubs = clubs.sorted { $0.id < $1.id }
             writer.text(count == 0 ? "],\n  \"clubs\" : [" : "\n  ],\n  \"clubs\" : [")
             let encoder = JSONCoding.encoder()
             for (index, club) in clubs.enumerated() {

@@ -100,12 +100,12 @@ public enum Doctor {
             // Under the lock, so that a repair cannot race a writer.
             let store = try Store(
                 persistence: storage.persistence(lockTimeout: fix ? lockTimeout : nil, scope: .everything))
-            library = store.state
             // Every entry read and checked, a few books at a time: a history of a million entries is
             // never held whole.
             var entries = 0
             var bookFindings: [Finding] = []
-            try storage.historyWalk(leavingDetails: true).forEachBook { book in
+            let walk = try storage.historyWalk(leavingDetails: true)
+            try walk.forEachBook { book in
                 for reading in book.readings {
                     entries += reading.progress.entries.count
                     if let pages = book.pages, let page = reading.progress.entries.compactMap(\.page).max(),
@@ -127,11 +127,13 @@ public enum Doctor {
                 .init(
                     kind: .ok,
                     message:
-                        "store: \(NumberText.count(store.state.books.count, "book")), \(NumberText.count(entries, "entry", plural: "entries")), \(NumberText.count(store.state.clubs.count, "club"))"
+                        "store: \(NumberText.count(walk.library.books.count, "book")), \(NumberText.count(entries, "entry", plural: "entries")), \(NumberText.count(walk.library.clubs.count, "club"))"
                 )
             )
             findings += bookFindings
             try findings += outOfOrder(storage: storage, library: store.state)
+            // Only a store whose every entry was read is repaired below.
+            library = store.state
             if !fix { findings += describe(try storage.leftovers(), storage: storage, fixed: false) }
             withExtendedLifetime(store) {}
         } catch {

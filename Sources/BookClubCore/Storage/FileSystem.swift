@@ -32,10 +32,11 @@ public struct FileSystem {
     public var readRange: (_ path: String, _ offset: Int, _ count: Int) throws -> Data?
     /// Replaces a file atomically, created readable by its owner only; parent folders are created.
     public var writeAtomically: (_ path: String, _ data: Data) throws -> Void
-    /// As `writeAtomically`, the bytes handed over a part at a time by `produce` (a document too large
-    /// to hold whole): the file is replaced only once `produce` returns.
-    public var writeAtomicallyInParts:
-        (_ path: String, _ produce: ((Data) throws -> Void) throws -> Void) throws -> Void
+    /// Writes a file a person named (`--output`), its bytes handed over a part at a time by `produce` (a
+    /// document too large to hold whole): through a symbolic link to the file it names, straight into a
+    /// device or a named pipe (`/dev/stdout`, a FIFO) as a shell's `>` would, else as `writeAtomically`
+    /// writes, the file replaced only once `produce` returns.
+    public var writeOutput: (_ path: String, _ produce: ((Data) throws -> Void) throws -> Void) throws -> Void
     /// As `writeAtomically`, but the folder is not synced: after a power cut the file is whole, either
     /// as it was or as written. For a file that may be found as it was (the sync state), at one `fsync`
     /// less.
@@ -111,11 +112,11 @@ public struct FileSystem {
         appendPlain: ((String, Data, Int) throws -> Void)? = nil,
         write: ((String, Data, Int) throws -> Void)? = nil,
         sync: @escaping (String) throws -> Void = { _ in },
-        writeAtomicallyInParts: ((String, ((Data) throws -> Void) throws -> Void) throws -> Void)? = nil
+        writeOutput: ((String, ((Data) throws -> Void) throws -> Void) throws -> Void)? = nil
     ) {
         self.write = write ?? append
-        self.writeAtomicallyInParts =
-            writeAtomicallyInParts ?? { path, produce in
+        self.writeOutput =
+            writeOutput ?? { path, produce in
                 var whole = Data()
                 try produce { whole.append($0) }
                 try writeAtomically(path, whole)
@@ -232,7 +233,7 @@ extension FileSystem {
             appendPlain: { try POSIXFile.append($0, $1, at: $2, plainOnly: true, sys: sys) },
             write: { try POSIXFile.append($0, $1, at: $2, syncing: false, sys: sys) },
             sync: { try POSIXFile.sync($0, sys: sys) },
-            writeAtomicallyInParts: { try POSIXFile.writeAtomically($0, sys: sys, parts: $1) })
+            writeOutput: { try POSIXFile.writeOutput($0, sys: sys, parts: $1) })
     }
 
     /// Files kept in memory, for tests; locks always succeed. `others` are paths where something other
@@ -575,7 +576,8 @@ enum POSIXFile {
     }
 
     /// The same, the bytes written to the temporary file a part at a time as `produce` hands them over;
-    /// a `produce` that throws leaves the file as it was.
+    /// a `produce` that throws, or a signal recorded (`Syscalls.interrupted`) after a part, leaves the
+    /// file as it was and takes the temporary file away.
     static func writeAtomically(
         _ path: String, sys: Syscalls, syncingFolder: Bool = true, parts produce: ((Data) throws -> Void) throws -> Void
     ) throws {
@@ -589,7 +591,11 @@ enum POSIXFile {
         }
         do {
             defer { close(fd) }
-            try produce { try writeAll(fd, $0, path: path, sys: sys) }
+            try produce { part in
+                try writeAll(fd, part, path: path, sys: sys)
+                // A Ctrl-C recorded (while the caller catches signals) stops a long write between parts.
+                try sys.checkInterrupted()
+            }
             guard sys.fsync(fd) == 0 else { throw failure(path, "cannot sync") }
         }
         try sys.checkInterrupted()
@@ -603,6 +609,33 @@ enum POSIXFile {
                 path: folder,
                 cause: cause
                     + " after replacing \(path.lastPathComponent); the change is made but may not survive a crash")
+        }
+    }
+
+    /// As `FileSystem.writeOutput` says: a link followed to the file it names (one that names nothing is
+    /// refused: the file it should name is not guessed), a device or a named pipe written into, a
+    /// plain file (or none) replaced atomically.
+    static func writeOutput(_ path: String, sys: Syscalls, parts produce: ((Data) throws -> Void) throws -> Void) throws
+    {
+        var target = path
+        if kind(path) == .symbolicLink {
+            guard let real = realpath(path, nil) else {
+                throw BookClubError.io(path: path, cause: "is a symbolic link to nothing; name the file itself")
+            }
+            defer { free(real) }
+            target = String(cString: real)
+        }
+        switch kind(target) {
+        case .folder?: throw BookClubError.io(path: path, cause: "is a folder; name a file in it")
+        case .device?, .namedPipe?, .socket?:
+            let fd = sys.open(target, O_WRONLY | O_NOCTTY | O_CLOEXEC, 0)
+            guard fd >= 0 else { throw failure(path, "cannot open it") }
+            defer { close(fd) }
+            try produce { part in
+                try writeAll(fd, part, path: path, sys: sys)
+                try sys.checkInterrupted()
+            }
+        case .symbolicLink?, nil: try writeAtomically(target, sys: sys, parts: produce)
         }
     }
 

@@ -44,7 +44,7 @@ struct ExportCommand: Command {
 
     func run(in session: Session) throws {
         // A few books at a time, each part written as it is made: a large library is never held whole
-        // with every entry, nor as one text.
+        // with every entry (nor as one text, but where a terminal pages CSV or Markdown).
         session.noteMissingStore()
         let timeZone = session.timeZone
         switch format {
