@@ -97,14 +97,15 @@ public enum Doctor {
         }
         var library: Library?
         do {
-            // Under the lock, so that a repair cannot race a writer.
+            // Under the lock, so that a repair cannot race a writer; the store opened for that alone (no
+            // book of it decoded), the walk below reads the library once.
             let store = try Store(
-                persistence: storage.persistence(lockTimeout: fix ? lockTimeout : nil, scope: .everything))
-            // Every entry read and checked, a few books at a time: a history of a million entries is
-            // never held whole.
+                persistence: storage.persistence(lockTimeout: fix ? lockTimeout : nil, scope: .books([])))
+            // Every book read and checked, details and all, and every entry, a few books at a time: a
+            // history of a million entries is never held whole.
             var entries = 0
             var bookFindings: [Finding] = []
-            let walk = try storage.historyWalk(leavingDetails: true)
+            let walk = try storage.historyWalk()
             try walk.forEachBook { book in
                 for reading in book.readings {
                     entries += reading.progress.entries.count
@@ -131,9 +132,9 @@ public enum Doctor {
                 )
             )
             findings += bookFindings
-            try findings += outOfOrder(storage: storage, library: store.state)
+            try findings += outOfOrder(storage: storage, library: walk.library)
             // Only a store whose every entry was read is repaired below.
-            library = store.state
+            library = walk.library
             if !fix { findings += describe(try storage.leftovers(), storage: storage, fixed: false) }
             withExtendedLifetime(store) {}
         } catch {
