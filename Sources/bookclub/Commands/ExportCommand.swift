@@ -67,7 +67,10 @@ struct ExportCommand: Command {
                 try write(text.end())
             }
         case .markdown:
-            let walk = try session.storage.historyWalk { ReadingJournal.Text.arranged($0, timeZone: timeZone) }
+            // The journal shows no import's details.
+            let walk = try session.storage.historyWalk(leavingDetails: true) {
+                ReadingJournal.Text.arranged($0, timeZone: timeZone)
+            }
             try session.writeDocument(to: outputPath, pagedOnTerminal: true) { write in
                 var text = ReadingJournal.Text(walk.library.books, timeZone: timeZone)
                 try walk.forEachBook { book in
