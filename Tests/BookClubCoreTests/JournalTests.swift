@@ -58,7 +58,7 @@ import Testing
                 time: Fixture.now, command: "progress 'ノルウェイの森' 120 --note \"x\"", summary: "'ノルウェイの森': p. 120",
                 before: Revert(books: [stored], absent: ["b2"], clubs: clubs, historyLength: 77, state: "s1"),
                 after: "s2")
-            let line = try LibraryStorage.line(for: change)
+            let line = try LibraryStorage.line(for: change, at: 0)
             let decoder = JSONDecoder()
             decoder.dateDecodingStrategy = .iso8601
             #expect(
@@ -521,6 +521,43 @@ import Testing
             #expect(undone.summary.contains("p. \(page)"))
         }
         #expect(try storage.undo(lockTimeout: 1) == nil, "older changes are gone")
+    }
+
+    /// A save counts the log's records from its end, stepping over each by the place it says its line
+    /// begins: the count is that of the log's lines that are not empty, up to the depth, whatever the
+    /// log holds (records as written, records of an earlier bookclub, torn lines, a repair's blank
+    /// lines, a record copied to where it does not begin, a line of megabytes).
+    @Test func theLogsRecordsAreCountedFromItsEnd() throws {
+        var random = SeededGenerator(state: 38)
+        let change = UndoRecord(
+            time: Fixture.now, command: "progress ノルウェイの森 +1", summary: "'ノルウェイの森': p. 3",
+            before: Revert(books: [], absent: [], clubs: nil, historyLength: 7, state: "s1"), after: "s2")
+        func record(at place: Int) throws -> Data { Seal.seal(try LibraryStorage.line(for: change, at: place)) }
+        for round in 0..<3000 {
+            var log = Data()
+            for _ in 0..<Int.random(in: 0...26, using: &random) {
+                switch Int.random(in: 0..<8, using: &random) {
+                case 0...2:
+                    let record = try record(at: log.isEmpty ? 0 : log.count + 1)
+                    log += LibraryStorage.Record.bytes(of: record, rotates: log.isEmpty)
+                case 3: log += Seal.seal(Data(#"{"after":"s\#(round)","command":"c","summary":"x"}"#.utf8)) + [0x0A]
+                case 4:
+                    let record = try record(at: log.count + 1)
+                    log += [0x0A] + record.prefix(Int.random(in: 0..<record.count, using: &random))
+                case 5: log += Data(repeating: 0x0A, count: Int.random(in: 1...300, using: &random))
+                case 6:
+                    let wrong = max(0, log.count + 1 + Int.random(in: -40...40, using: &random))
+                    log += [0x0A] + (try record(at: wrong)) + [0x0A]
+                default: log += Data(repeating: UInt8(ascii: "x"), count: Int.random(in: 1...3000, using: &random))
+                }
+            }
+            var lines = 0
+            LibraryStorage.forEachLine(of: log) { _ in lines += 1 }
+            let limit = Int.random(in: 1...25, using: &random)
+            #expect(
+                LibraryStorage.recordCount(of: log, upTo: limit) == min(lines, limit),
+                "\(String(decoding: log, as: UTF8.self))")
+        }
     }
 
     func lineCount(_ storage: LibraryStorage, _ path: String) throws -> Int {

@@ -136,8 +136,9 @@ extension JSONWriter {
         }
     }
 
-    /// A record of the undo log, compact, the clubs it restores (if any) encoded already.
-    mutating func change(_ change: UndoRecord, clubs: Data?) {
+    /// A record of the undo log, compact, the clubs it restores (if any) encoded already, and last the
+    /// place its line begins in the log (read from the end: `LibraryStorage.recordCount`).
+    mutating func change(_ change: UndoRecord, clubs: Data?, at place: Int) {
         object { w in
             w.field("after", change.after)
             if let before = change.before {
@@ -158,6 +159,7 @@ extension JSONWriter {
             w.field("command", change.command)
             w.field("summary", change.summary)
             w.field("time", change.time)
+            w.field("at", place)
         }
     }
 

@@ -106,16 +106,19 @@ extension LibraryStorage {
     /// Hands each non-empty line of the log to `body`, found with `memchr` (Data's own `split` goes a
     /// byte at a time, and copies).
     static func forEachLine(of log: Data?, _ body: (UnsafeRawBufferPointer) -> Void) {
-        log?.withUnsafeBytes { bytes in
-            guard let base = bytes.baseAddress else { return }
-            var start = 0
-            while start < bytes.count {
-                let end =
-                    firstByte(0x0A, at: base + start, count: bytes.count - start).map { base.distance(to: $0) }
-                    ?? bytes.count
-                if end > start { body(UnsafeRawBufferPointer(rebasing: bytes[start..<end])) }
-                start = end + 1
-            }
+        log?.withUnsafeBytes { forEachLine(of: $0, body) }
+    }
+
+    /// The same, of bytes in place.
+    static func forEachLine(of bytes: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) -> Void) {
+        guard let base = bytes.baseAddress else { return }
+        var start = 0
+        while start < bytes.count {
+            let end =
+                firstByte(0x0A, at: base + start, count: bytes.count - start).map { base.distance(to: $0) }
+                ?? bytes.count
+            if end > start { body(UnsafeRawBufferPointer(rebasing: bytes[start..<end])) }
+            start = end + 1
         }
     }
 
@@ -236,17 +239,66 @@ extension LibraryStorage {
     /// Records a change about to be committed on top of `committed`: appended to the log, or, when the
     /// log holds `undoDepth` records, the first of a new one.
     func record(_ change: UndoRecord, committed: LibraryFiles.Commit) throws -> Record {
-        let line = Seal.seal(try Self.line(for: change))
         let size = try fileSystem.size(undoPath) ?? 0
-        var records = 0
-        // Mapped, not read: after an import the log holds records of megabytes, which a read took
-        // 8 ms to copy into fresh memory and give back, for a count. The log is cut in place only by
-        // a holder of the store's lock, as this save is (see `map`).
-        if size > 0 { Self.forEachLine(of: try fileSystem.map(undoPath)) { _ in records += 1 } }
+        // Mapped, not read: only the pages of the last records are touched (`recordCount`). The log
+        // is cut in place only by a holder of the store's lock, as this save is (see `map`).
+        let records = size == 0 ? 0 : Self.recordCount(of: try fileSystem.map(undoPath) ?? Data(), upTo: Self.undoDepth)
         if records >= Self.undoDepth {
-            return Record(offset: 0, line: line, rotates: true, isNewToTheStore: true)
+            return Record(
+                offset: 0, line: Seal.seal(try Self.line(for: change, at: 0)), rotates: true, isNewToTheStore: true)
         }
-        return Record(offset: size, line: line, isNewToTheStore: size == 0 || committed.undoLength != size)
+        // After the line break that ends any line an interrupted write left (`Record.bytes`).
+        return Record(
+            offset: size, line: Seal.seal(try Self.line(for: change, at: size + 1)),
+            isNewToTheStore: size == 0 || committed.undoLength != size)
+    }
+
+    /// How many records (lines that are not empty) the log holds, counted from its end, up to
+    /// `limit`. Every save counts them, and a batch's or an import's record is megabytes: a record
+    /// ends with the place its line begins (`"at"`, before its seal), so the count steps from one
+    /// record to the one before without reading what lies between. From a line that does not end so
+    /// (torn, or written by an earlier bookclub), the lines before it are counted from the log's start.
+    /// A record's bytes hold no line break, and none is ever written over them, so a place is taken
+    /// when the byte before it ends a line.
+    static func recordCount(of log: Data, upTo limit: Int) -> Int {
+        log.withUnsafeBytes { bytes in
+            var end = bytes.count
+            var count = 0
+            while count < limit {
+                while end > 0, bytes[end - 1] == 0x0A { end -= 1 }
+                guard end > 0 else { break }
+                guard let place = placeOfLine(endingAt: end, in: bytes) else {
+                    forEachLine(of: UnsafeRawBufferPointer(rebasing: bytes[..<end])) { _ in count += 1 }
+                    break
+                }
+                count += 1
+                end = place
+            }
+            return min(count, limit)
+        }
+    }
+
+    /// The place a record says its line begins, `{…,"at":N,"crc":"…"}` ending at `end`, when the byte
+    /// before it ends a line (or it begins the log); `nil` otherwise.
+    private static func placeOfLine(endingAt end: Int, in bytes: UnsafeRawBufferPointer) -> Int? {
+        let seal = Array(#","crc":""#.utf8)
+        let key = Array(#","at":"#.utf8)
+        // `,"crc":"`, eight hex digits, `"}`
+        var index = end - seal.count - 10
+        guard index > key.count, bytes[end - 1] == UInt8(ascii: "}"), bytes[end - 2] == UInt8(ascii: "\""),
+            sameBytes(bytes.baseAddress! + index, seal, count: seal.count)
+        else { return nil }
+        var place = 0
+        var scale = 1
+        while index > key.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index - 1]), scale < 1 << 60 {
+            index -= 1
+            place += Int(bytes[index] - UInt8(ascii: "0")) * scale
+            scale *= 10
+        }
+        guard scale > 1, sameBytes(bytes.baseAddress! + index - key.count, key, count: key.count),
+            place < index - key.count, place == 0 || bytes[place - 1] == 0x0A, bytes[place] == UInt8(ascii: "{")
+        else { return nil }
+        return place
     }
 
     /// Writes the record unsynced: the journal's commit carries it (`LibraryFiles.Carried`). A log set
@@ -273,14 +325,14 @@ extension LibraryStorage {
 
     private static func log(_ changes: [UndoRecord]) throws -> Data {
         var data = Data()
-        for change in changes { data += Seal.seal(try line(for: change)) + Data(utf8: "\n") }
+        for change in changes { data += Seal.seal(try line(for: change, at: data.count)) + Data(utf8: "\n") }
         return data
     }
 
-    /// A record's line, before its seal.
-    static func line(for change: UndoRecord) throws -> Data {
+    /// A record's line, before its seal, that begins at `place` in its log.
+    static func line(for change: UndoRecord, at place: Int) throws -> Data {
         var writer = JSONWriter(compact: true)
-        writer.change(change, clubs: try change.before?.clubs.map(LibraryFiles.line(for:)))
+        writer.change(change, clubs: try change.before?.clubs.map(LibraryFiles.line(for:)), at: place)
         return writer.take()
     }
 }
