@@ -95,6 +95,33 @@ import Testing
             "the history, the undo log and the journal are written")
     }
 
+    /// A save that sets the undo log aside syncs the log, the folder after the rename and after the new
+    /// log is created, and the journal: it no longer first commits a change that carries nothing.
+    @Test func aSaveThatSetsTheLogAsideSyncsFourTimes() throws {
+        let home = Self.newHome()
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        for line in ["add Dune --pages 412"] + (1..<LibraryStorage.undoDepth).map({ "progress dune \($0)" }) {
+            try Self.run(line.split(separator: " ").map(String.init), home: home)
+        }
+        let store = home + "/.local/share/bookclub/store.json"
+        let recorder = PowerCut.Recorder(root: home)
+        let result = InProcess.run(["progress", "dune", "120"], home: home, fileSystem: recorder.fileSystem)
+        try #require(result.code == 0, "\(result.stderr)")
+        let log = try #require(recorder.initialInodes[store + ".undo"])
+        let journal = try #require(recorder.initialInodes[store + ".journal"])
+        let folder = home + "/.local/share/bookclub"
+        let syncs = recorder.operations.compactMap { operation -> String? in
+            switch operation {
+            case .syncFile(log): "log"
+            case .syncFile(journal): "journal"
+            case .syncFolder(folder): "folder"
+            case .syncFile, .syncFolder: "\(operation)"
+            default: nil
+            }
+        }
+        #expect(syncs == ["log", "folder", "folder", "journal"])
+    }
+
     @Test func progressThatFolds() throws {
         let home = Self.newHome()
         defer { try? FileManager.default.removeItem(atPath: home) }
@@ -136,6 +163,38 @@ import Testing
             steps: [
                 Step(arguments: ["doctor", "--fix"], killed: (1, renamesTheSnapshot)),
                 Step(arguments: ["progress", "dune", "20"]),
+            ])
+    }
+
+    /// The save after the log's 20th record sets the log aside: it syncs the log, renames it, and
+    /// begins a new one, which its commit carries alone.
+    @Test func progressThatSetsTheUndoLogAside() throws {
+        let home = Self.newHome()
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        for line in ["add Dune --pages 412"] + (1..<LibraryStorage.undoDepth).map({ "progress dune \($0)" }) {
+            try Self.run(line.split(separator: " ").map(String.init), home: home)
+        }
+        let logSetAside = home + "/.local/share/bookclub/store.json.undo.1"
+        #expect(!FileManager.default.fileExists(atPath: logSetAside))
+        try explore(
+            "progress that sets the undo log aside", home: home,
+            steps: [Step(arguments: ["progress", "dune", "120", "--note", "ノルウェイの森 📚"])],
+            after: { #expect(FileManager.default.fileExists(atPath: logSetAside), "the save set the log aside") })
+    }
+
+    /// A save stopped after it set the log aside, before its commit, leaves the records the journal
+    /// carries in the log set aside: a reader finds them there, and the next save makes them durable
+    /// before its own record, carried in the new log.
+    @Test func aSaveStoppedAfterItSetTheLogAsideThenASave() throws {
+        let setsTheLogAside: (PowerCut.Operation) -> Bool = { operation in
+            if case .rename(_, let path) = operation { path.hasSuffix("/store.json.undo.1") } else { false }
+        }
+        try explore(
+            "a save stopped after it set the log aside, then a save",
+            setup: ["add Dune --pages 412"] + (1..<LibraryStorage.undoDepth).map { "progress dune \($0)" },
+            steps: [
+                Step(arguments: ["progress", "dune", "100"], killed: (1, setsTheLogAside)),
+                Step(arguments: ["progress", "dune", "120"]),
             ])
     }
 

@@ -7,19 +7,32 @@
 /// The history's lines and undo records the journal carries (`LibraryFiles.Carried`), checked against
 /// the files they were written to unsynced, and put back where a power cut took them.
 extension LibraryFiles {
-    /// Whether the history and the undo log hold what the journal carries, byte for byte.
-    /// A file that is not a plain one (a link, say) is left to the command, which refuses it.
-    func carriedBytesAreInPlace() throws -> Bool {
-        if !carried.history.isEmpty, fileSystem.kind(storage.historyPath) == nil {
-            let base = commit.historyLength - carried.history.count
-            guard base >= 0,
-                try fileSystem.readRange(storage.historyPath, base, carried.history.count) == carried.history
-            else { return false }
-        }
-        guard let (first, end) = carriedUndoRange, fileSystem.kind(storage.undoPath) == nil else { return true }
-        guard try (fileSystem.size(storage.undoPath) ?? 0) >= end else { return false }
+    /// Whether the history and the undo log hold what the journal carries, byte for byte; notes
+    /// whether the undo records are in the log set aside. A file that is not a plain one (a link,
+    /// say) is left to the command, which refuses it.
+    mutating func carriedBytesAreInPlace() throws -> Bool {
+        let undoIsInPlace = try carriedUndoIsInPlace()
+        guard !carried.history.isEmpty, fileSystem.kind(storage.historyPath) == nil else { return undoIsInPlace }
+        let base = commit.historyLength - carried.history.count
+        return try undoIsInPlace && base >= 0
+            && fileSystem.readRange(storage.historyPath, base, carried.history.count) == carried.history
+    }
+
+    private mutating func carriedUndoIsInPlace() throws -> Bool {
+        guard fileSystem.kind(storage.undoPath) == nil, try !holdsCarriedUndo(storage.undoPath) else { return true }
+        // A save that sets the log aside syncs it first, and its commit carries only the record that
+        // begins the new one: stopped before that commit, it left the records in the log set aside.
+        carried.undoIsSetAside =
+            try fileSystem.kind(storage.previousUndoPath) == nil && holdsCarriedUndo(storage.previousUndoPath)
+        return carried.undoIsSetAside
+    }
+
+    /// Whether the log at `path` holds the undo records the journal carries, each where it was written.
+    private func holdsCarriedUndo(_ path: String) throws -> Bool {
+        guard let (first, end) = carriedUndoRange else { return true }
+        guard try (fileSystem.size(path) ?? 0) >= end else { return false }
         // One read for every record: a run of commands carries one each.
-        let log = try fileSystem.readRange(storage.undoPath, first, end - first) ?? Data()
+        let log = try fileSystem.readRange(path, first, end - first) ?? Data()
         guard log.count == end - first else { return false }
         // Each record compared where it lies in the one read (`CarriedUndo.isIn`).
         return log.withUnsafeBytes { log in
@@ -69,7 +82,8 @@ extension LibraryFiles {
     }
 
     private func putBackUndo() throws {
-        guard let (first, end) = carriedUndoRange, fileSystem.kind(storage.undoPath) == nil else { return }
+        guard !carried.undoIsSetAside, let (first, end) = carriedUndoRange, fileSystem.kind(storage.undoPath) == nil
+        else { return }
         let start = min(first, try fileSystem.size(storage.undoPath) ?? 0)
         // Between records, what stopped writers left: a batch's record may be megabytes, never this.
         guard end - start <= Self.largestUndoGap else {
@@ -95,7 +109,7 @@ extension LibraryStorage {
     /// cut them). That takes the store lock: unless `locked` (the caller holds it), for as long as it
     /// takes.
     func readFiles(locked: Bool) throws -> LibraryFiles {
-        let files = try LibraryFiles(reading: self)
+        var files = try LibraryFiles(reading: self)
         guard try !files.carriedBytesAreInPlace() else { return files }
         let unlock = locked ? {} : try fileSystem.lock(lockPath, Self.repairLockTimeout)
         defer { unlock() }

@@ -113,6 +113,10 @@ struct LibraryFiles {
     struct CarriedBytes {
         var history = Data()
         var undo: [CarriedUndo] = []
+        /// Whether the records are in the log set aside (`STORE.undo.1`), not the current one: a save
+        /// that set the log aside was stopped before its commit, which would have carried only the
+        /// record that begins the new log.
+        var undoIsSetAside = false
     }
 
     /// An undo record a transaction carries: its line (sealed), appended to the log at `offset` after

@@ -302,11 +302,15 @@ extension LibraryStorage {
     }
 
     /// Writes the record unsynced: the journal's commit carries it (`LibraryFiles.Carried`). A log set
-    /// aside is synced first, since the journal carries only the records of the current one.
+    /// aside is synced first: from the commit on, the journal carries only the records of the new one,
+    /// and until then its records are found in the one set aside.
     func write(_ record: Record) throws {
         if record.rotates {
             try fileSystem.sync(undoPath)
             try fileSystem.rename(undoPath, previousUndoPath)
+            // The rename is made durable before a new log takes the name: a power cut could otherwise
+            // keep the new log's name and lose the rename, and the log set aside with it.
+            try fileSystem.syncFolder(path)
         }
         try fileSystem.write(undoPath, record.data, record.offset)
     }
