@@ -185,13 +185,16 @@ import Testing
     /// A save stopped after it set the log aside, before its commit, leaves the records the journal
     /// carries in the log set aside: a reader finds them there, and the next save makes them durable
     /// before its own record, carried in the new log.
-    @Test func aSaveStoppedAfterItSetTheLogAsideThenASave() throws {
+    /// With `folded`, the log's 20th record was folded into a new snapshot, and the journal carries
+    /// none: the next save still makes the rename durable before it begins a new log.
+    @Test(arguments: [false, true]) func aSaveStoppedAfterItSetTheLogAsideThenASave(folded: Bool) throws {
         let setsTheLogAside: (PowerCut.Operation) -> Bool = { operation in
             if case .rename(_, let path) = operation { path.hasSuffix("/store.json.undo.1") } else { false }
         }
         try explore(
-            "a save stopped after it set the log aside, then a save",
-            setup: ["add Dune --pages 412"] + (1..<LibraryStorage.undoDepth).map { "progress dune \($0)" },
+            "a save stopped after it set the log aside\(folded ? ", the journal folded" : ""), then a save",
+            setup: ["add Dune --pages 412"] + (1..<LibraryStorage.undoDepth).map { "progress dune \($0)" }
+                + (folded ? ["doctor --fix"] : []),
             steps: [
                 Step(arguments: ["progress", "dune", "100"], killed: (1, setsTheLogAside)),
                 Step(arguments: ["progress", "dune", "120"]),

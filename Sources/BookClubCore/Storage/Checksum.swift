@@ -56,9 +56,9 @@ enum CRC32C {
 /// CRC-32C of what the record covers before it (a journal's transaction) and of the record up to `,"crc"`.
 /// A record without the key is one of an earlier bookclub, taken as it is.
 enum Seal {
-    private static let key = Data(utf8: #","crc":""#)
+    static let key = Data(utf8: #","crc":""#)
     /// `,"crc":"` and eight hex digits and `"}`.
-    private static let sealLength = key.count + 10
+    static let sealLength = key.count + 10
 
     /// The object, sealed, with the checksum of `covered` then the object without its closing brace.
     static func seal(_ object: Data, covering covered: Data = Data()) -> Data {

@@ -19,6 +19,7 @@ extension LibraryFiles {
     }
 
     private mutating func carriedUndoIsInPlace() throws -> Bool {
+        carried.undoIsSetAside = false
         guard fileSystem.kind(storage.undoPath) == nil, try !holdsCarriedUndo(storage.undoPath) else { return true }
         // A save that sets the log aside syncs it first, and its commit carries only the record that
         // begins the new one: stopped before that commit, it left the records in the log set aside.
@@ -51,7 +52,8 @@ extension LibraryFiles {
 
     /// Syncs the history and the undo log, and commits a change that carries nothing and changes
     /// nothing, so that the journal no longer carries what came before: before the undo log is
-    /// written anew. Nothing when the journal carries nothing.
+    /// written anew, or a record is appended to a new one while the records carried are in the log set
+    /// aside. Nothing when the journal carries nothing.
     mutating func settleCarried() throws {
         guard !carried.history.isEmpty || !carried.undo.isEmpty else { return }
         try commit(Transaction(commit: commit))

@@ -192,7 +192,7 @@ extension LibraryFiles {
         }
         carried.history += transaction.history
         if let undo = transaction.undo {
-            if undo.rotates { (carried.undo, carried.undoIsSetAside) = ([], false) }
+            if undo.rotates { carried.undo = [] }
             carried.undo.append(undo)
         }
     }

@@ -258,8 +258,9 @@ extension LibraryStorage {
     /// ends with the place its line begins (`"at"`, before its seal), so the count steps from one
     /// record to the one before without reading what lies between. From a line that does not end so
     /// (torn, or written by an earlier bookclub), the lines before it are counted from the log's start.
-    /// A record's bytes hold no line break, and none is ever written over them, so a place is taken
-    /// when the byte before it ends a line.
+    /// A record's bytes hold no line break, and bookclub writes none over them, so a place is taken
+    /// when the byte before it ends a line: a log changed otherwise (by hand, or a power cut's garbage)
+    /// can only be counted short, and set aside later.
     static func recordCount(of log: Data, upTo limit: Int) -> Int {
         log.withUnsafeBytes { bytes in
             var end = bytes.count
@@ -281,12 +282,10 @@ extension LibraryStorage {
     /// The place a record says its line begins, `{…,"at":N,"crc":"…"}` ending at `end`, when the byte
     /// before it ends a line (or it begins the log); `nil` otherwise.
     private static func placeOfLine(endingAt end: Int, in bytes: UnsafeRawBufferPointer) -> Int? {
-        let seal = Array(#","crc":""#.utf8)
         let key = Array(#","at":"#.utf8)
-        // `,"crc":"`, eight hex digits, `"}`
-        var index = end - seal.count - 10
+        var index = end - Seal.sealLength
         guard index > key.count, bytes[end - 1] == UInt8(ascii: "}"), bytes[end - 2] == UInt8(ascii: "\""),
-            sameBytes(bytes.baseAddress! + index, seal, count: seal.count)
+            Seal.key.withUnsafeBytes({ sameBytes(bytes.baseAddress! + index, $0.baseAddress!, count: $0.count) })
         else { return nil }
         var place = 0
         var scale = 1
@@ -308,10 +307,11 @@ extension LibraryStorage {
         if record.rotates {
             try fileSystem.sync(undoPath)
             try fileSystem.rename(undoPath, previousUndoPath)
-            // The rename is made durable before a new log takes the name: a power cut could otherwise
-            // keep the new log's name and lose the rename, and the log set aside with it.
-            try fileSystem.syncFolder(path)
         }
+        // A new log takes the name once the folder holds the rename that set the old one aside (this
+        // save's, or one a stopped save made): a power cut could otherwise keep the new log's name and
+        // lose the rename, and the log set aside with it.
+        if record.offset == 0 { try fileSystem.syncFolder(path) }
         try fileSystem.write(undoPath, record.data, record.offset)
     }
 

@@ -120,14 +120,10 @@ public struct LibraryStorage {
                     return try record(change, committed: current.commit)
                 }
                 transaction.commit.undoLength = undo?.length
-                // A save stopped after it set the log aside: the rename is made durable before a new
-                // log takes the name (see `write(_:)`), and, since the records the journal carries are
-                // looked for in one log, those set aside are synced and a commit that carries nothing
-                // says so.
-                if current.carried.undoIsSetAside {
-                    try fileSystem.syncFolder(path)
-                    try current.settleCarried()
-                }
+                // A save stopped after it set the log aside: the records the journal carries are
+                // looked for in one log, so those set aside are synced and a commit that carries
+                // nothing says so.
+                if current.carried.undoIsSetAside { try current.settleCarried() }
                 transaction.carried = LibraryFiles.Carried(
                     history: lines,
                     undo: undo.map { LibraryFiles.CarriedUndo(line: $0.line, offset: $0.offset, rotates: $0.rotates) })
