@@ -98,11 +98,8 @@ import Testing
     /// A save that sets the undo log aside syncs the log, the folder after the rename and after the new
     /// log is created, and the journal: it no longer first commits a change that carries nothing.
     @Test func aSaveThatSetsTheLogAsideSyncsFourTimes() throws {
-        let home = Self.newHome()
+        let home = try Self.newHome(after: Self.toTheUndoLogsDepth)
         defer { try? FileManager.default.removeItem(atPath: home) }
-        for line in ["add Dune --pages 412"] + (1..<LibraryStorage.undoDepth).map({ "progress dune \($0)" }) {
-            try Self.run(line.split(separator: " ").map(String.init), home: home)
-        }
         let store = home + "/.local/share/bookclub/store.json"
         let recorder = PowerCut.Recorder(root: home)
         let result = InProcess.run(["progress", "dune", "120"], home: home, fileSystem: recorder.fileSystem)
@@ -169,11 +166,8 @@ import Testing
     /// The save after the log's 20th record sets the log aside: it syncs the log, renames it, and
     /// begins a new one, which its commit carries alone.
     @Test func progressThatSetsTheUndoLogAside() throws {
-        let home = Self.newHome()
+        let home = try Self.newHome(after: Self.toTheUndoLogsDepth)
         defer { try? FileManager.default.removeItem(atPath: home) }
-        for line in ["add Dune --pages 412"] + (1..<LibraryStorage.undoDepth).map({ "progress dune \($0)" }) {
-            try Self.run(line.split(separator: " ").map(String.init), home: home)
-        }
         let logSetAside = home + "/.local/share/bookclub/store.json.undo.1"
         #expect(!FileManager.default.fileExists(atPath: logSetAside))
         try explore(
@@ -193,8 +187,7 @@ import Testing
         }
         try explore(
             "a save stopped after it set the log aside\(folded ? ", the journal folded" : ""), then a save",
-            setup: ["add Dune --pages 412"] + (1..<LibraryStorage.undoDepth).map { "progress dune \($0)" }
-                + (folded ? ["doctor --fix"] : []),
+            setup: Self.toTheUndoLogsDepth + (folded ? ["doctor --fix"] : []),
             steps: [
                 Step(arguments: ["progress", "dune", "100"], killed: (1, setsTheLogAside)),
                 Step(arguments: ["progress", "dune", "120"]),
@@ -443,15 +436,25 @@ import Testing
         return home
     }
 
+    /// A new home, with each of `setup`'s command lines run in it.
+    static func newHome(after setup: [String]) throws -> String {
+        let home = newHome()
+        for line in setup { try run(line.split(separator: " ").map(String.init), home: home) }
+        return home
+    }
+
+    /// Command lines that leave the undo log at its depth: the next save sets it aside.
+    static let toTheUndoLogsDepth =
+        ["add Dune --pages 412"] + (1..<LibraryStorage.undoDepth).map { "progress dune \($0)" }
+
     static func run(_ arguments: [String], home: String) throws {
         let result = InProcess.run(arguments, home: home)
         try #require(result.code == 0, "\(arguments): \(result.stderr)")
     }
 
     private func explore(_ name: String, setup: [String] = [], steps: [Step]) throws {
-        let home = Self.newHome()
+        let home = try Self.newHome(after: setup)
         defer { try? FileManager.default.removeItem(atPath: home) }
-        for line in setup { try Self.run(line.split(separator: " ").map(String.init), home: home) }
         try explore(name, home: home, steps: steps)
     }
 
