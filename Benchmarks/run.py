@@ -219,14 +219,16 @@ def measure(commands, runs):
     peak memory (max RSS) in MB, read by GNU time in one more run (a forked Python child would report
     Python's own memory). The runs are interleaved, one of each command in turn, so that a machine
     busier one moment than the next weighs on every command alike, and their ratios hold; each round
-    starts one command further on, so that no command always follows the same one (a command after
-    a heavier one is slower: `progress` after `show` of 1,000 entries took 0.4 ms more)."""
+    takes the commands in an order of its own (seeded), so that no command always follows the same
+    one (a command after a heavier one is slower: `progress` after `show` of 1,000 entries took 0.4 ms
+    more)."""
     times = {name: [] for name in commands}
-    names = list(commands)
     for round in range(runs):
         # Untimed: the first process after a heavy one (task next at 1,000,000 takes 2 GB) pays for it.
         subprocess.run(["true"])
-        for name in names[round % len(names):] + names[:round % len(names)]:
+        order = list(commands)
+        random.Random(round).shuffle(order)
+        for name in order:
             command, env = commands[name]
             started = time.perf_counter()
             if subprocess.run(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode:
