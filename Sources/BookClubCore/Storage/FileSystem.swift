@@ -591,11 +591,7 @@ enum POSIXFile {
         }
         do {
             defer { close(fd) }
-            try produce { part in
-                try writeAll(fd, part, path: path, sys: sys)
-                // A Ctrl-C recorded (while the caller catches signals) stops a long write between parts.
-                try sys.checkInterrupted()
-            }
+            try writeParts(fd, path: path, sys: sys, produce)
             guard sys.fsync(fd) == 0 else { throw failure(path, "cannot sync") }
         }
         try sys.checkInterrupted()
@@ -631,11 +627,19 @@ enum POSIXFile {
             let fd = sys.open(target, O_WRONLY | O_NOCTTY | O_CLOEXEC, 0)
             guard fd >= 0 else { throw failure(path, "cannot open it") }
             defer { close(fd) }
-            try produce { part in
-                try writeAll(fd, part, path: path, sys: sys)
-                try sys.checkInterrupted()
-            }
+            try writeParts(fd, path: path, sys: sys, produce)
         case .symbolicLink?, nil: try writeAtomically(target, sys: sys, parts: produce)
+        }
+    }
+
+    /// Writes to `fd` each part `produce` hands over. A Ctrl-C recorded (while the caller catches
+    /// signals) stops a long write between parts.
+    private static func writeParts(
+        _ fd: Int32, path: String, sys: Syscalls, _ produce: ((Data) throws -> Void) throws -> Void
+    ) throws {
+        try produce { part in
+            try writeAll(fd, part, path: path, sys: sys)
+            try sys.checkInterrupted()
         }
     }
 
