@@ -23,18 +23,23 @@ import Testing
         ])
 
     /// Ids in the order they are asked for, the same on every run.
-    static func ids() -> IDSource {
+    static func ids() -> IDSource { ids(startingWith: 0xEE) }
+
+    /// The same, each beginning with `first`: a batch's, which must not be the store's own.
+    static func ids(startingWith first: UInt8) -> IDSource {
         final class Counter: @unchecked Sendable {
             let lock = NSLock()
             var next: UInt8 = 0
+            let first: UInt8
+            init(first: UInt8) { self.first = first }
             func uuid() -> UUID {
                 lock.withLock {
                     next &+= 1
-                    return UUID(uuid: (0xEE, next, 0, 0, 0, 0, 0x40, 0, 0x80, 0, 0, 0, 0, 0, 0, next))
+                    return UUID(uuid: (first, next, 0, 0, 0, 0, 0x40, 0, 0x80, 0, 0, 0, 0, 0, 0, next))
                 }
             }
         }
-        let counter = Counter()
+        let counter = Counter(first: first)
         return IDSource { counter.uuid() }
     }
 
@@ -121,7 +126,7 @@ import Testing
     }
 
     @Test func eachOperationReadsWhatItSaysItReads() throws {
-        let ids = Self.ids
+        let ids = { Self.ids() }
         // Logged after the latest entry: the one book, no history.
         #expect(
             try expectSameAsWhole(
@@ -211,6 +216,48 @@ import Testing
             try expectSameAsWhole("agenda of a week") {
                 PlanAgenda(club: nil, scene: SceneState(club: "c1ub0000"), now: Fixture.now, days: 7)
             } == ["aaaa1111"])
+    }
+
+    /// A batch whose lines come late among themselves (a job that sends one a day late), and some
+    /// before a book's stored latest entry: only the books with a line before their stored latest are
+    /// read in full, and the batch does what it does to the library loaded whole. The pages repeat,
+    /// so an entry equal to the one before it is left out: which one comes before must be right.
+    @Test func aBatchLateAmongItsOwnLinesReadsNoHistory() throws {
+        let latest: [(reference: String, id: Book.ID, time: Date)] = [
+            ("dune", "aaaa1111", Fixture.now.addingTimeInterval(-10 * Self.day)),
+            ("dune messiah", "aaaa2222", Fixture.now.addingTimeInterval(-8 * Self.day)),
+            ("left hand", "bbbb1111", Fixture.now.addingTimeInterval(-6 * Self.day)),
+        ]
+        let format = ISO8601DateFormatter()
+        var random = SeededGenerator(state: 38)
+        var lateOnlyAmongTheirOwn = 0
+        for round in 0..<40 {
+            var expected = Set<Book.ID>()
+            var reached: [Book.ID: Date] = [:]
+            var lines: [NumberedEvent] = []
+            for number in 1...Int.random(in: 2...12, using: &random) {
+                let book = latest.randomElement(using: &random)!
+                // Mostly after the stored latest, one in five before it; whole hours, so some share a second.
+                let hours = Double(Int.random(in: round % 2 == 0 ? -48...96 : 0...96, using: &random))
+                let time = book.time.addingTimeInterval(hours * Self.hour)
+                if time < book.time { expected.insert(book.id) }
+                if let before = reached[book.id], time < before, time >= book.time { lateOnlyAmongTheirOwn += 1 }
+                reached[book.id] = max(reached[book.id] ?? time, time)
+                let page = 100 + 20 * Int.random(in: 0...4, using: &random)
+                let note = Int.random(in: 0..<5, using: &random) == 0 ? #", "note": "まだ \#(number)""# : ""
+                let line =
+                    #"{"book": "\#(book.reference)", "page": \#(page), "time": "\#(format.string(from: time))"\#(note)}"#
+                lines.append((number, .success(try ReadingEvent(line: line, now: Fixture.now, timeZone: .utc))))
+            }
+            let history = try expectSameAsWhole("batch \(round)") {
+                ApplyBatch(
+                    lines: lines, now: Fixture.now, timeZone: .utc, skipInvalid: true, ids: Self.ids(startingWith: 0xBA)
+                )
+            }
+            #expect(history == expected, "batch \(round)")
+        }
+        // The rounds did send lines late among their own, after the stored latest.
+        #expect(lateOnlyAmongTheirOwn > 20)
     }
 
     @Test func aRuleGivenABookWithoutItsHistoryThrows() throws {

@@ -203,23 +203,21 @@ extension Library {
     }
 
     /// The books a batch has a line for dated before their latest entry, as the library has them
-    /// without their histories, or before a line of the batch that comes earlier for the same book (a
-    /// job that sends a line late): such a line falls among earlier entries, so these books come with
+    /// without their histories: such a line falls among earlier entries, so these books come with
     /// their histories, as `progress --date` loads a book's for a date before its latest entry. A line
-    /// without a time is taken as later than any. A reference that names no book, or several, adds
-    /// none (its line fails when applied).
+    /// late only among the batch's own (a job that sends a line late) falls among entries the batch
+    /// adds, which are held (`ReadingProgress.entry(before:of:)`). A line without a time is taken as
+    /// later than any. A reference that names no book, or several, adds none (its line fails when
+    /// applied).
     public func booksBackdated(in lines: [NumberedEvent]) -> Set<Book.ID> {
         var finder = BookFinder(self)
         var backdated = Set<Book.ID>()
-        /// The latest time each book's lines so far reach.
-        var reached: [Int: Date] = [:]
         for line in lines {
-            guard case .success(let event) = line.event, let index = try? finder.index(of: event.book, in: self)
+            guard case .success(let event) = line.event, let time = event.time,
+                let index = try? finder.index(of: event.book, in: self),
+                let latest = books[index].currentReading?.progress.latest?.time, time < latest
             else { continue }
-            let latest = reached[index] ?? books[index].currentReading?.progress.latest?.time
-            let time = event.time ?? .distantFuture
-            if let latest, time < latest { backdated.insert(books[index].id) }
-            reached[index] = max(latest ?? time, time)
+            backdated.insert(books[index].id)
         }
         return backdated
     }

@@ -44,6 +44,12 @@ public struct ReadingProgress: Codable, Equatable, Sendable {
     /// snapshot without its history, true once the history is loaded and for a log made new, decoded
     /// from an export or built in a test. Not part of the value's equality, nor encoded.
     public private(set) var isWhole = true
+    /// In a log loaded without its history, the time of the one entry it was loaded with (the
+    /// latest). Every entry that follows that one is held: it, and those added since. So the entry
+    /// before a time not earlier than this one is among `entries`, and a batch whose lines are late
+    /// among themselves, but not before the stored latest, needs no history. `nil` once an entry is
+    /// taken out or moved, which may leave the held ones short of that.
+    private var heldSince: Date?
     /// Entries taken back on another machine (its `undo`, come through sync) that the store's history
     /// still holds, so that loading the history does not bring them back. Kept in the store only:
     /// never exported.
@@ -65,6 +71,7 @@ public struct ReadingProgress: Codable, Equatable, Sendable {
     static func partial(entries: [Entry], withdrawn: Set<UUID>) -> ReadingProgress {
         var progress = ReadingProgress(entries: entries, withdrawn: withdrawn)
         progress.isWhole = entries.isEmpty
+        progress.heldSince = entries.count == 1 ? entries[0].time : nil
         return progress
     }
 
@@ -79,10 +86,12 @@ public struct ReadingProgress: Codable, Equatable, Sendable {
     }
 
     /// The entry at or before `time` that an entry made at `time` follows: the latest entry when
-    /// `time` is not before it, which a partial log holds; else one from the whole log.
+    /// `time` is not before it, or one of those a partial log holds when `time` is not before the
+    /// one it was loaded with (`heldSince`); else one from the whole log.
     public func entry(before time: Date, of title: String) throws(BookClubError) -> Entry? {
         guard let latest else { return nil }
         if latest.time <= time { return latest }
+        if !isWhole, let heldSince, heldSince <= time { return entries.last { $0.time <= time } }
         return try wholeEntries(of: title).last { $0.time <= time }
     }
 
@@ -147,6 +156,7 @@ extension ReadingProgress {
                 return
             }
             entries.remove(at: index)
+            heldSince = nil
         }
         add(entry)
     }
@@ -155,5 +165,6 @@ extension ReadingProgress {
     mutating func withdraw(_ id: UUID) {
         entries.removeAll { $0.id == id }
         withdrawn.insert(id)
+        heldSince = nil
     }
 }
