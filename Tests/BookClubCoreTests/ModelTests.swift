@@ -1,6 +1,7 @@
-import BookClubCore
 import Foundation
 import Testing
+
+@testable import BookClubCore
 
 @Suite struct EditorConfigTests {
     @Test func presentSeedsProgressClearsNoteAndPresents() {
@@ -225,6 +226,39 @@ import Testing
                 + "To remove it, give its whole title or its id.")
         #expect(message("dune messiah", exactly: true) == nil)
         #expect(message("neuromancer", exactly: true) == "No book matches 'neuromancer'. See `bookclub list --all`.")
+    }
+
+    /// Titles in many scripts: the forms the rules compare (its words, its letters and digits) are
+    /// those Unicode's tables give, whether a character is ASCII or not; and a batch's finder, which
+    /// makes them once, says of each reference what `resolve` says.
+    @Test func titlesInEveryScriptMatchAsUnicodeSays() throws {
+        let titles = [
+            "ノルウェイの森", "Sci-Fi: 2001 — A Space Odyssey", "מסע אל תום הלילה", "📚 Reading, Again!", "Ça ira (1789)",
+            "Der Zauberberg", "東京 物語 第2部", "Anna\u{301} Karenina", "١٠٠١ ليلة", "L'Étranger",
+        ]
+        for title in titles {
+            let lowered = title.lowercased()
+            let forms = Reference.NameForms(title)
+            #expect(forms.squeezed == String(lowered.filter { $0.isLetter || $0.isNumber }), "\(title)")
+            #expect(forms.words == lowered.split { !$0.isLetter && !$0.isNumber }, "\(title)")
+        }
+        var shelf = Library()
+        for (index, title) in titles.enumerated() {
+            shelf.addBook(Book(id: String(format: "%08x", 0xC0DE_0000 + index), title: title, added: Fixture.now))
+        }
+        #expect(try shelf.resolve("scifi").title == "Sci-Fi: 2001 — A Space Odyssey")
+        #expect(try shelf.resolve("ノルウェイ").title == "ノルウェイの森")
+        #expect(try shelf.resolve("物語 第2").title == "東京 物語 第2部")
+        #expect(try shelf.resolve("תום").title == "מסע אל תום הלילה")
+        #expect(try shelf.resolve("reading again").title == "📚 Reading, Again!")
+        var finder = BookFinder(shelf)
+        for reference in [
+            "scifi", "森", "ノルウェイ", "etranger", "l'étr", "zauber", "١٠٠١", "ca ira", "nothing", "a", "c0de",
+        ] {
+            let found = Result { try shelf.books[finder.index(of: reference, in: shelf)].title }
+            let resolved = Result { try shelf.resolve(reference).title }
+            #expect("\(found)" == "\(resolved)", "\(reference)")
+        }
     }
 
     @Test(arguments: ["nothing", "", "   ", "aaa"])

@@ -17,8 +17,13 @@ extension Library {
     /// - Parameters:
     ///   - exactly: only an id, an id prefix or a whole title (for deletions, where a guess is a risk).
     public func resolve(_ reference: String, exactly: Bool = false) throws -> Book {
+        try resolve(reference, exactly: exactly, titles: nil)
+    }
+
+    /// The same, with each book's title in the forms the rules compare, made once for many references.
+    func resolve(_ reference: String, exactly: Bool = false, titles: [Reference.NameForms]?) throws -> Book {
         try Reference.book(
-            reference, in: books, id: { $0.id }, title: { $0.title }, exactly: exactly,
+            reference, in: books, id: { $0.id }, title: { $0.title }, forms: titles, exactly: exactly,
             candidate: { BookClubError.Candidate(id: $0.id, title: $0.title, author: $0.author, added: $0.added) })
     }
 
@@ -45,14 +50,14 @@ enum Reference {
     /// match listed as `candidate` describes it. With `exactly`, a reference that names a book only by
     /// part of its title says which.
     static func book<Item>(
-        _ reference: String, in items: [Item], id: @escaping (Item) -> String, title: @escaping (Item) -> String,
-        exactly: Bool = false, candidate: (Item) -> BookClubError.Candidate
+        _ reference: String, in items: [Item], id: (Item) -> String, title: (Item) -> String,
+        forms: [NameForms]? = nil, exactly: Bool = false, candidate: (Item) -> BookClubError.Candidate
     ) throws -> Item {
-        switch matches(reference, in: items, id: id, name: title, exactly: exactly) {
+        switch matches(reference, in: items, id: id, name: title, forms: forms, exactly: exactly) {
         case .one(let item): return item
         case .none:
             guard exactly else { throw BookClubError.bookNotFound(reference) }
-            switch matches(reference, in: items, id: id, name: title) {
+            switch matches(reference, in: items, id: id, name: title, forms: forms) {
             case .none: throw BookClubError.bookNotFound(reference)
             case .one(let item): throw BookClubError.notWholeTitle(reference, candidate: candidate(item))
             case .many(let matches): throw BookClubError.ambiguousBook(reference, candidates: matches.map(candidate))
@@ -62,37 +67,64 @@ enum Reference {
         }
     }
 
+    /// A name in the forms the rules compare: lowercased, its words, and its letters and digits alone.
+    struct NameForms {
+        var lowercased: String
+        var words: [Substring]
+        var squeezed: String
+
+        init(_ name: String) {
+            lowercased = name.lowercased()
+            words = Reference.words(lowercased)
+            squeezed = Reference.squeeze(lowercased)
+        }
+    }
+
+    /// - Parameter forms: each item's name in `NameForms`, when made already; else they are made when
+    ///   the rules of ids match nothing.
     static func matches<Item>(
-        _ reference: String, in items: [Item], id: @escaping (Item) -> String, name: @escaping (Item) -> String,
-        exactly: Bool = false
+        _ reference: String, in items: [Item], id: (Item) -> String, name: (Item) -> String,
+        forms: [NameForms]? = nil, exactly: Bool = false
     ) -> Match<Item> {
         let needle = reference.lowercased().trimmed
         guard !needle.isEmpty else { return .none }
+        func first(_ rule: (Int) -> Bool) -> Match<Item>? {
+            let found = items.indices.filter(rule)
+            if found.count == 1 { return .one(items[found[0]]) }
+            return found.isEmpty ? nil : .many(found.map { items[$0] })
+        }
+        if let match = first({ id(items[$0]) == needle }) { return match }
+        if needle.count >= 4, let match = first({ id(items[$0]).hasPrefix(needle) }) { return match }
+        let names = forms ?? items.map { NameForms(name($0)) }
+        if let match = first({ names[$0].lowercased == needle }) { return match }
+        if exactly { return .none }
         let words = Self.words(needle)
         let squeezed = Self.squeeze(needle)
-        let rules: [(Item) -> Bool] = [
-            { id($0) == needle },
-            { needle.count >= 4 && id($0).hasPrefix(needle) },
-            { name($0).lowercased() == needle },
-            { name($0).lowercased().hasPrefix(needle) },
-            { !words.isEmpty && Self.containsRun(words, in: Self.words(name($0).lowercased())) },
-            { !squeezed.isEmpty && Self.squeeze(name($0).lowercased()).hasPrefix(squeezed) },
+        let rules: [(Int) -> Bool] = [
+            { names[$0].lowercased.hasPrefix(needle) },
+            { !words.isEmpty && Self.containsRun(words, in: names[$0].words) },
+            { !squeezed.isEmpty && names[$0].squeezed.hasPrefix(squeezed) },
         ]
-        for rule in exactly ? Array(rules.prefix(3)) : rules {
-            let found = items.filter(rule)
-            if found.count == 1 { return .one(found[0]) }
-            if found.count > 1 { return .many(found) }
-        }
+        for rule in rules { if let match = first(rule) { return match } }
         return .none
     }
 
-    /// Letters and digits only: `scifi` names "Sci-Fi Club".
+    /// Letters and digits only: `scifi` names "Sci-Fi Club". ASCII is told apart without Unicode's
+    /// tables, which a batch of many unknown titles would ask for every title.
     private static func squeeze(_ text: String) -> String {
-        String(text.filter { $0.isLetter || $0.isNumber })
+        String(text.filter(isLetterOrDigit))
     }
 
     private static func words(_ text: String) -> [Substring] {
-        text.split { !$0.isLetter && !$0.isNumber }
+        text.split { !Self.isLetterOrDigit($0) }
+    }
+
+    private static func isLetterOrDigit(_ character: Character) -> Bool {
+        if let ascii = character.asciiValue {
+            return (ascii >= 0x61 && ascii <= 0x7A) || (ascii >= 0x41 && ascii <= 0x5A)
+                || (ascii >= 0x30 && ascii <= 0x39)
+        }
+        return character.isLetter || character.isNumber
     }
 
     /// Whether `run` stands as consecutive words in `words`; the last word of the run may be a prefix.
@@ -120,6 +152,9 @@ struct BookFinder {
     private var titles: [String: [Int]] = [:]
     /// What each reference asked so far resolved to.
     private var found: [String: Result<Int, any Error>] = [:]
+    /// The titles in the forms the other rules compare, made for the first reference the tables do
+    /// not find (a batch of many titles no book has would otherwise make them for each).
+    private var forms: [Reference.NameForms]?
 
     public init(_ library: Library) {
         for (index, book) in library.books.enumerated() {
@@ -140,10 +175,12 @@ struct BookFinder {
 
     /// The first three rules of `Reference.matches` (an id, a unique id prefix of four characters or
     /// more, a whole title) from the tables, where they find one book.
-    private func lookUp(_ reference: String, in library: Library) throws -> Int {
+    private mutating func lookUp(_ reference: String, in library: Library) throws -> Int {
         let needle = reference.lowercased().trimmed
         if !needle.isEmpty, let one = oneMatch(needle, in: library) { return one }
-        let id = try library.resolve(reference).id
+        let titles = forms ?? library.books.map { Reference.NameForms($0.title) }
+        forms = titles
+        let id = try library.resolve(reference, titles: titles).id
         return library.books.firstIndex { $0.id == id }!
     }
 
