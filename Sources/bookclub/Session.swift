@@ -100,7 +100,10 @@ final class Session {
     /// - Parameter scope: the books to load, and which of them with their full history. A command about
     ///   one book loads only it (`library(forWriting:for:)` with its operation), so that it costs the
     ///   same however many books the store holds.
-    func library(forWriting: Bool = false, scope: LibraryScope = .everything) throws -> Store<Library> {
+    ///   - staged: the history lines the command wrote before its save (`StagedHistory`).
+    func library(
+        forWriting: Bool = false, scope: LibraryScope = .everything, staged: @escaping () -> StagedHistory? = { nil }
+    ) throws -> Store<Library> {
         precondition(!(forWriting && scope.leavesDetails), "a library without its books' details is never written")
         // A library read without the books' details serves only a read that asks for no more.
         if let libraryStore, libraryIsLocked || !forWriting, scope.leavesDetails || !libraryLeavesDetails {
@@ -111,7 +114,7 @@ final class Session {
         let store = try Store(
             persistence: storage.persistence(
                 lockTimeout: timeout, recording: forWriting ? (commandLine, services.now().wholeSeconds) : nil,
-                scope: scope, didSave: { [unowned self] in savedChange = $0 }))
+                scope: scope, didSave: { [unowned self] in savedChange = $0 }, staged: staged))
         libraryStore = store
         libraryIsLocked = forWriting
         libraryLeavesDetails = scope.leavesDetails

@@ -211,6 +211,77 @@ import Testing
                 == "Imported 0 books; 2 already in the store. Imported 0 clubs; 1 already in the store.\n")
     }
 
+    /// A backup put back: the export of a store kept by commands, imported into an empty store of
+    /// another home (a few books at a time, `ExportRestore`), exports as it was, byte for byte; it is
+    /// one change, which `undo` takes back whole.
+    @Test func aBackupPutBackIntoAnEmptyStoreExportsAsItWas() throws {
+        defer { bookclub.cleanUp() }
+        _ = try bookclub.add("ノルウェイの森", "--author", "村上春樹", "--pages", "296")
+        _ = try bookclub.add("מסע אל תום הלילה", "--pages", "500")
+        _ = try bookclub.add("📚 Reading, Again!", "--pages", "120")
+        for (page, note) in [(20, "ワタナベ"), (80, "{\"not\": [json]}"), (150, "")] {
+            let extra = note.isEmpty ? [] : ["--note", note]
+            #expect(try bookclub.run(["progress", "ノルウェイ", String(page)] + extra).exitCode == 0)
+        }
+        #expect(try bookclub.run("progress", "מסע", "30", "--note", "שלום").exitCode == 0)
+        #expect(try bookclub.run("finish", "📚").exitCode == 0)
+        #expect(try bookclub.run("reread", "📚").exitCode == 0)
+        #expect(try bookclub.run("progress", "📚", "10").exitCode == 0)
+        #expect(try bookclub.run("club", "add", "読書会").exitCode == 0)
+        #expect(try bookclub.run("export", "--format", "json", "--output", "backup.json").exitCode == 0)
+        let backup = try Data(contentsOf: URL(fileURLWithPath: bookclub.home + "/backup.json"))
+
+        let other = ["--store", bookclub.home + "/restored/store.json"]
+        let restored = try bookclub.run(other + ["import", "json", "backup.json"])
+        #expect(
+            restored
+                == .init(
+                    stdout: "",
+                    stderr:
+                        "Imported 3 books: 3 reading; 0 already in the store. Imported 1 club; 0 already in the store.\n",
+                    exitCode: 0), "\(restored)")
+        #expect(try bookclub.run(other + ["export", "--format", "json", "--output", "again.json"]).exitCode == 0)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: bookclub.home + "/again.json")) == backup)
+        #expect(try bookclub.run(other + ["doctor"]).exitCode == 0)
+        let history = try bookclub.run(other + ["history", "--json"]).stdout
+        let changes = try #require(try JSONSerialization.jsonObject(with: Data(history.utf8)) as? [[String: Any]])
+        #expect(changes.map { $0["command"] as? String } == ["--store \(other[1]) import json backup.json"])
+        #expect(try bookclub.run(other + ["undo"]).exitCode == 0)
+        #expect(try bookclub.run(other + ["list", "--all"]).stdout.isEmpty)
+    }
+
+    /// A file bad past its first megabyte, in an entry only the history keeps: putting it back gives
+    /// way to reading it whole, which names what is wrong; nothing is imported, and the history the
+    /// restore began is cut back.
+    @Test func aBackupBadDeepInsideIsRefusedAsAWholeReadRefusesIt() throws {
+        defer { bookclub.cleanUp() }
+        var library = Library()
+        for index in 0..<12 {
+            let entries = (0..<400).map { step in
+                ReadingProgress.Entry(
+                    id: UUID(), progress: Double(step + 1) / 410, page: step + 1,
+                    time: Date(timeIntervalSince1970: 1_700_000_000 + Double(index * 1000 + step) * 3600),
+                    note: step % 7 == 0 ? "ノート \(step)" : nil)
+            }
+            library.books.append(
+                Book(
+                    id: String(format: "b%03d", index), title: "Book \(index)", pages: 410, added: Fixture.now,
+                    readings: [Reading(started: nil, progress: ReadingProgress(entries: entries))]))
+        }
+        var text = String(decoding: try LibraryExport(library).encoded(), as: UTF8.self)
+        let deep = try #require(text.ranges(of: #/"page" : 200,/#).last)
+        text.replaceSubrange(deep, with: #""page" : -5,"#)
+        try text.write(toFile: bookclub.home + "/bad.json", atomically: true, encoding: .utf8)
+        let result = try bookclub.run("import", "json", "bad.json")
+        #expect(result.exitCode == 65)
+        #expect(
+            result.stderr.hasPrefix("Error: bad.json: ") && result.stderr.contains("`page`")
+                && result.stderr.contains("Book 11"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: bookclub.storePath))
+        let history = FileManager.default.contents(atPath: bookclub.storePath + ".history") ?? Data()
+        #expect(history.isEmpty)
+    }
+
     @Test func aMalformedFileExits65NamingTheLineAndLeavesTheStoreAlone() throws {
         defer { bookclub.cleanUp() }
         _ = try bookclub.add("Dune", "--pages", "412")

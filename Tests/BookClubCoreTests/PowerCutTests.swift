@@ -249,6 +249,34 @@ import Testing
         try explore("import", setup: ["add Dune --pages 412"], steps: [Step(arguments: ["import", "goodreads", file])])
     }
 
+    /// A backup put back into an empty store (`ExportRestore`): the entries but each reading's latest
+    /// are written to the history in parts before the save, which syncs them before its commit. A
+    /// large one makes a new snapshot, which syncs the history anyway; a small one into a store whose
+    /// books were all removed is appended to the journal, which carries only the latest entries.
+    @Test(arguments: [(books: 6, entries: 700), (books: 2, entries: 4)])
+    func importOfABackupIntoAnEmptyStore(books: Int, entries count: Int) throws {
+        var library = Library()
+        for index in 0..<books {
+            let entries = (0..<count).map { step -> ReadingProgress.Entry in
+                let time = Date(timeIntervalSince1970: 1_700_000_000 + Double(index * 1000 + step) * 3600)
+                let note: String? = step % 5 == 0 ? "ノート \(step) מסע" : nil
+                return ReadingProgress.Entry(
+                    id: UUID(), progress: Double(step + 1) / Double(count + 10), page: step + 1, time: time, note: note)
+            }
+            library.books.append(
+                Book(
+                    id: String(format: "b%03d", index), title: "本 \(index)", pages: count + 10, added: Fixture.now,
+                    readings: [Reading(id: UUID(), started: nil, progress: ReadingProgress(entries: entries))]))
+        }
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("backup-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try LibraryExport(library).encoded().write(to: file)
+        try explore(
+            "import json \(books)",
+            setup: books > 2 ? [] : ["add Dune --pages 412", "progress dune 100", "remove dune --yes"],
+            steps: [Step(arguments: ["import", "json", file.path])])
+    }
+
     @Test func logFromStandardInput() throws {
         let lines = [
             #"{"book": "dune", "page": 40}"#, #"{"book": "kindred", "percent": 30, "note": "ノート"}"#,

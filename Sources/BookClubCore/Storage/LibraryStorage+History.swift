@@ -223,3 +223,28 @@ extension LibraryStorage {
         return (writer.take(), tails)
     }
 }
+
+/// History lines a command wrote past the store's committed length before its save, a few books at a
+/// time rather than held in memory (the entries of an export put back into an empty store): the save
+/// writes its own lines after them, chains each book's first to its last staged line, syncs them and
+/// commits them with its change. Until then they are bytes no commit counts, as a stopped save leaves.
+public struct StagedHistory: Sendable {
+    /// The committed length of the history they were written from.
+    public var base: Int
+    /// How many bytes were written from `base`.
+    public var length = 0
+    /// Where each book's last staged line begins.
+    public var tails: [Book.ID: Int] = [:]
+
+    public init(base: Int) {
+        self.base = base
+    }
+}
+
+extension LibraryStorage {
+    /// How much of the history the store's commit counts, where a command stages lines
+    /// (`StagedHistory`); read by the holder of the store's lock.
+    public func committedHistoryLength() throws -> Int {
+        try readFiles(locked: true).commit.historyLength
+    }
+}

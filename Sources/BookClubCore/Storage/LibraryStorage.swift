@@ -72,18 +72,21 @@ public struct LibraryStorage {
     ///     are. A scope that leaves the books' details out (`LibraryScope.listing`) is for reading
     ///     only: a save stops the process.
     ///   - didSave: told what each save changed, once it is committed (for the hooks and the sync log).
+    ///   - staged: the history lines the command wrote before its save (`StagedHistory`), asked for
+    ///     when it saves.
     public func persistence(
         lockTimeout: Double?, recording: (command: String, time: Date)? = nil, scope: LibraryScope = .everything,
-        didSave: ((LibraryDiff) -> Void)? = nil
+        didSave: ((LibraryDiff) -> Void)? = nil, staged: @escaping () -> StagedHistory? = { nil }
     ) -> Persistence<Library> {
-        persistence(lockTimeout: lockTimeout, recording: recording, scope: scope, didSave: didSave) {
+        persistence(lockTimeout: lockTimeout, recording: recording, scope: scope, didSave: didSave, staged: staged) {
             try readFiles(locked: lockTimeout != nil)
         }
     }
 
     func persistence(
         lockTimeout: Double?, recording: (command: String, time: Date)?, scope: LibraryScope,
-        didSave: ((LibraryDiff) -> Void)? = nil, read: @escaping () throws -> LibraryFiles
+        didSave: ((LibraryDiff) -> Void)? = nil, staged: @escaping () -> StagedHistory? = { nil },
+        read: @escaping () throws -> LibraryFiles
     ) -> Persistence<Library> {
         var files: LibraryFiles?
         var unlock: (() -> Void)?
@@ -104,15 +107,22 @@ public struct LibraryStorage {
                 // Everything that can fail comes before the first byte is written: the kind of each
                 // file, the history's length, every byte to write (a new snapshot decodes every book).
                 try checkFiles(committed: current.commit)
+                let staged = staged() ?? StagedHistory(base: current.commit.historyLength)
+                guard staged.base == current.commit.historyLength,
+                    try fileSystem.size(historyPath) ?? 0 >= staged.base + staged.length
+                else {
+                    throw BookClubError.io(
+                        path: historyPath, cause: "changed while a command wrote to it; nothing was changed")
+                }
                 let tails = LibraryFiles.HistoryTails(current)
                 let diff = LibraryDiff(from: old, to: new)
                 let (lines, newTails) = try Self.historyLines(
-                    diff, at: current.commit.historyLength, tail: tails.tail(of:))
+                    diff, at: staged.base + staged.length, tail: { staged.tails[$0] ?? tails.tail(of: $0) })
                 let commit = LibraryFiles.Commit(
-                    historyLength: current.commit.historyLength + lines.count, state: ids.hex())
+                    historyLength: staged.base + staged.length + lines.count, state: ids.hex())
                 var (transaction, revert) = try Self.transaction(
                     diff, commit: commit, before: current.commit,
-                    tail: { newTails[$0] ?? tails.tail(of: $0) }, oldTail: tails.tail(of:))
+                    tail: { newTails[$0] ?? staged.tails[$0] ?? tails.tail(of: $0) }, oldTail: tails.tail(of:))
                 let undo = try recording.map { recording in
                     let change = UndoRecord(
                         time: recording.time, command: recording.command,
@@ -124,9 +134,16 @@ public struct LibraryStorage {
                 // looked for in one log, so those set aside are synced and a commit that carries
                 // nothing says so.
                 if current.carried.undoIsSetAside { try current.settleCarried() }
-                transaction.carried = LibraryFiles.Carried(
-                    history: lines,
-                    undo: undo.map { LibraryFiles.CarriedUndo(line: $0.line, offset: $0.offset, rotates: $0.rotates) })
+                // Lines staged before the save lie between those the journal carries and these: a commit
+                // after staged lines carries nothing, and stands on the history and the log synced.
+                transaction.carried =
+                    staged.length > 0
+                    ? nil
+                    : LibraryFiles.Carried(
+                        history: lines,
+                        undo: undo.map {
+                            LibraryFiles.CarriedUndo(line: $0.line, offset: $0.offset, rotates: $0.rotates)
+                        })
                 let plan = try current.plan(transaction)
 
                 // A failure from here on undoes what was written, so that a failed command changes no file.
@@ -137,8 +154,12 @@ public struct LibraryStorage {
                     // the commit when a file the commit depends on may be new to it. The history is,
                     // while no commit has counted a byte of it (a stopped writer may have created it).
                     var syncsFolder = undo?.isNewToTheStore ?? false
+                    if staged.length > 0 {
+                        rollback.append { _ = try? fileSystem.append(historyPath, Data(), staged.base) }
+                        syncsFolder = syncsFolder || staged.base == 0
+                    }
                     if !lines.isEmpty {
-                        let length = current.commit.historyLength
+                        let length = staged.base + staged.length
                         try fileSystem.write(historyPath, lines, length)
                         rollback.append { _ = try? fileSystem.append(historyPath, Data(), length) }
                         syncsFolder = syncsFolder || length == 0

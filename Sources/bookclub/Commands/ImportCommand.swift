@@ -172,12 +172,36 @@ struct ImportCommand: Command {
     }
 
     func run(_ format: ImportFormat, in session: Session) throws {
+        if format == .json, !dryRun, file != "-", try restore(in: session) { return }
         // The file is read and checked before the store is opened: a bad file leaves the store alone.
         try merge(
             ImportFile(
                 read(in: session), format: format, path: shownPath, now: session.now().wholeSeconds,
                 timeZone: session.timeZone,
                 makeID: session.makeID, ids: session.ids), in: session)
+    }
+
+    /// An export put back into an empty store that syncs with no folder, a few books at a time
+    /// (`ExportRestore`); `false` when the store is not such a one, or the file is not one the restore
+    /// is sure of (then read whole, which says what is wrong).
+    func restore(in session: Session) throws -> Bool {
+        guard !StoreSync.hasJoined(session.storage) else { return false }
+        var staged: StagedHistory?
+        let library = try session.library(forWriting: true, staged: { staged }).state
+        guard library.books.isEmpty, library.clubs.isEmpty else { return false }
+        let restored: (file: ImportFile, staged: StagedHistory)
+        do {
+            restored = try ExportRestore.stage(
+                file: absolutePath(in: session), shownPath: shownPath, fileSystem: session.fileSystem,
+                storage: session.storage, base: session.storage.committedHistoryLength())
+        } catch is ExportRestore.GaveWay {
+            return false
+        } catch BookClubError.io(let path, let cause) where path == absolutePath(in: session) {
+            throw BookClubError.io(path: shownPath, cause: cause)
+        }
+        staged = restored.staged
+        try merge(restored.file, in: session)
+        return true
     }
 
     /// An export, read and checked, merged as one change (or, in a dry run, only planned).
