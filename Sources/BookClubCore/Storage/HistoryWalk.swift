@@ -384,10 +384,11 @@ extension LibraryStorage {
     ///   - leavingDetails: the books come without their `details` (as `LibraryScope.listing` has them).
     ///   - arranging: puts the books (each with its latest entries) in the order to go through them,
     ///     rather than the store's: `Library.inExportOrder`, say.
+    ///   - locked: the caller holds the store's lock (the files may be mended as a writer mends them).
     public func historyWalk(
-        leavingDetails: Bool = false, arranging: (([Book]) -> [Book])? = nil
+        leavingDetails: Bool = false, arranging: (([Book]) -> [Book])? = nil, locked: Bool = false
     ) throws -> HistoryWalk {
-        var files = try readFiles(locked: false)
+        var files = try readFiles(locked: locked)
         var library = try files.library(in: leavingDetails ? .listing : .everything)
         if let arranging { library.books = arranging(library.books) }
         return HistoryWalk(library: library, storage: self, length: files.commit.historyLength)

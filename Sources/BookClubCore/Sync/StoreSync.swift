@@ -151,6 +151,22 @@ public struct StoreSync {
                 return report
             }
         }
+        // The first machine in a new folder sends the library a few books at a time.
+        let (logs, unopened) = folder.contents()
+        if capture, logs.isEmpty, unopened.isEmpty, state.files.isEmpty {
+            let join = try Sync.sendWhole(
+                storage.historyWalk(locked: true), folder: folder, state: state, now: now, name: name)
+            if !join.books.isEmpty || join.clubs != nil {
+                let store = try store(LibraryScope.books(Set(join.books.map(\.id))).withHistory)
+                store.update { library in
+                    for book in join.books { if let index = library.index(of: book.id) { library.books[index] = book } }
+                    if let clubs = join.clubs { library.clubs = clubs }
+                }
+                try store.save()
+            }
+            try keep(join.state)
+            return join.report
+        }
         let store = try store(.everything.withHistory)
         let result = try Sync.reconcile(
             store.state, folder: folder, state: state, capture: capture, now: now, name: name,

@@ -177,6 +177,11 @@ public struct SyncFolder {
         guard !operations.isEmpty else { return }
         var data = Data()
         for operation in operations { data += SyncLine.encode(operation) }
+        try append(encoded: data, device: device, at: length)
+    }
+
+    /// The same, the operations' lines given.
+    func append(encoded data: Data, device: String, at length: Int) throws {
         try fileSystem.appendPlain(logPath(of: device), data, length)
         if length == 0 { try fileSystem.syncFolder(logPath(of: device)) }
     }
