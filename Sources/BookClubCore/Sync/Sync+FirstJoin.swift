@@ -6,7 +6,7 @@
 
 extension Sync {
     /// The most a part of the log written at once holds, in bytes.
-    static let logPart = 4 << 20
+    static let logPart = 1 << 20
 
     /// What `sendWhole` did: the state to keep, the report, and the books and clubs the operations
     /// make where they are not the store's own (none, unless a value does not go through an operation
