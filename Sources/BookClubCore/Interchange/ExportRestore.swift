@@ -105,32 +105,13 @@ public enum ExportRestore {
             let start = position
             var end = start
             if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") || first == UInt8(ascii: "\"") {
-                var depth = 0
-                var inString = false
-                var escaped = false
+                var nesting = JSONNesting()
                 repeat {
                     guard try has(end) else { throw GaveWay() }
-                    let byte = buffer[end]
+                    nesting.take(buffer[end])
                     end += 1
-                    if inString {
-                        if escaped {
-                            escaped = false
-                        } else if byte == UInt8(ascii: "\\") {
-                            escaped = true
-                        } else if byte == UInt8(ascii: "\"") {
-                            inString = false
-                        }
-                        continue
-                    }
-                    switch byte {
-                    case UInt8(ascii: "\""): inString = true
-                    case UInt8(ascii: "{"), UInt8(ascii: "["):
-                        depth += 1
-                        guard depth <= JSONCoding.maximumDepth - 2 else { throw GaveWay() }
-                    case UInt8(ascii: "}"), UInt8(ascii: "]"): depth -= 1
-                    default: break
-                    }
-                } while depth > 0 || inString
+                    guard nesting.depth <= JSONCoding.maximumDepth - 2 else { throw GaveWay() }
+                } while nesting.depth > 0 || nesting.inString
             } else {
                 while try has(end), !Self.ends(buffer[end]) { end += 1 }
             }

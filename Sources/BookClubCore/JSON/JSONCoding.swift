@@ -28,28 +28,10 @@ public enum JSONCoding {
     /// Whether `data` nests arrays and objects no deeper than `maximumDepth`.
     static func isShallow(_ data: Data) -> Bool {
         data.withUnsafeBytes { bytes in
-            var depth = 0
-            var inString = false
-            var escaped = false
+            var nesting = JSONNesting()
             for byte in bytes {
-                if inString {
-                    if escaped {
-                        escaped = false
-                    } else if byte == UInt8(ascii: "\\") {
-                        escaped = true
-                    } else if byte == UInt8(ascii: "\"") {
-                        inString = false
-                    }
-                    continue
-                }
-                switch byte {
-                case UInt8(ascii: "\""): inString = true
-                case UInt8(ascii: "["), UInt8(ascii: "{"):
-                    depth += 1
-                    if depth > maximumDepth { return false }
-                case UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
-                default: break
-                }
+                nesting.take(byte)
+                if nesting.depth > maximumDepth { return false }
             }
             return true
         }
@@ -120,6 +102,33 @@ public enum JSONCoding {
         if name.hasPrefix("Array<") { return "a list" }
         if name == "Double" || name == "Int" { name = "number" }
         return ("AEIOU".contains(name.prefix(1)) ? "an " : "a ") + name
+    }
+}
+
+/// Follows how deep JSON text nests, a byte at a time, passing over strings.
+struct JSONNesting {
+    /// The arrays and objects open.
+    private(set) var depth = 0
+    private(set) var inString = false
+    private var escaped = false
+
+    mutating func take(_ byte: UInt8) {
+        if inString {
+            if escaped {
+                escaped = false
+            } else if byte == UInt8(ascii: "\\") {
+                escaped = true
+            } else if byte == UInt8(ascii: "\"") {
+                inString = false
+            }
+            return
+        }
+        switch byte {
+        case UInt8(ascii: "\""): inString = true
+        case UInt8(ascii: "["), UInt8(ascii: "{"): depth += 1
+        case UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
+        default: break
+        }
     }
 }
 
