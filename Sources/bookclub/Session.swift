@@ -97,9 +97,10 @@ final class Session {
     /// reads does not lock. A library first opened for reading (as `progress --edit` does before the
     /// editor opens) is read again under the lock when it is opened for writing.
     ///
-    /// - Parameter scope: the books to load, and which of them with their full history. A command about
-    ///   one book loads only it (`library(forWriting:for:)` with its operation), so that it costs the
-    ///   same however many books the store holds.
+    /// - Parameters:
+    ///   - scope: the books to load, and which of them with their full history. A command about one
+    ///     book loads only it (`library(forWriting:for:)` with its operation), so that it costs the
+    ///     same however many books the store holds.
     ///   - staged: the history lines the command wrote before its save (`StagedHistory`).
     func library(
         forWriting: Bool = false, scope: LibraryScope = .everything, staged: @escaping () -> StagedHistory? = { nil }
