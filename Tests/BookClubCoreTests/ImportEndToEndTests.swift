@@ -320,6 +320,11 @@ import Testing
         #expect(folder.exitCode == 74)
         #expect(folder.stderr.hasPrefix("Error: \(bookclub.home): cannot read"))
         #expect(!FileManager.default.fileExists(atPath: bookclub.storePath))
+        // A backup that is not there opens no store, not even its lock.
+        #expect(
+            try bookclub.run("import", "json", "nope.json")
+                == .init(stdout: "", stderr: "Error: nope.json: no such file\n", exitCode: 74))
+        #expect(!FileManager.default.fileExists(atPath: bookclub.storePath + ".lock"))
     }
 
     @Test func theSourceIsOneOfTheFormats() throws {

@@ -185,7 +185,9 @@ struct ImportCommand: Command {
     /// (`ExportRestore`); `false` when the store is not such a one, or the file is not one the restore
     /// is sure of (then read whole, which says what is wrong).
     func restore(in session: Session) throws -> Bool {
-        guard !StoreSync.hasJoined(session.storage) else { return false }
+        // A file that is not there is said so before any store is opened, as a whole read says it.
+        guard !StoreSync.hasJoined(session.storage), (try? session.fileSystem.size(absolutePath(in: session))) != nil
+        else { return false }
         var staged: StagedHistory?
         let library = try session.library(forWriting: true, staged: { staged }).state
         guard library.books.isEmpty, library.clubs.isEmpty else { return false }
