@@ -101,13 +101,15 @@ final class Session {
     ///   - scope: the books to load, and which of them with their full history. A command about one
     ///     book loads only it (`library(forWriting:for:)` with its operation), so that it costs the
     ///     same however many books the store holds.
-    ///   - staged: the history lines the command wrote before its save (`StagedHistory`).
+    ///   - staged: the history lines the command wrote before its save (`StagedHistory`); only for
+    ///     the library's first opening.
     func library(
         forWriting: Bool = false, scope: LibraryScope = .everything, staged: @escaping () -> StagedHistory? = { nil }
     ) throws -> Store<Library> {
         precondition(!(forWriting && scope.leavesDetails), "a library without its books' details is never written")
         // A library read without the books' details serves only a read that asks for no more.
         if let libraryStore, libraryIsLocked || !forWriting, scope.leavesDetails || !libraryLeavesDetails {
+            precondition(staged() == nil, "staged history lines for a library opened already")
             return libraryStore
         }
         if !forWriting { noteMissingStore() }

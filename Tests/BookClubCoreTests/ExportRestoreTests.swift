@@ -159,6 +159,7 @@ import Testing
             ("another format", document.replacing(#""format" : "bookclub-export""#, with: #""format" : "other""#)),
             ("a later version", document.replacing(#""version" : 1"#, with: #""version" : 2"#)),
             ("no clubs", document.replacing(#""clubs" : ["#, with: #""clubz" : ["#)),
+            ("a member not JSON", document.replacing(#""books" : ["#, with: #""x" : tru, "books" : ["#)),
             ("a book twice", document.replacing(#""books" : ["#, with: #""books" : ["# + firstBook + ",")),
             ("an entry out of bounds", badEntry),
             (

@@ -248,6 +248,32 @@ import Testing
         #expect(changes.map { $0["command"] as? String } == ["--store \(other[1]) import json backup.json"])
         #expect(try bookclub.run(other + ["undo"]).exitCode == 0)
         #expect(try bookclub.run(other + ["list", "--all"]).stdout.isEmpty)
+
+        // From a pipe (`<(zcat backup.json.gz)`, `/dev/stdin`), which is read once and whole.
+        let piped = ["--store", bookclub.home + "/piped/store.json"]
+        let fromPipe = try bookclub.run(
+            piped + ["import", "json", "/dev/stdin"], input: String(decoding: backup, as: UTF8.self))
+        #expect(fromPipe.exitCode == 0 && fromPipe.stderr == restored.stderr, "\(fromPipe)")
+        #expect(try bookclub.run(piped + ["export", "--format", "json", "--output", "piped.json"]).exitCode == 0)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: bookclub.home + "/piped.json")) == backup)
+    }
+
+    /// A backup put back into a store whose history is a link: refused before a line is staged, and
+    /// the file the link names is left as it was.
+    @Test func aBackupIsNotStagedThroughALinkedHistory() throws {
+        defer { bookclub.cleanUp() }
+        _ = try bookclub.add("ノルウェイの森", "--pages", "296")
+        for page in [20, 80, 150] { #expect(try bookclub.run("progress", "ノルウェイ", String(page)).exitCode == 0) }
+        #expect(try bookclub.run("export", "--format", "json", "--output", "backup.json").exitCode == 0)
+        let other = bookclub.home + "/linked/store.json"
+        try FileManager.default.createDirectory(atPath: bookclub.home + "/linked", withIntermediateDirectories: true)
+        try Data().write(to: URL(fileURLWithPath: bookclub.home + "/elsewhere"))
+        try FileManager.default.createSymbolicLink(
+            atPath: other + ".history", withDestinationPath: bookclub.home + "/elsewhere")
+        let result = try bookclub.run("--store", other, "import", "json", "backup.json")
+        #expect(result.exitCode == 74 && result.stderr.contains("is a symbolic link"), "\(result)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: bookclub.home + "/elsewhere")).isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: other))
     }
 
     /// A file bad past its first megabyte, in an entry only the history keeps: putting it back gives

@@ -252,7 +252,8 @@ import Testing
     /// A backup put back into an empty store (`ExportRestore`): the entries but each reading's latest
     /// are written to the history in parts before the save, which syncs them before its commit. A
     /// large one makes a new snapshot, which syncs the history anyway; a small one into a store whose
-    /// books were all removed is appended to the journal, which carries only the latest entries.
+    /// books were all removed is appended to the journal, which then carries no history lines: the
+    /// staged ones lie before the save's own.
     @Test(arguments: [(books: 6, entries: 700), (books: 2, entries: 4)])
     func importOfABackupIntoAnEmptyStore(books: Int, entries count: Int) throws {
         var library = Library()

@@ -16,8 +16,8 @@
 ///                                              storage: storage, base: storage.committedHistoryLength())
 /// ```
 public enum ExportRestore {
-    /// The file is not one the restore is sure of (not JSON, not a bookclub export, a book that is
-    /// not sound): nothing is left staged, and reading the file whole says what is wrong.
+    /// The file is not one the restore is sure of (not a plain file, not JSON, not a bookclub export,
+    /// a member an export does not have, a book that is not sound): nothing is left staged, and reading the file whole says what is wrong.
     public struct GaveWay: Error {}
 
     /// The most one book may take in the file; a larger one gives way to reading the file whole.
@@ -34,6 +34,9 @@ public enum ExportRestore {
     public static func stage(
         file path: String, shownPath: String, fileSystem: FileSystem, storage: LibraryStorage, base: Int
     ) throws -> (file: ImportFile, staged: StagedHistory) {
+        // A pipe, or a link to one (`<(zcat backup.json.gz)`, `/dev/stdin`), is read once and whole.
+        guard fileSystem.kind(path) == nil || fileSystem.realPath(path).map({ fileSystem.kind($0) == nil }) == true
+        else { throw GaveWay() }
         var restore = Restore(
             source: Source { try fileSystem.readRange(path, $0, $1) }, shownPath: shownPath,
             staged: StagedHistory(base: base))
@@ -153,7 +156,8 @@ public enum ExportRestore {
                 case "clubs": clubs = try decode([Club].self, source.value())
                 case "format": format = try decode(String.self, source.value())
                 case "version": version = try decode(Int.self, source.value())
-                default: _ = try source.value()
+                // A member an export does not have: the whole read says whether it may be there.
+                default: throw GaveWay()
                 }
                 guard let next = try source.peek() else { throw GaveWay() }
                 source.position += 1

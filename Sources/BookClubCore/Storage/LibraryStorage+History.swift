@@ -243,8 +243,11 @@ public struct StagedHistory: Sendable {
 
 extension LibraryStorage {
     /// How much of the history the store's commit counts, where a command stages lines
-    /// (`StagedHistory`); read by the holder of the store's lock.
+    /// (`StagedHistory`); read by the holder of the store's lock, once the store's files are checked as
+    /// a save checks them, so that nothing is staged into a file the save would refuse.
     public func committedHistoryLength() throws -> Int {
-        try readFiles(locked: true).commit.historyLength
+        let commit = try readFiles(locked: true).commit
+        try checkFiles(committed: commit)
+        return commit.historyLength
     }
 }

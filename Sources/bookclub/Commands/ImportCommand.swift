@@ -173,7 +173,7 @@ struct ImportCommand: Command {
 
     func run(_ format: ImportFormat, in session: Session) throws {
         if format == .json, !dryRun, file != "-", try restore(in: session) { return }
-        // The file is read and checked before the store is opened: a bad file leaves the store alone.
+        // The file is read and checked before the library changes: a bad file leaves the store alone.
         try merge(
             ImportFile(
                 read(in: session), format: format, path: shownPath, now: session.now().wholeSeconds,
