@@ -74,6 +74,52 @@ import Testing
         #expect(failures > 0, "the fault was reached at least once")
     }
 
+    /// A batch whose history lines are more than a part (`StagedHistory.part`) is written a part at a
+    /// time as its lines are made: a failure at any write or fsync, before or after the parts, cuts
+    /// them back, and the store is as it was, its history to the byte.
+    @Test(arguments: [
+        (InjectedFault.Call.write, ENOSPC, "No space left on device"), (.fsync, EIO, "Input/output error"),
+    ])
+    func aFailureDuringALargeBatchLeavesTheStoreAsItWas(_ call: InjectedFault.Call, _ code: Int32, _ cause: String)
+        throws
+    {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("bookclub-faults-\(UUID().uuidString)")
+            .path
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let store = home + "/.local/share/bookclub/store.json"
+        for title in ["Dune", "ノルウェイの森", "מסע אל תום הלילה"] {
+            #expect(InProcess.run(["add", title, "--pages", "9000"], home: home).code == 0)
+        }
+        #expect(InProcess.run(["progress", "dune", "100", "--note", "the spice"], home: home).code == 0)
+        let lines = (0..<6_000).map { index in
+            let book = ["dune", "ノルウェイ", "מסע"][index % 3]
+            let time = Date(timeIntervalSince1970: 1_750_000_000 + Double(index) * 600).formatted(.iso8601)
+            return #"{"book": "\#(book)", "page": \#(200 + index / 3), "time": "\#(time)", "note": "ノート \#(index)"}"#
+        }
+        let files = [store, store + ".journal", store + ".history", store + ".undo"]
+        let before = files.map { FileManager.default.contents(atPath: $0) }
+        var failures = 0
+        for occurrence in 1...40 {
+            let result = InProcess.run(
+                ["log", "--stdin"], home: home, fileSystem: .live(injecting: call, occurrence: occurrence, code: code),
+                stdin: lines)
+            if result.code == 0 {  // past the last call of that kind
+                #expect(result.stderr == "Logged 6000 entries on 3 books.\n")
+                break
+            }
+            failures += 1
+            #expect(result.code == 74 && result.stderr.contains(cause), "\(call) #\(occurrence): \(result.stderr)")
+            #expect(
+                files.map { FileManager.default.contents(atPath: $0) } == before,
+                "\(call) #\(occurrence): the store changed")
+        }
+        // A part of the history and the rest of it, then the undo log and the journal.
+        #expect(failures >= (call == .write ? 4 : 1), "\(failures)")
+        let shown = InProcess.run(["show", "ノルウェイ", "--json"], home: home)
+        #expect(shown.code == 0 && shown.stdout.contains("\"page\" : 2199"))
+        #expect(InProcess.run(["doctor"], home: home).code == 0)
+    }
+
     /// Runs `progress dune +1` with the nth call of a kind failing, for n = 1, 2, ... until it succeeds,
     /// checking each failure; returns how many there were.
     private func failEachCall(

@@ -288,6 +288,22 @@ import Testing
             steps: [Step(arguments: ["log", "--stdin"], stdin: lines)])
     }
 
+    /// A batch whose history lines are more than a part (`StagedHistory.part`): they are written a part
+    /// at a time as they are made, and the commit after them carries none in the journal.
+    @Test func logOfALargeBatchFromStandardInput() throws {
+        let lines = (0..<6_000).map { index in
+            let book = ["dune", "kindred", "ノルウェイ"][index % 3]
+            let time = Date(timeIntervalSince1970: 1_750_000_000 + Double(index) * 600).formatted(.iso8601)
+            return #"{"book": "\#(book)", "page": \#(10 + index / 3), "time": "\#(time)", "note": "ノート \#(index)"}"#
+        }
+        try explore(
+            "log --stdin, large",
+            setup: [
+                "add Dune --pages 9000", "add Kindred --pages 9000", "add ノルウェイの森 --pages 9000", "progress dune 5",
+            ],
+            steps: [Step(arguments: ["log", "--stdin"], stdin: lines)])
+    }
+
     @Test func migrationOfAnEarlierSchema() throws {
         let home = Self.newHome()
         defer { try? FileManager.default.removeItem(atPath: home) }

@@ -23,7 +23,7 @@ public enum ExportRestore {
     /// The most one book may take in the file; a larger one gives way to reading the file whole.
     static let largestBook = 64 << 20
     /// How much of the file is read at once, and of the history written at once.
-    static let part = 1 << 20
+    static let part = StagedHistory.part
 
     /// Reads the export at `path` and writes every entry but each reading's latest to the history of
     /// `storage`, from `base` (its committed length); returns the file, its books holding only

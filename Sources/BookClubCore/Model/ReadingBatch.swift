@@ -258,6 +258,18 @@ extension Library {
         // A batch adds and renames no book: each reference is resolved once.
         var finder = BookFinder(self)
         var touched = Set<Book.ID>()
+        // Room for each book's lines made at once: a batch of 100,000 lines adds as many entries.
+        var counts: [Int: Int] = [:]
+        for (_, parsed) in lines {
+            guard case .success(let event) = parsed, let index = try? finder.index(of: event.book, in: self) else {
+                continue
+            }
+            counts[index, default: 0] += 1
+        }
+        for (index, count) in counts where count > 1 {
+            guard let reading = books[index].readings.indices.last else { continue }
+            books[index].readings[reading].progress.reserve(count)
+        }
         for (number, parsed) in lines {
             let reason: String
             do {

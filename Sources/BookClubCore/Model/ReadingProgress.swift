@@ -117,6 +117,12 @@ public struct ReadingProgress: Codable, Equatable, Sendable {
         }
     }
 
+    /// Makes room for `count` more entries at once, for a batch that adds them one by one: the
+    /// entries grow by exactly as much, where adding one at a time doubles their room each time.
+    mutating func reserve(_ count: Int) {
+        entries.reserveCapacity(entries.count + count)
+    }
+
     /// Adds an entry in its place (`Entry.precedes`).
     public mutating func add(_ entry: Entry) {
         // Looked for from the end, where a new entry most often goes.

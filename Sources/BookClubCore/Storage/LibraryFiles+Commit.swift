@@ -39,7 +39,11 @@ extension LibraryFiles {
             previousGeneration: try self.generation.map { try journalGenerationOnDisk() ?? $0 } ?? "",
             historyLength: next.commit.historyLength,
             schemaVersion: LibraryStorage.schemaVersion, state: next.commit.state)
-        return .fold(snapshot: try Self.snapshot(document, books: next.snapshotBooksToWrite()), generation: generation)
+        // About the snapshot and the journal it folds: room made once, not doubled as it is written.
+        let room = snapshotSize + (journalLength ?? 0) + (64 << 10)
+        return .fold(
+            snapshot: try Self.snapshot(document, books: next.snapshotBooksToWrite(), room: room),
+            generation: generation)
     }
 
     /// The generation the journal on disk starts with: the snapshot's own, or, after a fold cut short,
@@ -71,8 +75,9 @@ extension LibraryFiles {
 
     /// The snapshot's bytes, as JSONEncoder writes `document` (pretty, sorted keys) and a line break;
     /// the books written by hand (JSONEncoder spends about 10 µs an entry), or, given `books`, those.
-    static func snapshot(_ document: Document, books: [SnapshotBook]? = nil) throws -> Data {
+    static func snapshot(_ document: Document, books: [SnapshotBook]? = nil, room: Int = 0) throws -> Data {
         var writer = JSONWriter(depth: 0)
+        writer.bytes.reserveCapacity(room)
         writer.spreadsEmptyArrays = true
         // Clubs are few: JSONEncoder writes them, indented to their place.
         let clubs = try document.clubs.map { clubs in

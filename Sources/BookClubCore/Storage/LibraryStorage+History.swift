@@ -201,13 +201,16 @@ extension LibraryStorage {
     }
 
     /// JSON Lines for the entries a change added, to be appended at `base`, each chained to its book's
-    /// line before it; and where each book's last line now begins.
+    /// line before it; and where each book's last line now begins. Once a part's worth of lines
+    /// (`StagedHistory.part`) is made, it is handed to `write` with its offset, and not held: a batch
+    /// of 100,000 lines is never held whole. What was not handed on is returned.
     ///
     /// - Parameter tail: where a book's last line began before (`nil`: unknown, or no line).
     static func historyLines(
-        _ diff: LibraryDiff, at base: Int, tail: (Book.ID) -> Int?
-    ) throws -> (lines: Data, tails: [Book.ID: Int]) {
+        _ diff: LibraryDiff, at base: Int, tail: (Book.ID) -> Int?, write: (Data, Int) throws -> Void
+    ) throws -> (lines: Data, written: Int, tails: [Book.ID: Int]) {
         var writer = JSONWriter(compact: true)
+        var written = 0
         var tails: [Book.ID: Int] = [:]
         for change in diff.books {
             let hadEntries = change.before?.readings.contains { $0.progress.latest != nil } ?? false
@@ -215,12 +218,17 @@ extension LibraryStorage {
                 // Looked up only for a book with a new line (a search of the store's files). Its first
                 // line starts its chain (-1); after lines not chained, the chain is unknown (`nil`).
                 let previous = tails[change.id] ?? tail(change.id) ?? (hadEntries ? nil : -1)
-                let offset = base + writer.bytes.count
+                let offset = base + written + writer.bytes.count
                 writer.historyLine(book: change.id, reading: reading, entry: entry, previous: previous)
                 tails[change.id] = offset
+                if writer.bytes.count >= StagedHistory.part {
+                    try write(Data(writer.bytes), base + written)
+                    written += writer.bytes.count
+                    writer.bytes.removeAll(keepingCapacity: true)
+                }
             }
         }
-        return (writer.take(), tails)
+        return (writer.take(), written, tails)
     }
 }
 
@@ -229,6 +237,9 @@ extension LibraryStorage {
 /// writes its own lines after them, chains each book's first to its last staged line, syncs them and
 /// commits them with its change. Until then they are bytes no commit counts, as a stopped save leaves.
 public struct StagedHistory: Sendable {
+    /// How much of the history is written at once: staged lines are written in parts of about this.
+    static let part = 1 << 20
+
     /// The committed length of the history they were written from.
     public var base: Int
     /// How many bytes were written from `base`.

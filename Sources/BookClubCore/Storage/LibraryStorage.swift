@@ -90,6 +90,7 @@ public struct LibraryStorage {
     ) -> Persistence<Library> {
         var files: LibraryFiles?
         var unlock: (() -> Void)?
+        var scope = scope
         return Persistence(
             load: {
                 if let timeout = lockTimeout {
@@ -98,6 +99,9 @@ public struct LibraryStorage {
                 }
                 var read = try read()
                 let library = try read.library(in: scope)
+                // What chose the histories (an operation, and what it holds: a batch's lines, an
+                // import's file) is let go once they are read, rather than held until the store is.
+                scope.history = { _ in [] }
                 files = read
                 return library
             },
@@ -107,7 +111,7 @@ public struct LibraryStorage {
                 // Everything that can fail comes before the first byte is written: the kind of each
                 // file, the history's length, every byte to write (a new snapshot decodes every book).
                 try checkFiles(committed: current.commit)
-                let staged = staged() ?? StagedHistory(base: current.commit.historyLength)
+                var staged = staged() ?? StagedHistory(base: current.commit.historyLength)
                 guard staged.base == current.commit.historyLength,
                     try fileSystem.size(historyPath) ?? 0 >= staged.base + staged.length
                 else {
@@ -116,8 +120,18 @@ public struct LibraryStorage {
                 }
                 let tails = LibraryFiles.HistoryTails(current)
                 let diff = LibraryDiff(from: old, to: new)
-                let (lines, newTails) = try Self.historyLines(
-                    diff, at: staged.base + staged.length, tail: { staged.tails[$0] ?? tails.tail(of: $0) })
+                // The lines of a large change are written a part at a time as they are made, and then
+                // stand as staged lines do (and are cut back as they are, should the save fail).
+                let stagedEnd = staged.base + staged.length
+                var cutsBack = false
+                defer { if cutsBack { _ = try? fileSystem.append(historyPath, Data(), stagedEnd) } }
+                let (lines, written, newTails) = try Self.historyLines(
+                    diff, at: stagedEnd, tail: { staged.tails[$0] ?? tails.tail(of: $0) },
+                    write: {
+                        cutsBack = true
+                        try fileSystem.write(historyPath, $0, $1)
+                    })
+                staged.length += written
                 let commit = LibraryFiles.Commit(
                     historyLength: staged.base + staged.length + lines.count, state: ids.hex())
                 var (transaction, revert) = try Self.transaction(
@@ -148,6 +162,7 @@ public struct LibraryStorage {
 
                 // A failure from here on undoes what was written, so that a failed command changes no file.
                 var rollback: [() -> Void] = []
+                cutsBack = false
                 do {
                     try keepOriginal(of: current)
                     // A file's fsync makes its bytes durable, not its name: the folder is synced before
