@@ -39,7 +39,7 @@ extension LibraryFiles {
             previousGeneration: try self.generation.map { try journalGenerationOnDisk() ?? $0 } ?? "",
             historyLength: next.commit.historyLength,
             schemaVersion: LibraryStorage.schemaVersion, state: next.commit.state)
-        // About the snapshot and the journal it folds: room made once, not doubled as it is written.
+        // About the snapshot and the journal it folds.
         let room = snapshotSize + (journalLength ?? 0) + (64 << 10)
         return .fold(
             snapshot: try Self.snapshot(document, books: next.snapshotBooksToWrite(), room: room),
@@ -75,9 +75,12 @@ extension LibraryFiles {
 
     /// The snapshot's bytes, as JSONEncoder writes `document` (pretty, sorted keys) and a line break;
     /// the books written by hand (JSONEncoder spends about 10 µs an entry), or, given `books`, those.
+    ///
+    /// - Parameter room: about how many bytes it will take: they are moved into room made once, a
+    ///   megabyte at a time, rather than held twice (as written, and as copied into `Data`).
     static func snapshot(_ document: Document, books: [SnapshotBook]? = nil, room: Int = 0) throws -> Data {
+        var snapshot = Data(capacity: room)
         var writer = JSONWriter(depth: 0)
-        writer.bytes.reserveCapacity(room)
         writer.spreadsEmptyArrays = true
         // Clubs are few: JSONEncoder writes them, indented to their place.
         let clubs = try document.clubs.map { clubs in
@@ -93,6 +96,10 @@ extension LibraryFiles {
                 case .text(let text): w.raw(text.dropFirst(4))
                 case .book(let book): w.storedBook(book)
                 }
+                if w.bytes.count >= StagedHistory.part {
+                    snapshot.append(contentsOf: w.bytes)
+                    w.bytes.removeAll(keepingCapacity: true)
+                }
             }
             if let clubs {
                 w.field("clubs")
@@ -105,7 +112,8 @@ extension LibraryFiles {
             w.field("state", document.state)
         }
         writer.text("\n")
-        return writer.take()
+        snapshot.append(contentsOf: writer.bytes)
+        return snapshot
     }
 
     /// Commits a transaction as planned: the append or the snapshot's rename is the commit.
