@@ -159,7 +159,7 @@ import Testing
             ("another format", document.replacing(#""format" : "bookclub-export""#, with: #""format" : "other""#)),
             ("a later version", document.replacing(#""version" : 1"#, with: #""version" : 2"#)),
             ("no clubs", document.replacing(#""clubs" : ["#, with: #""clubz" : ["#)),
-            ("a member not JSON", document.replacing(#""books" : ["#, with: #""x" : tru, "books" : ["#)),
+            ("a member not JSON, after the books", document.replacing(#""version" : 1"#, with: #""version" : 1x"#)),
             ("a book twice", document.replacing(#""books" : ["#, with: #""books" : ["# + firstBook + ",")),
             ("an entry out of bounds", badEntry),
             (
@@ -190,6 +190,15 @@ import Testing
                     makeID: { "unused" }, ids: .random)
             }
         }
+        // A member an export does not have gives way too; the whole read says whether it may be there.
+        let extra = document.replacing(#""books" : ["#, with: #""x" : 1, "books" : ["#)
+        let path = try write(Data(extra.utf8), "extra.json")
+        #expect(throws: ExportRestore.GaveWay.self) {
+            try ExportRestore.stage(
+                file: path, shownPath: "extra.json", fileSystem: .live, storage: storage,
+                base: storage.committedHistoryLength())
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: storage.historyPath)).count <= history.count)
         #expect(try whole(storage).books.isEmpty)
     }
 }

@@ -120,6 +120,43 @@ import Testing
         #expect(InProcess.run(["doctor"], home: home).code == 0)
     }
 
+    /// The same on a store of an earlier schema, whose first save keeps the original before it writes:
+    /// a failure there, after the batch's parts are written, cuts them back too.
+    @Test func aFailureDuringALargeBatchOnAnEarlierSchemaLeavesTheHistoryAsItWas() throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("bookclub-faults-\(UUID().uuidString)")
+            .path
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let store = home + "/.local/share/bookclub/store.json"
+        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
+        try FileManager.default.createDirectory(
+            atPath: home + "/.local/share/bookclub", withIntermediateDirectories: true)
+        for suffix in ["", ".history"] {
+            try FileManager.default.copyItem(
+                atPath: fixtures.appendingPathComponent("store-v2.json" + suffix).path, toPath: store + suffix)
+        }
+        let lines = (0..<6_000).map { index in
+            let time = Date(timeIntervalSince1970: 1_790_000_000 + Double(index) * 600).formatted(.iso8601)
+            return
+                #"{"book": "dune", "page": \#(1 + index * 400 / 6_000), "time": "\#(time)", "note": "ノート \#(index)"}"#
+        }
+        let files = [store, store + ".journal", store + ".history"]
+        let before = files.map { FileManager.default.contents(atPath: $0) }
+        var failures = 0
+        for occurrence in 1...40 {
+            try? FileManager.default.removeItem(atPath: store + ".v2")
+            let result = InProcess.run(
+                ["log", "--stdin"], home: home,
+                fileSystem: .live(injecting: .write, occurrence: occurrence, code: ENOSPC), stdin: lines)
+            if result.code == 0 { break }
+            failures += 1
+            #expect(result.code == 74, "#\(occurrence): \(result.stderr)")
+            #expect(
+                files.map { FileManager.default.contents(atPath: $0) } == before, "#\(occurrence): the store changed")
+        }
+        #expect(failures >= 3, "\(failures)")
+        #expect(InProcess.run(["doctor"], home: home).code == 0)
+    }
+
     /// Runs `progress dune +1` with the nth call of a kind failing, for n = 1, 2, ... until it succeeds,
     /// checking each failure; returns how many there were.
     private func failEachCall(

@@ -296,12 +296,22 @@ import Testing
             let time = Date(timeIntervalSince1970: 1_750_000_000 + Double(index) * 600).formatted(.iso8601)
             return #"{"book": "\#(book)", "page": \#(10 + index / 3), "time": "\#(time)", "note": "ノート \#(index)"}"#
         }
+        let home = try Self.newHome(after: [
+            "add Dune --pages 9000", "add Kindred --pages 9000", "add ノルウェイの森 --pages 9000", "progress dune 5",
+        ])
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let store = home + "/.local/share/bookclub/store.json"
+        let history = try #require(FileManager.default.contents(atPath: store + ".history")).count
+        let journal = try #require(FileManager.default.contents(atPath: store + ".journal")).count
         try explore(
-            "log --stdin, large",
-            setup: [
-                "add Dune --pages 9000", "add Kindred --pages 9000", "add ノルウェイの森 --pages 9000", "progress dune 5",
-            ],
-            steps: [Step(arguments: ["log", "--stdin"], stdin: lines)])
+            "log --stdin, large", home: home, steps: [Step(arguments: ["log", "--stdin"], stdin: lines)],
+            after: {
+                let grown = try #require(FileManager.default.contents(atPath: store + ".history")).count - history
+                #expect(grown > 1 << 20, "more than a part (`StagedHistory.part`): \(grown)")
+                // Appended to the journal (or a new one), and carrying none of the batch's lines.
+                let after = try #require(FileManager.default.contents(atPath: store + ".journal"))
+                #expect(!String(decoding: after.dropFirst(journal), as: UTF8.self).contains(#"{"entry""#))
+            })
     }
 
     @Test func migrationOfAnEarlierSchema() throws {

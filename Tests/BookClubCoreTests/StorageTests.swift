@@ -91,6 +91,35 @@ import Testing
         #expect(FileManager.default.contents(atPath: path) == Data("abc".utf8))
     }
 
+    /// A save whose lines come to more than a part (`StagedHistory.part`) writes them a part at a time:
+    /// a Ctrl-C after the first part stops it, and what it wrote is cut back all the same.
+    @Test func aSaveInterruptedAfterAPartOfItsLinesCutsThemBack() throws {
+        let folder = NSTemporaryDirectory() + "bookclub-parts-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        var armed = false
+        var signal: Int32 = 0
+        var fileSystem = FileSystem.live(interrupted: { signal })
+        let write = fileSystem.write
+        fileSystem.write = { path, data, offset in
+            try write(path, data, offset)
+            if armed, path.hasSuffix(".history") { signal = SIGINT }
+        }
+        let storage = LibraryStorage(path: folder + "/store.json", fileSystem: fileSystem)
+        let store = try Store(persistence: storage.persistence(lockTimeout: 1))
+        store.update { $0 = Fixture.shelf }
+        try log(store, .page(10), note: "ノート")
+        try store.save()
+        let committed = try #require(FileManager.default.contents(atPath: storage.historyPath))
+        armed = true
+        for minute in 1...6_000 {
+            try log(store, .page(10 + minute % 300), note: "ノート \(minute)", minutes: Double(minute))
+        }
+        #expect(throws: BookClubError.interrupted(signal: SIGINT, detail: "nothing was saved.")) { try store.save() }
+        #expect(signal == SIGINT)
+        #expect(FileManager.default.contents(atPath: storage.historyPath) == committed)
+    }
+
     @Test func aMissingStoreIsAnEmptyLibrary() throws {
         let store = try Store(persistence: storage().persistence(lockTimeout: nil))
         #expect(store.state == Library())

@@ -124,7 +124,7 @@ public struct LibraryStorage {
                 // stand as staged lines do (and are cut back as they are, should the save fail).
                 let stagedEnd = staged.base + staged.length
                 var cutsBack = false
-                defer { if cutsBack { _ = try? fileSystem.append(historyPath, Data(), stagedEnd) } }
+                defer { if cutsBack { _ = try? fileSystem.append(historyPath, Data(), staged.base) } }
                 let (lines, written, newTails) = try Self.historyLines(
                     diff, at: stagedEnd, tail: { staged.tails[$0] ?? tails.tail(of: $0) },
                     write: {
@@ -162,6 +162,9 @@ public struct LibraryStorage {
 
                 // A failure from here on undoes what was written, so that a failed command changes no file.
                 var rollback: [() -> Void] = []
+                if staged.length > 0 {
+                    rollback.append { _ = try? fileSystem.append(historyPath, Data(), staged.base) }
+                }
                 cutsBack = false
                 do {
                     try keepOriginal(of: current)
@@ -169,10 +172,7 @@ public struct LibraryStorage {
                     // the commit when a file the commit depends on may be new to it. The history is,
                     // while no commit has counted a byte of it (a stopped writer may have created it).
                     var syncsFolder = undo?.isNewToTheStore ?? false
-                    if staged.length > 0 {
-                        rollback.append { _ = try? fileSystem.append(historyPath, Data(), staged.base) }
-                        syncsFolder = syncsFolder || staged.base == 0
-                    }
+                    if staged.length > 0 { syncsFolder = syncsFolder || staged.base == 0 }
                     if !lines.isEmpty {
                         let length = staged.base + staged.length
                         try fileSystem.write(historyPath, lines, length)
