@@ -17,7 +17,8 @@
 /// ```
 public enum ExportRestore {
     /// The file is not one the restore is sure of (not a plain file, not JSON, not a bookclub export,
-    /// a member an export does not have, a book that is not sound): nothing is left staged, and reading the file whole says what is wrong.
+    /// a member an export does not have, a book that is not sound): nothing is left staged, and
+    /// reading the file whole says what is wrong.
     public struct GaveWay: Error {}
 
     /// The most one book may take in the file; a larger one gives way to reading the file whole.
