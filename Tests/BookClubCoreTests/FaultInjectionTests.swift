@@ -21,10 +21,8 @@ import Testing
     func aFailureAtAnyStepOfASaveLeavesTheStoreAsItWas(_ call: InjectedFault.Call, _ code: Int32, _ cause: String)
         throws
     {
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("bookclub-faults-\(UUID().uuidString)")
-            .path
+        let (home, store) = Self.newHome()
         defer { try? FileManager.default.removeItem(atPath: home) }
-        let store = home + "/.local/share/bookclub/store.json"
         let files = [store, store + ".journal"]
         #expect(InProcess.run(["add", "Dune", "--pages", "412"], home: home).code == 0)
         #expect(InProcess.run(["progress", "dune", "100", "--note", "the spice"], home: home).code == 0)
@@ -53,10 +51,8 @@ import Testing
     func aFailureAtAnyStepOfANewSnapshotLeavesTheStoreAsItWas(
         _ call: InjectedFault.Call, _ code: Int32, _ cause: String
     ) throws {
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("bookclub-faults-\(UUID().uuidString)")
-            .path
+        let (home, store) = Self.newHome()
         defer { try? FileManager.default.removeItem(atPath: home) }
-        let store = home + "/.local/share/bookclub/store.json"
         let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
         try FileManager.default.createDirectory(
             atPath: home + "/.local/share/bookclub", withIntermediateDirectories: true)
@@ -83,10 +79,8 @@ import Testing
     func aFailureDuringALargeBatchLeavesTheStoreAsItWas(_ call: InjectedFault.Call, _ code: Int32, _ cause: String)
         throws
     {
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("bookclub-faults-\(UUID().uuidString)")
-            .path
+        let (home, store) = Self.newHome()
         defer { try? FileManager.default.removeItem(atPath: home) }
-        let store = home + "/.local/share/bookclub/store.json"
         for title in ["Dune", "ノルウェイの森", "מסע אל תום הלילה"] {
             #expect(InProcess.run(["add", title, "--pages", "9000"], home: home).code == 0)
         }
@@ -96,23 +90,10 @@ import Testing
             let time = Date(timeIntervalSince1970: 1_750_000_000 + Double(index) * 600).formatted(.iso8601)
             return #"{"book": "\#(book)", "page": \#(200 + index / 3), "time": "\#(time)", "note": "ノート \#(index)"}"#
         }
-        let files = [store, store + ".journal", store + ".history", store + ".undo"]
-        let before = files.map { FileManager.default.contents(atPath: $0) }
-        var failures = 0
-        for occurrence in 1...40 {
-            let result = InProcess.run(
-                ["log", "--stdin"], home: home, fileSystem: .live(injecting: call, occurrence: occurrence, code: code),
-                stdin: lines)
-            if result.code == 0 {  // past the last call of that kind
-                #expect(result.stderr == "Logged 6000 entries on 3 books.\n")
-                break
-            }
-            failures += 1
-            #expect(result.code == 74 && result.stderr.contains(cause), "\(call) #\(occurrence): \(result.stderr)")
-            #expect(
-                files.map { FileManager.default.contents(atPath: $0) } == before,
-                "\(call) #\(occurrence): the store changed")
-        }
+        let (failures, logged) = failEachCall(
+            call, code, cause, home: home, files: [store, store + ".journal", store + ".history", store + ".undo"],
+            logging: lines)
+        #expect(logged == "Logged 6000 entries on 3 books.\n")
         // A part of the history and the rest of it, then the undo log and the journal.
         #expect(failures >= (call == .write ? 4 : 1), "\(failures)")
         let shown = InProcess.run(["show", "ノルウェイ", "--json"], home: home)
@@ -123,10 +104,8 @@ import Testing
     /// The same on a store of an earlier schema, whose first save keeps the original before it writes:
     /// a failure there, after the batch's parts are written, cuts them back too.
     @Test func aFailureDuringALargeBatchOnAnEarlierSchemaLeavesTheHistoryAsItWas() throws {
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("bookclub-faults-\(UUID().uuidString)")
-            .path
+        let (home, store) = Self.newHome()
         defer { try? FileManager.default.removeItem(atPath: home) }
-        let store = home + "/.local/share/bookclub/store.json"
         let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
         try FileManager.default.createDirectory(
             atPath: home + "/.local/share/bookclub", withIntermediateDirectories: true)
@@ -139,22 +118,42 @@ import Testing
             return
                 #"{"book": "dune", "page": \#(1 + index * 400 / 6_000), "time": "\#(time)", "note": "ノート \#(index)"}"#
         }
-        let files = [store, store + ".journal", store + ".history"]
-        let before = files.map { FileManager.default.contents(atPath: $0) }
-        var failures = 0
-        for occurrence in 1...40 {
-            try? FileManager.default.removeItem(atPath: store + ".v2")
-            let result = InProcess.run(
-                ["log", "--stdin"], home: home,
-                fileSystem: .live(injecting: .write, occurrence: occurrence, code: ENOSPC), stdin: lines)
-            if result.code == 0 { break }
-            failures += 1
-            #expect(result.code == 74, "#\(occurrence): \(result.stderr)")
-            #expect(
-                files.map { FileManager.default.contents(atPath: $0) } == before, "#\(occurrence): the store changed")
-        }
+        let (failures, logged) = failEachCall(
+            .write, ENOSPC, "No space left on device", home: home,
+            files: [store, store + ".journal", store + ".history"], logging: lines,
+            before: { try? FileManager.default.removeItem(atPath: store + ".v2") })
+        #expect(logged == "Logged 6000 entries on 1 book.\n")
         #expect(failures >= 3, "\(failures)")
         #expect(InProcess.run(["doctor"], home: home).code == 0)
+    }
+
+    /// A home of a test's own, and where its store is.
+    private static func newHome() -> (home: String, store: String) {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("bookclub-faults-\(UUID().uuidString)")
+            .path
+        return (home, home + "/.local/share/bookclub/store.json")
+    }
+
+    /// Runs `log --stdin` of `lines` with the nth call of a kind failing, for n = 1, 2, ... until it
+    /// succeeds, checking that each failure exits 74 naming the cause and leaves `files` as they were
+    /// to the byte; returns how many failures there were, and what the run that succeeded said.
+    private func failEachCall(
+        _ call: InjectedFault.Call, _ code: Int32, _ cause: String, home: String, files: [String],
+        logging lines: [String], before prepare: () -> Void = {}
+    ) -> (failures: Int, logged: String) {
+        let before = files.map { FileManager.default.contents(atPath: $0) }
+        for occurrence in 1...40 {
+            prepare()
+            let result = InProcess.run(
+                ["log", "--stdin"], home: home, fileSystem: .live(injecting: call, occurrence: occurrence, code: code),
+                stdin: lines)
+            if result.code == 0 { return (occurrence - 1, result.stderr) }  // past the last call of that kind
+            #expect(result.code == 74 && result.stderr.contains(cause), "\(call) #\(occurrence): \(result.stderr)")
+            #expect(
+                files.map { FileManager.default.contents(atPath: $0) } == before,
+                "\(call) #\(occurrence): the store changed")
+        }
+        return (40, "")
     }
 
     /// Runs `progress dune +1` with the nth call of a kind failing, for n = 1, 2, ... until it succeeds,
