@@ -32,6 +32,14 @@ struct JSONWriter {
         return Data(bytes)
     }
 
+    /// Hands what is written so far to `body` and starts again, once it is `count` bytes or more: a
+    /// long text written a part at a time, never held whole.
+    mutating func handOver(atLeast count: Int, to body: ([UInt8]) throws -> Void) rethrows {
+        guard bytes.count >= count else { return }
+        try body(bytes)
+        bytes.removeAll(keepingCapacity: true)
+    }
+
     mutating func text(_ text: String) { bytes += text.utf8 }
     /// Bytes that are already JSON of this layout.
     mutating func raw(_ data: Data) { bytes += data }

@@ -96,10 +96,7 @@ extension LibraryFiles {
                 case .text(let text): w.raw(text.dropFirst(4))
                 case .book(let book): w.storedBook(book)
                 }
-                if w.bytes.count >= StagedHistory.part {
-                    snapshot.append(contentsOf: w.bytes)
-                    w.bytes.removeAll(keepingCapacity: true)
-                }
+                w.handOver(atLeast: StagedHistory.part) { snapshot.append(contentsOf: $0) }
             }
             if let clubs {
                 w.field("clubs")

@@ -221,10 +221,9 @@ extension LibraryStorage {
                 let offset = base + written + writer.bytes.count
                 writer.historyLine(book: change.id, reading: reading, entry: entry, previous: previous)
                 tails[change.id] = offset
-                if writer.bytes.count >= StagedHistory.part {
-                    try write(Data(writer.bytes), base + written)
-                    written += writer.bytes.count
-                    writer.bytes.removeAll(keepingCapacity: true)
+                try writer.handOver(atLeast: StagedHistory.part) { part in
+                    try write(Data(part), base + written)
+                    written += part.count
                 }
             }
         }

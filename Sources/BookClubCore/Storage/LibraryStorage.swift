@@ -122,11 +122,10 @@ public struct LibraryStorage {
                 let diff = LibraryDiff(from: old, to: new)
                 // The lines of a large change are written a part at a time as they are made, and then
                 // stand as staged lines do (and are cut back as they are, should the save fail).
-                let stagedEnd = staged.base + staged.length
                 var cutsBack = false
                 defer { if cutsBack { _ = try? fileSystem.append(historyPath, Data(), staged.base) } }
                 let (lines, written, newTails) = try Self.historyLines(
-                    diff, at: stagedEnd, tail: { staged.tails[$0] ?? tails.tail(of: $0) },
+                    diff, at: staged.base + staged.length, tail: { staged.tails[$0] ?? tails.tail(of: $0) },
                     write: {
                         cutsBack = true
                         try fileSystem.write(historyPath, $0, $1)
