@@ -91,6 +91,36 @@ import Testing
         #expect(FileManager.default.contents(atPath: path) == Data("abc".utf8))
     }
 
+    /// A file is replaced only when it does not already hold the bytes, which are compared a part of
+    /// 1 MiB at a time: a file of several parts that differs only in its last byte, or in its length,
+    /// is replaced; one that holds the same bytes is left as it is (the same inode).
+    @Test func aFileIsReplacedOnlyWhenItsBytesDiffer() throws {
+        let folder = NSTemporaryDirectory() + "bookclub-holds-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/store.json"
+        func inode() -> UInt64 {
+            var status = stat()
+            return stat(path, &status) == 0 ? UInt64(status.st_ino) : 0
+        }
+        let bytes = Data((0..<(2 << 20) + 100).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        #expect(!POSIXFile.holds(path, bytes), "no file holds nothing")
+        try FileSystem.live.writeAtomically(path, bytes)
+        #expect(POSIXFile.holds(path, bytes))
+        let first = inode()
+        try FileSystem.live.writeAtomically(path, bytes)
+        #expect(inode() == first, "the same bytes are not written again")
+        var last = bytes
+        last[last.count - 1] ^= 1
+        #expect(!POSIXFile.holds(path, last))
+        #expect(!POSIXFile.holds(path, bytes.dropLast()), "a file longer than the bytes")
+        #expect(!POSIXFile.holds(path, bytes + Data([0])), "a file shorter than the bytes")
+        try FileSystem.live.writeAtomically(path, last)
+        #expect(inode() != first && FileManager.default.contents(atPath: path) == last)
+        try FileSystem.live.writeAtomically(path, Data())
+        #expect(POSIXFile.holds(path, Data()) && FileManager.default.contents(atPath: path) == Data())
+    }
+
     /// A save whose lines come to more than a part (`StagedHistory.part`) writes them a part at a time:
     /// a Ctrl-C after the first part stops it, and what it wrote is cut back all the same.
     @Test func aSaveInterruptedAfterAPartOfItsLinesCutsThemBack() throws {
