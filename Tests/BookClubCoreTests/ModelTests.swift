@@ -60,6 +60,39 @@ import Testing
         #expect(ReadingProgress.Entry(progress: .nan, time: Fixture.now).progress == 0)
     }
 
+    @Test func anEntryHoldsItsNumbersInSixtyFourBytes() {
+        #expect(MemoryLayout<ReadingProgress.Entry>.stride == 64)
+        var entry = ReadingProgress.Entry(id: UUID(), progress: 0.5, page: 0, time: Fixture.now, listened: -3)
+        #expect(entry.page == 0 && entry.minutes == nil && entry.listened == -3)
+        entry.page = nil
+        entry.minutes = 1440
+        #expect(entry.page == nil && entry.minutes == 1440)
+        // Beyond 32 bits: held as the nearest that fits, which the checks refuse as they did the value.
+        entry.page = 5_000_000_000
+        entry.listened = -5_000_000_000
+        #expect(entry.page == Int(Int32.max) && entry.listened == Int(Int32.min) + 1)
+        #expect(Library.problem(progress: 0.5, page: entry.page, minutes: nil, listened: nil) != nil)
+        #expect(Library.problem(progress: 0.5, page: nil, minutes: nil, listened: entry.listened) != nil)
+    }
+
+    @Test func anEntryIsWrittenAndReadAsTheCompilerWouldHaveIt() throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let id = UUID(uuidString: "00000000-0000-0000-0000-0000000000AB")!
+        let entry = ReadingProgress.Entry(
+            id: id, progress: 0.25, page: 12, time: Date(timeIntervalSince1970: 0), note: "ノルウェイ", listened: 3)
+        let text = String(decoding: try encoder.encode(entry), as: UTF8.self)
+        #expect(
+            text
+                == #"{"id":"00000000-0000-0000-0000-0000000000AB","listened":3,"note":"ノルウェイ","page":12,"progress":0.25,"time":-978307200}"#
+        )
+        #expect(try JSONDecoder().decode(ReadingProgress.Entry.self, from: Data(text.utf8)) == entry)
+        // A fraction out of range is read as it is, for the checks to refuse; no page is not page 0.
+        let read = try JSONDecoder().decode(
+            ReadingProgress.Entry.self, from: Data(#"{"id":"\#(id)","progress":1.5,"time":0}"#.utf8))
+        #expect(read.progress == 1.5 && read.page == nil && read.minutes == nil && read.listened == nil)
+    }
+
     @Test func currentProgressIsOneWhenFinishedAsInTheTalk() {
         var reading = Reading(
             started: Fixture.now, progress: ReadingProgress(entries: [.init(progress: 0.3, time: Fixture.now)]))
