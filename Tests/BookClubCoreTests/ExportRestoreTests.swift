@@ -80,13 +80,15 @@ import Testing
     }
 
     /// Restores the file at `path` into `storage` as `import json` does.
-    func restore(_ path: String, into storage: LibraryStorage) throws -> (ImportResult, StagedHistory) {
+    func restore(_ path: String, into storage: LibraryStorage, fileSystem: FileSystem = .live) throws -> (
+        ImportResult, StagedHistory
+    ) {
         var staged: StagedHistory?
         let store = try Store(
             persistence: storage.persistence(
                 lockTimeout: 1, recording: ("import json", Fixture.now), staged: { staged }))
         let restored = try ExportRestore.stage(
-            file: path, shownPath: "export.json", fileSystem: .live, storage: storage,
+            file: path, shownPath: "export.json", fileSystem: fileSystem, storage: storage,
             base: storage.committedHistoryLength())
         staged = restored.staged
         let result = try store.update { try MergeImport(restored.file).apply(to: &$0) }
@@ -137,6 +139,34 @@ import Testing
         }
         try after.save()
         #expect(try whole(restored)[id: "b0000002"]?.currentReading?.progress.entries.count == 201)
+    }
+
+    /// A backup replaced while it is read (a nightly export renamed over it) is read from the file
+    /// first opened to its end, never as parts of two.
+    @Test func aBackupReplacedWhileItIsReadIsReadAsItWasOpened() throws {
+        defer { try? FileManager.default.removeItem(at: home) }
+        let library = Self.library(books: 40, entries: 200)
+        let document = try LibraryExport(library).encoded()
+        let path = try write(document, "export.json")
+        var other = library
+        other.books.removeFirst(3)
+        let newer = try write(LibraryExport(other).encoded(), "newer.json")
+        // The backup is replaced once the first part of the history is written, a part into the file.
+        var fileSystem = FileSystem.live
+        let write = fileSystem.write
+        var replaced = false
+        fileSystem.write = { file, data, offset in
+            if !replaced {
+                replaced = true
+                try #require(rename(newer, path) == 0)
+            }
+            try write(file, data, offset)
+        }
+        let restored = try emptiedStore("restored")
+        let (result, _) = try restore(path, into: restored, fileSystem: fileSystem)
+        #expect(replaced)
+        #expect(result.added.map(\.book.id) == library.books.map(\.id))
+        #expect(try LibraryExport(whole(restored)).encoded() == document)
     }
 
     @Test func aFileItIsNotSureOfLeavesTheHistoryAsItWas() throws {

@@ -38,23 +38,30 @@ public enum ExportRestore {
         // A pipe, or a link to one (`<(zcat backup.json.gz)`, `/dev/stdin`), is read once and whole.
         guard fileSystem.kind(path) == nil || fileSystem.realPath(path).map({ fileSystem.kind($0) == nil }) == true
         else { throw GaveWay() }
-        var restore = Restore(
-            source: Source { try fileSystem.readRange(path, $0, $1) }, shownPath: shownPath,
-            staged: StagedHistory(base: base))
+        var staged: (file: ImportFile, staged: StagedHistory)?
         var wrote = false
         do {
-            try restore.document { bytes, offset in
-                wrote = true
-                try fileSystem.write(storage.historyPath, Data(bytes), offset)
+            // Opened once: a backup replaced meanwhile (a nightly export renamed over it) is read whole
+            // from the file first opened, never as parts of two.
+            let opened = try fileSystem.readOpened(path) { read in
+                var restore = Restore(
+                    source: Source(read: read), shownPath: shownPath, staged: StagedHistory(base: base))
+                try restore.document { bytes, offset in
+                    wrote = true
+                    try fileSystem.write(storage.historyPath, Data(bytes), offset)
+                }
+                staged = (
+                    ImportFile(
+                        format: .json, items: restore.books.map { ImportFile.Item(book: $0) }, clubs: restore.clubs),
+                    restore.staged
+                )
             }
+            guard opened, let staged else { throw GaveWay() }
+            return staged
         } catch {
             if wrote { _ = try? fileSystem.append(storage.historyPath, Data(), base) }
             throw error
         }
-        return (
-            ImportFile(format: .json, items: restore.books.map { ImportFile.Item(book: $0) }, clubs: restore.clubs),
-            restore.staged
-        )
     }
 
     /// The file, read a part at a time: the bytes from the value being read on.

@@ -30,6 +30,11 @@ public struct FileSystem {
     /// At most `count` bytes of a file from `offset` (`pread(2)`); fewer at its end, `nil` when there
     /// is no file.
     public var readRange: (_ path: String, _ offset: Int, _ count: Int) throws -> Data?
+    /// Opens a file once and hands `body` a way to read at most `count` bytes of it from `offset`, so
+    /// that every read is of the same file however it is replaced meanwhile; `false` when there is no
+    /// file.
+    public var readOpened:
+        (_ path: String, _ body: (_ read: @escaping (Int, Int) throws -> Data) throws -> Void) throws -> Bool
     /// Replaces a file atomically, created readable by its owner only; parent folders are created.
     public var writeAtomically: (_ path: String, _ data: Data) throws -> Void
     /// Writes a file a person named (`--output`), its bytes handed over a part at a time by `produce` (a
@@ -112,8 +117,16 @@ public struct FileSystem {
         appendPlain: ((String, Data, Int) throws -> Void)? = nil,
         write: ((String, Data, Int) throws -> Void)? = nil,
         sync: @escaping (String) throws -> Void = { _ in },
-        writeOutput: ((String, ((Data) throws -> Void) throws -> Void) throws -> Void)? = nil
+        writeOutput: ((String, ((Data) throws -> Void) throws -> Void) throws -> Void)? = nil,
+        readOpened: ((String, (@escaping (Int, Int) throws -> Data) throws -> Void) throws -> Bool)? = nil
     ) {
+        // Of a file held in memory, as it was when opened.
+        self.readOpened =
+            readOpened ?? { path, body in
+                guard let whole = try read(path) else { return false }
+                try body { offset, count in Data(whole.dropFirst(offset).prefix(count)) }
+                return true
+            }
         self.write = write ?? append
         self.writeOutput =
             writeOutput ?? { path, produce in
@@ -233,7 +246,17 @@ extension FileSystem {
             appendPlain: { try POSIXFile.append($0, $1, at: $2, plainOnly: true, sys: sys) },
             write: { try POSIXFile.append($0, $1, at: $2, syncing: false, sys: sys) },
             sync: { try POSIXFile.sync($0, sys: sys) },
-            writeOutput: { try POSIXFile.writeOutput($0, sys: sys, parts: $1) })
+            writeOutput: { try POSIXFile.writeOutput($0, sys: sys, parts: $1) },
+            readOpened: { path, body in
+                let fd = open(path, O_RDONLY | O_CLOEXEC)
+                guard fd >= 0 else {
+                    if errno == ENOENT { return false }
+                    throw POSIXFile.failure(path, "cannot open")
+                }
+                defer { close(fd) }
+                try body { offset, count in try POSIXFile.readRange(fd, path: path, offset: offset, count: count) }
+                return true
+            })
     }
 
     /// Files kept in memory, for tests; locks always succeed. `others` are paths where something other
@@ -446,7 +469,7 @@ enum POSIXFile {
     }
 
     /// At most `count` bytes from `offset` of the file open as `fd`.
-    private static func readRange(_ fd: Int32, path: String, offset: Int, count: Int) throws -> Data {
+    static func readRange(_ fd: Int32, path: String, offset: Int, count: Int) throws -> Data {
         var data = Data(count: max(count, 0))
         var read = 0
         while read < count {
