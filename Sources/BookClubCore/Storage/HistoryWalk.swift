@@ -48,8 +48,9 @@ public struct HistoryWalk {
         inParallel(
             { before = Result { try LineBooks(0..<split, of: storage, positions, blockLines: blockLines) } },
             { after = Result { try LineBooks(split..<length, of: storage, positions, blockLines: blockLines) } })
-        var lines = try before!.get()
-        lines.append(try after!.get())
+        // Taken out of the results, so that each half's books are held once (4 MB at 1,000,000 lines).
+        var lines = try before.take()!.get()
+        lines.append(try after.take()!.get())
         let lineBooks = lines.books
         let counts = lines.counts(of: books.count)
         // Where each block of lines begins in the history, then its end, and the number of its first
@@ -166,6 +167,7 @@ private struct LineBooks {
     mutating func append(_ later: LineBooks) {
         blockStarts += later.blockStarts
         firstLines += later.firstLines.map { $0 + books.count }
+        books.reserveCapacity(books.count + later.books.count)
         books += later.books
     }
 
