@@ -145,9 +145,11 @@ import Testing
     /// first opened to its end, never as parts of two.
     @Test func aBackupReplacedWhileItIsReadIsReadAsItWasOpened() throws {
         defer { try? FileManager.default.removeItem(at: home) }
-        let library = Self.library(books: 40, entries: 200)
+        let library = Self.library(books: 50, entries: 200)
         let document = try LibraryExport(library).encoded()
         let path = try write(document, "export.json")
+        // More than two parts and a half: the first history part is written after two are read.
+        try #require(document.count > 2 * ExportRestore.part + ExportRestore.part / 2)
         var other = library
         other.books.removeFirst(3)
         let newer = try write(LibraryExport(other).encoded(), "newer.json")
@@ -167,6 +169,37 @@ import Testing
         #expect(replaced)
         #expect(result.added.map(\.book.id) == library.books.map(\.id))
         #expect(try LibraryExport(whole(restored)).encoded() == document)
+    }
+
+    /// A backup written over in place while it is read (`bookclub export > backup.json` from cron) is
+    /// not read as parts of two: the restore fails, says so, and leaves the history as it was.
+    @Test func aBackupChangedInPlaceWhileItIsReadIsRefused() throws {
+        defer { try? FileManager.default.removeItem(at: home) }
+        let document = try LibraryExport(Self.library(books: 40, entries: 200)).encoded()
+        let path = try write(document, "export.json")
+        var fileSystem = FileSystem.live
+        let write = fileSystem.write
+        var changed = false
+        fileSystem.write = { file, data, offset in
+            if !changed {
+                changed = true
+                let handle = try #require(FileHandle(forWritingAtPath: path))
+                try handle.write(contentsOf: Data("{".utf8))
+                try handle.close()
+            }
+            try write(file, data, offset)
+        }
+        let restored = try emptiedStore("restored")
+        let before = try #require(FileManager.default.contents(atPath: restored.historyPath))
+        let base = try restored.committedHistoryLength()
+        #expect(
+            throws: BookClubError.corruptFile(path: path, detail: "changed while it was read; run the command again")
+        ) {
+            _ = try ExportRestore.stage(
+                file: path, shownPath: "export.json", fileSystem: fileSystem, storage: restored, base: base)
+        }
+        #expect(changed)
+        #expect(FileManager.default.contents(atPath: restored.historyPath) == before.prefix(base))
     }
 
     @Test func aFileItIsNotSureOfLeavesTheHistoryAsItWas() throws {

@@ -93,6 +93,56 @@ import Testing
         #expect(read.progress == 1.5 && read.page == nil && read.minutes == nil && read.listened == nil)
     }
 
+    /// The entry as the compiler made its Codable when it held its numbers as `Int?`.
+    private struct SynthesizedEntry: Codable, Equatable {
+        let id: UUID
+        var progress: Double
+        var page: Int?
+        var time: Date
+        var note: String?
+        var minutes: Int?
+        var listened: Int?
+    }
+
+    @Test func anEntryIsCodedAsTheSynthesizedOneWasKeyForKey() throws {
+        let id = UUID(uuidString: "00000000-0000-0000-0000-0000000000CD")!
+        let time = Date(timeIntervalSince1970: 1_700_000_000)
+        let shapes: [SynthesizedEntry] = [
+            SynthesizedEntry(id: id, progress: 0, time: time),
+            SynthesizedEntry(
+                id: id, progress: 0.5, page: 120, time: time, note: "מסע ✈️", minutes: 45, listened: 300),
+            SynthesizedEntry(id: id, progress: 1, page: 0, time: time, listened: 0),
+            SynthesizedEntry(id: id, progress: 1.5, page: -2, time: time, minutes: 99_999_999),
+        ]
+        // As the store's coder writes them, and with dates as numbers. (Without sorted keys, JSONEncoder
+        // writes an object's keys in its dictionary's order, which no two processes share: bookclub
+        // always sorts them.)
+        let sorted = JSONEncoder()
+        sorted.outputFormatting = .sortedKeys
+        let iso = JSONDecoder()
+        iso.dateDecodingStrategy = .iso8601
+        let coders = [
+            (sorted, JSONDecoder()), (JSONCoding.encoder(), iso), (JSONCoding.encoder(pretty: false), iso),
+        ]
+        for (encoder, decoder) in coders {
+            for shape in shapes {
+                let entry = ReadingProgress.Entry(
+                    id: shape.id, progress: 0, page: shape.page, time: shape.time, note: shape.note,
+                    minutes: shape.minutes, listened: shape.listened)
+                var expected = shape
+                expected.progress = 0
+                let written = String(decoding: try encoder.encode(entry), as: UTF8.self)
+                let synthesized = String(decoding: try encoder.encode(expected), as: UTF8.self)
+                #expect(written == synthesized)
+                let decoded = try decoder.decode(ReadingProgress.Entry.self, from: encoder.encode(shape))
+                let back = SynthesizedEntry(
+                    id: decoded.id, progress: decoded.progress, page: decoded.page, time: decoded.time,
+                    note: decoded.note, minutes: decoded.minutes, listened: decoded.listened)
+                #expect(back == shape)
+            }
+        }
+    }
+
     @Test func currentProgressIsOneWhenFinishedAsInTheTalk() {
         var reading = Reading(
             started: Fixture.now, progress: ReadingProgress(entries: [.init(progress: 0.3, time: Fixture.now)]))

@@ -14,7 +14,7 @@ public struct ReadingProgress: Codable, Equatable, Sendable {
         public var time: Date
         public var note: String?
         /// The page, minutes and place below, each held in 32 bits (`Int32.min` for none): an entry
-        /// takes 64 bytes rather than 96, and a batch of 100,000 lines 3.6 MB less. A value beyond 32
+        /// takes 64 bytes rather than 96, and a batch of 100,000 lines 3.2 MB less. A value beyond 32
         /// bits is held as the nearest that fits, which every check refuses as it would the value.
         private var heldPage: Int32
         private var heldMinutes: Int32

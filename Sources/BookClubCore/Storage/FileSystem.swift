@@ -30,9 +30,9 @@ public struct FileSystem {
     /// At most `count` bytes of a file from `offset` (`pread(2)`); fewer at its end, `nil` when there
     /// is no file.
     public var readRange: (_ path: String, _ offset: Int, _ count: Int) throws -> Data?
-    /// Opens a file once and hands `body` a way to read at most `count` bytes of it from `offset`, so
-    /// that every read is of the same file however it is replaced meanwhile; `false` when there is no
-    /// file.
+    /// Opens a plain file once (a link followed) and hands `body` a way to read at most `count` bytes
+    /// of it from `offset`: a file renamed over or removed meanwhile is read as it was opened, and one
+    /// changed in place fails. `false` when there is no file.
     public var readOpened:
         (_ path: String, _ body: (_ read: @escaping (Int, Int) throws -> Data) throws -> Void) throws -> Bool
     /// Replaces a file atomically, created readable by its owner only; parent folders are created.
@@ -247,16 +247,7 @@ extension FileSystem {
             write: { try POSIXFile.append($0, $1, at: $2, syncing: false, sys: sys) },
             sync: { try POSIXFile.sync($0, sys: sys) },
             writeOutput: { try POSIXFile.writeOutput($0, sys: sys, parts: $1) },
-            readOpened: { path, body in
-                let fd = open(path, O_RDONLY | O_CLOEXEC)
-                guard fd >= 0 else {
-                    if errno == ENOENT { return false }
-                    throw POSIXFile.failure(path, "cannot open")
-                }
-                defer { close(fd) }
-                try body { offset, count in try POSIXFile.readRange(fd, path: path, offset: offset, count: count) }
-                return true
-            })
+            readOpened: POSIXFile.readOpened)
     }
 
     /// Files kept in memory, for tests; locks always succeed. `others` are paths where something other
@@ -443,6 +434,31 @@ enum POSIXFile {
             throw FileSystem.plainFileRefusal(path, other)
         }
         return fd
+    }
+
+    /// `FileSystem.readOpened`: opened without waiting (a named pipe put there is refused, not waited
+    /// on), and its size and time of change asked again once `body` is done.
+    static func readOpened(_ path: String, _ body: (_ read: @escaping (Int, Int) throws -> Data) throws -> Void)
+        throws -> Bool
+    {
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+        guard fd >= 0 else {
+            if errno == ENOENT { return false }
+            throw failure(path, "cannot open")
+        }
+        defer { close(fd) }
+        func identity() throws -> [Int] {
+            var status = stat()
+            guard fstat(fd, &status) == 0 else { throw failure(path, "cannot read the size") }
+            if let other = kind(mode: status.st_mode) { throw FileSystem.plainFileRefusal(path, other) }
+            return [Int(status.st_size), Int(status.st_mtim.tv_sec), Int(status.st_mtim.tv_nsec)]
+        }
+        let opened = try identity()
+        try body { offset, count in try readRange(fd, path: path, offset: offset, count: count) }
+        guard try identity() == opened else {
+            throw BookClubError.corruptFile(path: path, detail: "changed while it was read; run the command again")
+        }
+        return true
     }
 
     static func tooShort(_ path: String, _ size: Int, _ expected: Int) -> BookClubError {
