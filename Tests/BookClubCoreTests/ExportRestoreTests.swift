@@ -96,6 +96,23 @@ import Testing
         return (result, restored.staged)
     }
 
+    /// The file system, which does `first` before the first write of all (the restore's first part of
+    /// history), then says so with `wrote`.
+    static func live(first: @escaping () throws -> Void, wrote: @escaping () -> Void) -> FileSystem {
+        var fileSystem = FileSystem.live
+        let write = fileSystem.write
+        var done = false
+        fileSystem.write = { file, data, offset in
+            if !done {
+                done = true
+                try first()
+                wrote()
+            }
+            try write(file, data, offset)
+        }
+        return fileSystem
+    }
+
     func write(_ data: Data, _ name: String) throws -> String {
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
         let path = home.appendingPathComponent(name).path
@@ -154,15 +171,11 @@ import Testing
         other.books.removeFirst(3)
         let newer = try write(LibraryExport(other).encoded(), "newer.json")
         // The backup is replaced once the first part of the history is written, a part into the file.
-        var fileSystem = FileSystem.live
-        let write = fileSystem.write
         var replaced = false
-        fileSystem.write = { file, data, offset in
-            if !replaced {
-                replaced = true
-                try #require(rename(newer, path) == 0)
-            }
-            try write(file, data, offset)
+        let fileSystem = Self.live {
+            try #require(rename(newer, path) == 0)
+        } wrote: {
+            replaced = true
         }
         let restored = try emptiedStore("restored")
         let (result, _) = try restore(path, into: restored, fileSystem: fileSystem)
@@ -177,17 +190,13 @@ import Testing
         defer { try? FileManager.default.removeItem(at: home) }
         let document = try LibraryExport(Self.library(books: 40, entries: 200)).encoded()
         let path = try write(document, "export.json")
-        var fileSystem = FileSystem.live
-        let write = fileSystem.write
         var changed = false
-        fileSystem.write = { file, data, offset in
-            if !changed {
-                changed = true
-                let handle = try #require(FileHandle(forWritingAtPath: path))
-                try handle.write(contentsOf: Data("{".utf8))
-                try handle.close()
-            }
-            try write(file, data, offset)
+        let fileSystem = Self.live {
+            let handle = try #require(FileHandle(forWritingAtPath: path))
+            try handle.write(contentsOf: Data("{".utf8))
+            try handle.close()
+        } wrote: {
+            changed = true
         }
         let restored = try emptiedStore("restored")
         let before = try #require(FileManager.default.contents(atPath: restored.historyPath))

@@ -41,8 +41,8 @@ public enum ExportRestore {
         var staged: (file: ImportFile, staged: StagedHistory)?
         var wrote = false
         do {
-            // Opened once: a backup replaced meanwhile (a nightly export renamed over it) is read whole
-            // from the file first opened, never as parts of two.
+            // Opened once, never read as parts of two files: a backup renamed over meanwhile (a nightly
+            // export) is read to its end as it was opened, and one written over in place fails.
             let opened = try fileSystem.readOpened(path) { read in
                 var restore = Restore(
                     source: Source(read: read), shownPath: shownPath, staged: StagedHistory(base: base))
