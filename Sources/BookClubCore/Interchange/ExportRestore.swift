@@ -66,7 +66,7 @@ public enum ExportRestore {
 
     /// The file, read a part at a time: the bytes from the value being read on.
     struct Source {
-        let read: (_ offset: Int, _ count: Int) throws -> Data?
+        let read: (_ offset: Int, _ count: Int) throws -> Data
         var buffer: [UInt8] = []
         /// Where the next byte is in `buffer`.
         var position = 0
@@ -78,7 +78,7 @@ public enum ExportRestore {
         mutating func has(_ index: Int) throws -> Bool {
             while index >= buffer.count, !ended {
                 guard buffer.count - position <= ExportRestore.largestBook else { throw GaveWay() }
-                let data = try read(offset, ExportRestore.part) ?? Data()
+                let data = try read(offset, ExportRestore.part)
                 if data.isEmpty { ended = true }
                 buffer += data
                 offset += data.count
