@@ -776,6 +776,27 @@ import Testing
             try Store(persistence: storage.persistence(lockTimeout: nil)).state[id: "b0001"]?.currentPage == page - 1)
     }
 
+    /// A change of many books (a batch, an import) would leave the journal nearly full, for the next
+    /// few writes to fold: it folds itself, and the writes after it append.
+    @Test func aChangeOfManyBooksFoldsAtOnceAndTheWritesAfterItAppend() throws {
+        let storage = try shelf(400)
+        try logProgress(storage, book: "b0001", page: 1)
+        let snapshot = try text(storage, path)
+        let store = try Store(persistence: storage.persistence(lockTimeout: 1))
+        store.update { library in
+            for index in library.books.indices { library.books[index].title += " (reread)" }
+        }
+        try store.save()
+        let lines = { try self.text(storage, storage.journalPath).split(separator: "\n").count }
+        #expect(try text(storage, path) != snapshot, "a new snapshot")
+        #expect(try lines() == 1, "an empty journal")
+        try logProgress(storage, book: "b0001", page: 2)
+        #expect(try lines() > 1, "appended")
+        let library = try Store(persistence: storage.persistence(lockTimeout: nil)).state
+        #expect(library.books.allSatisfy { $0.title.hasSuffix(" (reread)") })
+        #expect(library[id: "b0001"]?.currentPage == 2)
+    }
+
     @Test func whatFollowsTheLastCommitIsPassedOverAndCutAway() throws {
         let storage = try shelf(3)
         try logProgress(storage, book: "b0001", page: 10)

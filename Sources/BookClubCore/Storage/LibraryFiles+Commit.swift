@@ -20,13 +20,20 @@ extension LibraryFiles {
     /// reads the whole journal, and a new snapshot costs little more than its bytes (`SnapshotBook`).
     static let journalLimit = 128 * 1024
 
+    /// The most the books of one transaction append to the journal: a change of more books (a batch or
+    /// an import of a hundred or so) folds at once, so that it pays for the snapshot rather than the
+    /// next few writes, which would find the journal nearly full and fold it, every command until then
+    /// reading it whole. A write of one book appends, however long its note.
+    static let mostBookBytes = journalLimit / 4
+
     /// Appends the transaction to the journal, or writes a new snapshot (and an empty journal) when the
-    /// journal would outgrow `journalLimit` (a batch or an import of many books does at once), the
-    /// snapshot is of an earlier schema or layout, or there is no journal of its generation.
+    /// journal would outgrow `journalLimit`, the transaction's books are more than `mostBookBytes`,
+    /// the snapshot is of an earlier schema or layout, or there is no journal of its generation.
     func plan(_ transaction: Transaction, folding: Bool = false) throws -> Plan {
         if !folding, let length = journalLength, version == LibraryStorage.schemaVersion, snapshotRun != nil,
             // A batch's lines are not written out only to be found too many.
-            length + Self.leastJournalBytes(transaction) <= Self.journalLimit
+            length + Self.leastJournalBytes(transaction) <= Self.journalLimit,
+            Self.bookBytes(transaction) <= Self.mostBookBytes
         {
             let records = Self.journalLines(transaction)
             if length + records.count <= Self.journalLimit { return .append(records, at: length) }
@@ -208,8 +215,12 @@ extension LibraryFiles {
     }
 
     /// Fewer bytes than `journalLines` makes of the transaction.
+    private static func bookBytes(_ transaction: Transaction) -> Int {
+        transaction.books.reduce(0) { $0 + $1.line.count }
+    }
+
     private static func leastJournalBytes(_ transaction: Transaction) -> Int {
-        transaction.books.reduce(0) { $0 + $1.line.count } + (transaction.clubs?.count ?? 0)
+        bookBytes(transaction) + (transaction.clubs?.count ?? 0)
             + (transaction.carried?.history.count ?? 0) + (transaction.carried?.undo?.line.count ?? 0)
     }
 
