@@ -69,14 +69,15 @@ import Testing
     }
 
     /// One `fsync` commits a `progress`, the journal's: the history's new line and the undo record are
-    /// written unsynced, and the journal's commit carries them.
-    @Test func aProgressSyncsTheJournalAlone() throws {
-        let home = Self.newHome()
+    /// written unsynced, and the journal's commit carries them. After a fold (here `doctor --fix`'s) as
+    /// well: the snapshot keeps the undo log's length, which the fold made durable, name and all.
+    @Test(arguments: [false, true]) func aProgressSyncsTheJournalAlone(afterAFold: Bool) throws {
+        let setup = ["add Dune --pages 412", "progress dune 100"] + (afterAFold ? ["doctor --fix"] : [])
+        let home = try Self.newHome(after: setup)
         defer { try? FileManager.default.removeItem(atPath: home) }
-        for line in ["add Dune --pages 412", "progress dune 100"] {
-            try Self.run(line.split(separator: " ").map(String.init), home: home)
-        }
         let store = home + "/.local/share/bookclub/store.json"
+        let lines = try String(contentsOfFile: store + ".journal", encoding: .utf8).split(separator: "\n")
+        try #require((lines.count == 1) == afterAFold, "the journal folded, or not: \(lines)")
         let recorder = PowerCut.Recorder(root: home)
         let result = InProcess.run(["progress", "dune", "120"], home: home, fileSystem: recorder.fileSystem)
         try #require(result.code == 0, "\(result.stderr)")

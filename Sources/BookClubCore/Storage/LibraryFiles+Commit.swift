@@ -45,7 +45,7 @@ extension LibraryFiles {
             books: [], clubs: try next.decodedClubs(), generation: generation,
             previousGeneration: try self.generation.map { try journalGenerationOnDisk() ?? $0 } ?? "",
             historyLength: next.commit.historyLength,
-            schemaVersion: LibraryStorage.schemaVersion, state: next.commit.state)
+            schemaVersion: LibraryStorage.schemaVersion, state: next.commit.state, undoLength: next.commit.undoLength)
         // About the snapshot and the journal it folds.
         let room = snapshotSize + (journalLength ?? 0) + (64 << 10)
         return .fold(
@@ -114,6 +114,7 @@ extension LibraryFiles {
             w.field("previousGeneration", document.previousGeneration)
             w.field("schemaVersion", document.schemaVersion)
             w.field("state", document.state)
+            w.field("undoLength", document.undoLength)
         }
         writer.text("\n")
         snapshot.append(contentsOf: writer.bytes)

@@ -122,7 +122,7 @@ extension LibraryFiles {
         version = header.schemaVersion
         generation = header.generation
         previousGeneration = header.previousGeneration
-        commit = Commit(historyLength: header.historyLength, state: header.state ?? "")
+        commit = Commit(historyLength: header.historyLength, state: header.state ?? "", undoLength: header.undoLength)
         self.clubs = clubs
         snapshotRun = data[(data.startIndex + opening.count - 1)..<(data.startIndex + booksEnd)]
         return true
@@ -135,7 +135,8 @@ extension LibraryFiles {
         version = document.schemaVersion
         generation = document.generation
         previousGeneration = document.previousGeneration
-        commit = Commit(historyLength: document.historyLength, state: document.state ?? "")
+        commit = Commit(
+            historyLength: document.historyLength, state: document.state ?? "", undoLength: document.undoLength)
         clubs = try Self.line(for: document.clubs ?? [])
         snapshotBooks = document.books.map { Self.line(for: $0) }
     }

@@ -149,6 +149,7 @@ struct LibraryFiles {
         var generation: String?
         var previousGeneration: String?
         var state: String?
+        var undoLength: Int?
 
         /// Reads the header as Foundation's decoder would, other members passed over; `nil` leaves
         /// it to the decoder (a `null`, a key given twice, a number of another form).
@@ -157,6 +158,7 @@ struct LibraryFiles {
                 var scanner = JSONScanner(bytes: bytes)
                 var (version, length): (Int?, Int?)
                 var (generation, previous, state): (String?, String?, String?)
+                var undo: Int?
                 var seen = JSONScanner.SeenKeys()
                 let complete = scanner.object { key, scanner in
                     switch key {
@@ -165,14 +167,16 @@ struct LibraryFiles {
                     case "generation" where seen.first(2): return scanner.read(&generation)
                     case "previousGeneration" where seen.first(3): return scanner.read(&previous)
                     case "state" where seen.first(4): return scanner.read(&state)
-                    case "schemaVersion", "historyLength", "generation", "previousGeneration", "state": return false
+                    case "undoLength" where seen.first(5): return scanner.read(&undo)
+                    case "schemaVersion", "historyLength", "generation", "previousGeneration", "state", "undoLength":
+                        return false
                     default: return scanner.skipValue()
                     }
                 }
                 guard complete, scanner.atEnd, let version, let length else { return nil }
                 return Header(
                     schemaVersion: version, historyLength: length, generation: generation,
-                    previousGeneration: previous, state: state)
+                    previousGeneration: previous, state: state, undoLength: undo)
             }
         }
     }
@@ -190,6 +194,9 @@ struct LibraryFiles {
         var historyLength: Int
         var schemaVersion: Int
         var state: String?
+        /// The undo log's length when the snapshot was written (`Commit.undoLength`), which its fold
+        /// made durable, name and all; absent in a snapshot of an earlier bookclub.
+        var undoLength: Int?
     }
 
     var storage: LibraryStorage
