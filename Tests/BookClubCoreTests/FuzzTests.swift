@@ -547,7 +547,7 @@ import Testing
     }
 
     @Test func theSearchesOfBytesFindWhatANaiveSearchFinds() {
-        // Bytes as an index of names and a snapshot hold them: hex, digits, tabs, line breaks, letters, UTF-8.
+        // Bytes as a snapshot holds them: hex, digits, tabs, line breaks, letters, UTF-8.
         let alphabet = Array("0123456789abcdef\t\n \"kozé".utf8) + Array("ノ".utf8)
         var random = SeededGenerator(state: Self.seed &+ 22)
         for _ in 0..<Self.count {
@@ -565,7 +565,6 @@ import Testing
                 : (start...(text.count - needle.count)).first { text[$0..<($0 + needle.count)].elementsEqual(needle) }
             text.withUnsafeBytes { bytes in
                 #expect(JSONLine.search(needle, in: bytes, from: start) == naive, "\(text) \(needle) \(start)")
-                #expect(NameIndex.search(needle, in: bytes, from: start) == naive, "\(text) \(needle) \(start)")
             }
         }
     }
