@@ -363,6 +363,12 @@ def main():
                 import_peaks.update(import_real_exports(binary, env, store))
                 built[size] = log_batches(binary, env, folder, size, args.books)
             base = [binary, "--store", store]
+            if size == sizes[-1] and len(sizes) > 1:
+                # The growth is taken in one round: rounds minutes apart see the machine differently
+                # (the anchors moved by up to a tenth between them).
+                commands[again(kind, sizes[0])] = [
+                    binary, "--store", os.path.join(work, f"{sizes[0]}-{kind}", "store.json"), "progress",
+                    uuid.UUID(int=2).hex, "+1"]
             commands.update({
                 f"progress [{kind}]": base + ["progress", uuid.UUID(int=2).hex, "+1"],
                 f"progress by title [{kind}]": base + ["progress", "book 00002", "+1"],
@@ -465,8 +471,8 @@ def main():
             check(f"progress [{kind}] / the durable-append floor at {size:,}",
                   median(size, f"progress [{kind}]") / median(size, "floor (dd append + fsync)"), 2)
         if len(sizes) > 1:
-            check(f"progress [{kind}] at {largest:,} / at {sizes[0]:,}",
-                  median(largest, f"progress [{kind}]") / median(sizes[0], f"progress [{kind}]"), 1.1)
+            check(f"progress [{kind}] at {largest:,} / at {sizes[0]:,}, in one round",
+                  median(largest, f"progress [{kind}]") / median(largest, again(kind, sizes[0])), 1.1)
         check(f"progress by title / by id [{kind}] at {largest:,}",
               median(largest, f"progress by title [{kind}]") / median(largest, f"progress [{kind}]"), 1.2)
         check(f"list [{kind}] at {largest:,} ({generate_books(largest, args.books):,} books"
@@ -709,6 +715,11 @@ def measure_whole(binary, env, folder, runs=3):
     shutil.rmtree(copy)
     os.remove(out)
     return figures
+
+
+def again(kind, size):
+    """The name of `progress` on the store of `size` entries timed again in the largest size's round."""
+    return f"progress [{kind}] on the store of {size:,} again"
 
 
 AFTER = ["after the batch", "after an import of 1,000 books"]
