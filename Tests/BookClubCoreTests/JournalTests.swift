@@ -777,7 +777,8 @@ import Testing
     }
 
     /// A change of many books (a batch, an import) would leave the journal nearly full, for the next
-    /// few writes to fold: it folds itself, and the writes after it append.
+    /// few writes to fold: it folds itself, and the writes after it append. A change of one book
+    /// appends, however long its line.
     @Test func aChangeOfManyBooksFoldsAtOnceAndTheWritesAfterItAppend() throws {
         let storage = try shelf(400)
         try logProgress(storage, book: "b0001", page: 1)
@@ -792,9 +793,15 @@ import Testing
         #expect(try lines() == 1, "an empty journal")
         try logProgress(storage, book: "b0001", page: 2)
         #expect(try lines() > 1, "appended")
+        let review = String(repeating: "ノルウェイの森 ", count: 3_000)
+        let one = try Store(persistence: storage.persistence(lockTimeout: 1))
+        one.update { $0.books[3].review = review }
+        try one.save()
+        #expect(try text(storage, storage.journalPath).utf8.count > LibraryFiles.mostBookBytes, "appended")
         let library = try Store(persistence: storage.persistence(lockTimeout: nil)).state
         #expect(library.books.allSatisfy { $0.title.hasSuffix(" (reread)") })
         #expect(library[id: "b0001"]?.currentPage == 2)
+        #expect(library.books[3].review == review)
     }
 
     @Test func whatFollowsTheLastCommitIsPassedOverAndCutAway() throws {

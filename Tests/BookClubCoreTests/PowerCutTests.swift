@@ -68,6 +68,14 @@ import Testing
             steps: [Step(arguments: ["progress", "dune", "120", "--note", "the spice 🌶 مرحبا"])])
     }
 
+    /// The first save after a fold (here `doctor --fix`'s) syncs the journal alone: the snapshot's
+    /// length of the undo log stands for the log's name made durable.
+    @Test func progressAfterAFold() throws {
+        try explore(
+            "progress after a fold", setup: ["add Dune --pages 412", "progress dune 100", "doctor --fix"],
+            steps: [Step(arguments: ["progress", "dune", "120", "--note", "ノルウェイの森 🌧"])])
+    }
+
     /// One `fsync` commits a `progress`, the journal's: the history's new line and the undo record are
     /// written unsynced, and the journal's commit carries them. After a fold (here `doctor --fix`'s) as
     /// well: the snapshot keeps the undo log's length, which the fold made durable, name and all.

@@ -20,20 +20,22 @@ extension LibraryFiles {
     /// reads the whole journal, and a new snapshot costs little more than its bytes (`SnapshotBook`).
     static let journalLimit = 128 * 1024
 
-    /// The most the books of one transaction append to the journal: a change of more books (a batch or
-    /// an import of a hundred or so) folds at once, so that it pays for the snapshot rather than the
-    /// next few writes, which would find the journal nearly full and fold it, every command until then
-    /// reading it whole. A write of one book appends, however long its note.
+    /// The most the books of a change of several books append to the journal: one of more (a batch or
+    /// an import of a hundred books or so) folds at once, so that it pays for the snapshot rather than
+    /// the next few writes, which would find the journal nearly full and fold it, every command until
+    /// then reading it whole. A change of one book appends, however long its line (a long review, a
+    /// device's hundreds of highlights).
     static let mostBookBytes = journalLimit / 4
 
     /// Appends the transaction to the journal, or writes a new snapshot (and an empty journal) when the
-    /// journal would outgrow `journalLimit`, the transaction's books are more than `mostBookBytes`,
-    /// the snapshot is of an earlier schema or layout, or there is no journal of its generation.
+    /// journal would outgrow `journalLimit`, the transaction's books (more than one) take more than
+    /// `mostBookBytes`, the snapshot is of an earlier schema or layout, or there is no journal of its
+    /// generation.
     func plan(_ transaction: Transaction, folding: Bool = false) throws -> Plan {
         if !folding, let length = journalLength, version == LibraryStorage.schemaVersion, snapshotRun != nil,
             // A batch's lines are not written out only to be found too many.
             length + Self.leastJournalBytes(transaction) <= Self.journalLimit,
-            Self.bookBytes(transaction) <= Self.mostBookBytes
+            transaction.books.count < 2 || Self.bookBytes(transaction) <= Self.mostBookBytes
         {
             let records = Self.journalLines(transaction)
             if length + records.count <= Self.journalLimit { return .append(records, at: length) }

@@ -26,9 +26,10 @@ struct LibraryFiles {
         var historyLength: Int
         /// The id of the committed state: each change makes a new one; undo goes back to an earlier one.
         var state: String
-        /// The length of the undo log once the change was recorded in it; `nil` when not known (the
-        /// snapshot does not keep it). A log of another length was written since by a writer that never
-        /// committed, which may not have made the log's name durable.
+        /// The length of the undo log once the change was recorded in it; `nil` when not known (a
+        /// change that recorded none, a snapshot of an earlier bookclub). A log of another length was
+        /// written since by a writer that never committed, which may not have made the log's name
+        /// durable.
         var undoLength: Int?
     }
 
