@@ -99,6 +99,24 @@ import Testing
         #expect(scoped(storage, "twin") == "b0009")
     }
 
+    /// A title is looked up in the index read again whole (a copy costs less than faulting in every
+    /// page of the mapping): what that read finds is checked as the first was.
+    @Test func aTitleIsLookedUpInTheIndexAsItIsWhenAsked() throws {
+        let storage = try shelf()
+        let files = storage.fileSystem
+        let text = try #require(try files.read(storage.namesPath))
+        let header = Data(text.prefix { $0 != 0x0A })
+        let index = try #require(NameIndex(reading: storage.namesPath, header: header, fileSystem: files))
+        #expect(index.books(named: "dune")?.titled.map(\.id) == ["b0000"])
+        #expect(index.offset(of: "b0002") != nil)
+        // Cut meanwhile, then replaced by the index of another snapshot.
+        try files.replace(storage.namesPath, Data(text.dropLast(10)))
+        #expect(index.books(named: "dune").map { $0.titled.map(\.id) } == nil, "its seal fails")
+        try files.replace(storage.namesPath, Data("{}".utf8) + text.drop { $0 != 0x0A })
+        #expect(index.books(named: "dune").map { $0.titled.map(\.id) } == nil, "of another snapshot")
+        #expect(index.offset(of: "b0002") != nil, "an id is looked up in the index as it was mapped")
+    }
+
     @Test func anIndexIsNeverTrustedOverTheBooksItIndexes() throws {
         let storage = try shelf()
         let files = storage.fileSystem
