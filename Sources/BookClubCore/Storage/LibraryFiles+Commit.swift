@@ -217,11 +217,12 @@ extension LibraryFiles {
         }
     }
 
-    /// Fewer bytes than `journalLines` makes of the transaction.
+    /// The bytes of the transaction's books' lines.
     private static func bookBytes(_ transaction: Transaction) -> Int {
         transaction.books.reduce(0) { $0 + $1.line.count }
     }
 
+    /// Fewer bytes than `journalLines` makes of the transaction.
     private static func leastJournalBytes(_ transaction: Transaction) -> Int {
         bookBytes(transaction) + (transaction.clubs?.count ?? 0)
             + (transaction.carried?.history.count ?? 0) + (transaction.carried?.undo?.line.count ?? 0)

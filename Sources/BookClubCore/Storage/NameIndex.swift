@@ -194,23 +194,22 @@ struct NameIndex {
             id: String(decoding: UnsafeRawBufferPointer(rebasing: line[..<tab]), as: UTF8.self), offset: offset)
     }
 
-    /// Whether the line starts with `bytes`: its first and last bytes compared before the rest, as
-    /// most lines differ there.
+    /// Whether the line starts with `bytes`.
     private static func line(_ line: Slice<UnsafeRawBufferPointer>, startsWith bytes: [UInt8]) -> Bool {
-        let start = line.startIndex
-        return line.count >= bytes.count && line[start] == bytes[0] && line[start + bytes.count - 1] == bytes.last!
-            && bytes.withUnsafeBytes {
-                sameBytes(line.base.baseAddress! + start, $0.baseAddress!, count: bytes.count)
-            }
+        Self.line(line, has: bytes, at: line.startIndex)
     }
 
-    /// Whether the line ends with `bytes`, compared as `line(_:startsWith:)` does.
+    /// Whether the line ends with `bytes`.
     private static func line(_ line: Slice<UnsafeRawBufferPointer>, endsWith bytes: [UInt8]) -> Bool {
-        let start = line.endIndex - bytes.count
-        return line.count >= bytes.count && line[start] == bytes[0] && line[line.endIndex - 1] == bytes.last!
-            && bytes.withUnsafeBytes {
-                sameBytes(line.base.baseAddress! + start, $0.baseAddress!, count: bytes.count)
-            }
+        Self.line(line, has: bytes, at: line.endIndex - bytes.count)
+    }
+
+    /// Whether the line holds `bytes` from `start`: their first and last bytes compared before the
+    /// rest, as most lines differ there.
+    private static func line(_ line: Slice<UnsafeRawBufferPointer>, has bytes: [UInt8], at start: Int) -> Bool {
+        start >= line.startIndex && start + bytes.count <= line.endIndex && line[start] == bytes[0]
+            && line[start + bytes.count - 1] == bytes.last!
+            && bytes.withUnsafeBytes { sameBytes(line.base.baseAddress! + start, $0.baseAddress!, count: bytes.count) }
     }
 }
 
