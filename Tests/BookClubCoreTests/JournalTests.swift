@@ -117,6 +117,9 @@ import Testing
                 #expect(walked == whole.books, "\(entriesAtOnce) at once, blocks of \(blockLines) lines")
             }
         }
+        let handed = try entriesHandedOn(storage.historyWalk())
+        #expect(handed?.entries == entries(of: whole))
+        #expect(handed?.takenBack == [])
     }
 
     /// A run of books holds its entries in a form of its own until each book is handed on: every field
@@ -201,6 +204,159 @@ import Testing
         var walked: [Book] = []
         try storage.historyWalk().forEachBook(entriesAtOnce: 2, readWholeUpTo: 0, blockLines: 1) { walked.append($0) }
         #expect(walked == whole.books)
+        // The entry logged backdated takes its book back, to be handed on whole and in order.
+        let handed = try entriesHandedOn(storage.historyWalk())
+        #expect(handed?.entries == entries(of: whole))
+        #expect(handed?.takenBack == [0])
+        #expect(try entriesHandedOn(storage.historyWalk(), mostTakenBack: 0) == nil)
+    }
+
+    /// Every entry `forEachEntry` hands on, by the place of its reading, each part's put together, and
+    /// the books it took back; `nil` when it hands on none.
+    func entriesHandedOn(_ walk: HistoryWalk, mostTakenBack: Int = 16) throws -> (
+        entries: [[ReadingProgress.Entry]], takenBack: [Int]
+    )? {
+        let places = walk.readingPlaces
+        let count = walk.library.books.reduce(0) { $0 + $1.readings.count }
+        let empty = (entries: Array(repeating: [ReadingProgress.Entry](), count: count), takenBack: [Int]())
+        let parts = try walk.forEachEntry(empty, mostTakenBack: mostTakenBack) {
+            $0.entries[$1].append($2)
+        } takingBack: {
+            part, book in
+            part.takenBack.append(book)
+            for place in places[book]..<places[book] + walk.library.books[book].readings.count {
+                part.entries[place] = []
+            }
+        }
+        return parts.map { parts in
+            ((0..<count).map { place in parts.flatMap { $0.entries[place] } }, parts.flatMap(\.takenBack).sorted())
+        }
+    }
+
+    /// The entries of each reading of `library`, book by book, without their notes.
+    func entries(of library: Library) -> [[ReadingProgress.Entry]] {
+        library.books.flatMap(\.readings).map { reading in
+            reading.progress.entries.map { entry in
+                var entry = entry
+                entry.note = nil
+                return entry
+            }
+        }
+    }
+
+    /// `stats` reads the history once, on two threads, each counting the books at even or odd places,
+    /// and counts what it would count of the whole library in memory: pages and percents, places
+    /// listened and minutes, re-reads, backdated entries, readings finished and abandoned, an entry
+    /// withdrawn, in three time zones. A book removed and back again under the same id is counted from
+    /// its new start, the walk then going a few books at a time.
+    @Test func statsCountTheHistoryReadOnceAsTheWholeLibrary() throws {
+        let files = FileSystem.inMemory()
+        let storage = try shelf(0, files: files)
+        func at(_ days: Double, _ hours: Double = 0) -> Date {
+            Fixture.now.addingTimeInterval((days * 24 + hours) * -3600)
+        }
+        var made = 0
+        func entry(_ page: Int?, of pages: Int = 300, _ time: Date, listened: Int? = nil, minutes: Int? = nil)
+            -> ReadingProgress.Entry
+        {
+            made += 1
+            return ReadingProgress.Entry(
+                id: UUID(uuidString: String(format: "00000000-0000-0000-0000-%012d", made))!,
+                progress: Double(page ?? listened ?? 0) / Double(pages), page: page, time: time, minutes: minutes,
+                listened: listened)
+        }
+        var paper = Fixture.book("ノルウェイの森", id: "p0001", pages: 300)
+        paper.readings = [
+            Reading(
+                started: at(400),
+                progress: ReadingProgress(entries: [
+                    entry(40, at(400), minutes: 50), entry(30, at(399, 23.5)), entry(300, at(398)),
+                ]), ending: Ending(outcome: .finished, date: at(397), rating: 4)),
+            Reading(
+                started: at(30),
+                progress: ReadingProgress(entries: [
+                    entry(20, at(30, 20)), entry(10, at(31)), entry(150, at(2, 23.9)), entry(150, at(1)),
+                ])),
+        ]
+        var heard = Fixture.book("מסע 🎧", id: "a0001", pages: nil)
+        heard.format = .audiobook
+        heard.length = 600
+        heard.readings = [
+            Reading(
+                started: at(20),
+                progress: ReadingProgress(entries: [
+                    entry(nil, of: 600, at(20), listened: 90), entry(nil, of: 600, at(19), listened: 600, minutes: 30),
+                ]), ending: Ending(outcome: .finished, date: at(18)))
+        ]
+        var percent = Fixture.book("📚 Sans pages", id: "s0001", pages: nil)
+        percent.readings = [
+            Reading(
+                started: at(60),
+                progress: ReadingProgress(entries: [
+                    ReadingProgress.Entry(progress: 0.1, time: at(60)),
+                    ReadingProgress.Entry(progress: 0.3, time: at(59)),
+                ]), ending: Ending(outcome: .abandoned, date: at(58)))
+        ]
+        let store = try Store(persistence: storage.persistence(lockTimeout: 1, scope: .everything.withHistory))
+        store.update { $0.books += [paper, heard, percent, Fixture.book("Unread", id: "u0001")] }
+        try store.save()
+        // An entry undone on another machine: withdrawn, its line still in the history.
+        store.update { $0.books[0].readings[1].progress.withdraw(paper.readings[1].progress.entries[2].id) }
+        try store.save()
+
+        /// `takenBack`: the books the walk takes back; `nil` when it gives up for the walk a few books at
+        /// a time.
+        func expectSameStats(takenBack: [Book.ID]?, _ comment: Comment) throws {
+            let whole = try Store(persistence: storage.persistence(lockTimeout: nil, scope: .everything.withHistory))
+                .state
+            let walk = try storage.historyWalk()
+            let handedOn = try entriesHandedOn(walk)?.takenBack.map { walk.library.books[$0].id }
+            #expect(handedOn == takenBack, "\(comment): \(String(describing: handedOn))")
+            for zone in [Fixture.utc, Zone(posix: "IST-5:30")!, Zone(posix: "EST5EDT,M3.2.0,M11.1.0")!] {
+                for year in [2025, 2026] {
+                    let walk = try storage.historyWalk(leavingDetails: true)
+                    var counter = ReadingStats.Counter(now: Fixture.now, timeZone: zone, year: year)
+                    try counter.count(walk)
+                    let counted = ReadingStats(counter, library: walk.library, goal: 12)
+                    let expected = ReadingStats(library: whole, now: Fixture.now, timeZone: zone, year: year, goal: 12)
+                    #expect(counted == expected, "\(comment), \(zone.name), \(year)")
+                    #expect(year == 2025 || (counted.pages > 0 && counted.readingDays > 0), comment)
+                }
+            }
+        }
+        try expectSameStats(takenBack: [], "as logged")
+        #expect(
+            try Store(persistence: storage.persistence(lockTimeout: nil, scope: .everything.withHistory)).state
+                .books[0].readings[1].progress.entries.count == 3)
+
+        // Logged backdated, before the reading's last entries: its book is counted again, whole.
+        func log(_ page: Int, _ book: Book.ID, at time: Date) throws {
+            let store = try Store(persistence: storage.persistence(lockTimeout: 1, scope: .everything.withHistory))
+            try store.update { _ = try $0.logProgress(.page(page), note: nil, at: time, bookID: book, reference: book) }
+            try store.save()
+        }
+        try log(200, "p0001", at: at(2))
+        try expectSameStats(takenBack: ["p0001"], "backdated")
+
+        // Removed, and back under the same id with a reading of its own, the lines before no longer its.
+        store.update { _ = $0.removeBook(id: "p0001") }
+        try store.save()
+        var back = Fixture.book("ノルウェイの森", id: "p0001", pages: 300)
+        back.readings = [
+            Reading(started: at(5), progress: ReadingProgress(entries: [entry(60, at(5)), entry(90, at(4))]))
+        ]
+        store.update { $0.books.append(back) }
+        try store.save()
+        try expectSameStats(takenBack: ["p0001"], "started again")
+
+        // More books taken back than are followed by their chains: the walk goes a few books at a time.
+        store.update { $0.books += (0..<17).map { Fixture.book("Book \($0)", id: String(format: "b%04d", $0)) } }
+        try store.save()
+        for index in 0..<17 {
+            let book = String(format: "b%04d", index)
+            for (page, days) in [(10, 3.0), (20, 2), (15, 2.5)] { try log(page, book, at: at(days)) }
+        }
+        try expectSameStats(takenBack: nil, "many backdated")
     }
 
     /// A run's books are handed on while the next run is read: an error thrown by `body` stops the walk

@@ -77,6 +77,18 @@ public struct Book: Identifiable, Codable, Equatable, Sendable {
 
     /// Derives the fraction of every entry logged as a page from its page and the page count, so
     /// that a fraction is never left stale by a change of the page count.
+    /// An entry with its fraction as `deriveFractions` sets it in a book of these pages and length.
+    static func withDerivedFraction(_ entry: ReadingProgress.Entry, pages: Int?, length: Int?)
+        -> ReadingProgress.Entry
+    {
+        var entry = entry
+        if let pages, pages > 0, let page = entry.page { entry.progress = ReadingProgress.fraction(page, of: pages) }
+        if let length, length > 0, let listened = entry.listened {
+            entry.progress = ReadingProgress.fraction(listened, of: length)
+        }
+        return entry
+    }
+
     public mutating func deriveFractions() {
         if let pages, pages > 0 {
             for index in readings.indices { readings[index].progress.deriveFractions(pages: pages) }

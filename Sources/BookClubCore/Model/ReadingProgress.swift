@@ -154,15 +154,18 @@ public struct ReadingProgress: Codable, Equatable, Sendable {
     mutating func deriveFractions(pages: Int) {
         for index in entries.indices {
             guard let page = entries[index].page else { continue }
-            let fraction = min(max(Double(page) / Double(pages), 0), 1)
+            let fraction = Self.fraction(page, of: pages)
             if entries[index].progress != fraction { entries[index].progress = fraction }
         }
     }
 
+    /// A page over the page count, or a place over the length, as a fraction read: at most 1.
+    static func fraction(_ part: Int, of whole: Int) -> Double { min(max(Double(part) / Double(whole), 0), 1) }
+
     mutating func deriveFractions(length: Int) {
         for index in entries.indices {
             guard let listened = entries[index].listened else { continue }
-            let fraction = min(max(Double(listened) / Double(length), 0), 1)
+            let fraction = Self.fraction(listened, of: length)
             if entries[index].progress != fraction { entries[index].progress = fraction }
         }
     }

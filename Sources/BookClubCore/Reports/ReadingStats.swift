@@ -179,7 +179,7 @@ public struct ReadingStats: Equatable, Sendable {
         /// The days of the year counted: to today.
         let counted: Range<Int>
         /// Every reading day ever (for the streaks) with its pages.
-        var pagesByDay: [Int: Int] = [:]
+        var pagesByDay: [Int: DayCount] = [:]
         var booksByMonth = Array(repeating: 0, count: 12)
         var finishedWithoutDate = 0
         var ratings: [Double] = []
@@ -202,51 +202,122 @@ public struct ReadingStats: Equatable, Sendable {
         /// Counts a book, with its full history loaded.
         public mutating func count(_ book: Book) {
             for reading in book.readings {
-                var tally = ReadingTally(pages: book.pages)
-                var furthest = 0
-                for entry in reading.progress.entries {
-                    let day = timeZone.day(of: entry.time)
-                    if book.isHeard(reading), let length = book.length {
-                        let place = entry.listened ?? Int((entry.progress * Double(length)).rounded())
-                        if place > furthest, counted.contains(day) {
-                            listenedByDay[day, default: 0] += place - furthest
-                        }
-                        furthest = max(furthest, place)
-                    }
-                    tally.add(fraction: entry.progress, page: entry.page, day: day, to: &pagesByDay)
-                    if let spent = entry.minutes, counted.contains(day) {
-                        minutesByMonth[Day(number: day).month - 1] += spent
-                    }
+                var tally = ReadingTally(book, reading)
+                for entry in reading.progress.entries { add(entry, to: &tally) }
+                end(reading, of: book, tally)
+            }
+        }
+
+        /// Counts every book of `walk`, reading its history once (`HistoryWalk.forEachEntry`), or else a
+        /// few books at a time.
+        public mutating func count(_ walk: HistoryWalk) throws {
+            let books = walk.library.books
+            let tallies = books.flatMap { book in book.readings.map { ReadingTally(book, $0) } }
+            let places = walk.readingPlaces
+            var empty = self
+            (empty.pagesByDay, empty.listenedByDay, empty.minutesByMonth) = ([:], [:], Array(repeating: 0, count: 12))
+            // What each entry added, to be taken back should its book's be counted again.
+            typealias Part = (counter: Counter, tallies: [ReadingTally], added: [[Added]])
+            let parts = try walk.forEachEntry(
+                (counter: empty, tallies: tallies, added: Array(repeating: [], count: tallies.count)) as Part
+            ) { part, place, entry in
+                if let added = part.counter.add(entry, to: &part.tallies[place]) { part.added[place].append(added) }
+            } takingBack: { part, book in
+                for place in places[book]..<places[book] + books[book].readings.count {
+                    for added in part.added[place] { part.counter.takeBack(added) }
+                    part.added[place] = []
+                    part.tallies[place] = tallies[place]
                 }
-                if let ending = reading.ending, ending.outcome == .abandoned, let date = ending.date,
-                    counted.contains(timeZone.day(of: date))
-                {
-                    abandoned += 1
+            }
+            guard let parts else { return try walk.forEachBook { count($0) } }
+            for part in parts {
+                pagesByDay.merge(part.counter.pagesByDay) {
+                    DayCount(pages: $0.pages + $1.pages, entries: $0.entries + $1.entries)
                 }
-                guard let ending = reading.ending, ending.outcome == .finished else { continue }
-                guard let date = ending.date else {
-                    finishedWithoutDate += 1
-                    continue
+                listenedByDay.merge(part.counter.listenedByDay, uniquingKeysWith: +)
+                for month in minutesByMonth.indices { minutesByMonth[month] += part.counter.minutesByMonth[month] }
+            }
+            // Each reading's tally is its own part's, the one that counted an entry of it.
+            var place = 0
+            for book in books {
+                for reading in book.readings {
+                    end(
+                        reading, of: book,
+                        parts.lazy.map { $0.tallies[place] }.first { $0.entries > 0 } ?? tallies[place])
+                    place += 1
                 }
-                let day = timeZone.day(of: date)
-                // A reading with no progress logged (an import, say) is a book, but when its pages
-                // were read is unknown: they make no reading day, and no pace.
-                if !reading.progress.entries.isEmpty {
-                    tally.add(fraction: 1, page: book.pages, day: day, to: &pagesByDay)
+            }
+        }
+
+        /// Counts an entry of the reading `tally` follows; what it added to the days and months, if anything.
+        @discardableResult
+        private mutating func add(_ entry: ReadingProgress.Entry, to tally: inout ReadingTally) -> Added? {
+            let day = timeZone.day(of: entry.time)
+            var added = Added(day: Int32(clamping: day))
+            if let length = tally.heardLength {
+                let place = entry.listened ?? Int((entry.progress * Double(length)).rounded())
+                if place > tally.furthestPlace, counted.contains(day) {
+                    listenedByDay[day, default: 0] += place - tally.furthestPlace
+                    added.listened = Int32(clamping: place - tally.furthestPlace)
                 }
-                if counted.contains(day) {
-                    booksByMonth[Day(number: day).month - 1] += 1
-                    let isLatest = reading.id == book.readings.last?.id
-                    let rating = ending.rating ?? (isLatest ? book.rating : nil)
-                    if let rating { ratings.append(rating) }
-                    finished.append(
-                        Finished(
-                            bookID: book.id, title: book.title, author: book.author, pages: book.pages,
-                            tags: book.tags, coverName: book.coverName,
-                            started: reading.started.map { Day(number: timeZone.day(of: $0)) },
-                            finished: Day(number: day), rating: rating,
-                            isReread: reading.id != book.readings.first?.id, format: reading.format ?? book.format))
-                }
+                tally.furthestPlace = max(tally.furthestPlace, place)
+            }
+            if let read = tally.advance(fraction: entry.progress, page: entry.page) {
+                pagesByDay[day, default: DayCount()].add(read)
+                added.pages = Int32(clamping: read)
+            }
+            if let spent = entry.minutes, counted.contains(day) {
+                minutesByMonth[Day(number: day).month - 1] += spent
+                added.minutes = Int32(clamping: spent)
+            }
+            tally.entries += 1
+            return added.pages >= 0 || added.listened > 0 || added.minutes != 0 ? added : nil
+        }
+
+        /// Takes back what an entry added.
+        private mutating func takeBack(_ added: Added) {
+            let day = Int(added.day)
+            if added.pages >= 0, var count = pagesByDay[day] {
+                count.add(-Int(added.pages), entries: -1)
+                pagesByDay[day] = count.entries > 0 ? count : nil
+            }
+            if added.listened > 0, let listened = listenedByDay[day] {
+                listenedByDay[day] = listened > Int(added.listened) ? listened - Int(added.listened) : nil
+            }
+            minutesByMonth[Day(number: day).month - 1] -= Int(added.minutes)
+        }
+
+        /// Counts how a reading ended, once its entries are.
+        private mutating func end(_ reading: Reading, of book: Book, _ tally: ReadingTally) {
+            var tally = tally
+            if let ending = reading.ending, ending.outcome == .abandoned, let date = ending.date,
+                counted.contains(timeZone.day(of: date))
+            {
+                abandoned += 1
+            }
+            guard let ending = reading.ending, ending.outcome == .finished else { return }
+            guard let date = ending.date else {
+                finishedWithoutDate += 1
+                return
+            }
+            let day = timeZone.day(of: date)
+            // A reading with no progress logged (an import, say) is a book, but when its pages
+            // were read is unknown: they make no reading day, and no pace.
+            if tally.entries > 0, let read = tally.advance(fraction: 1, page: book.pages) {
+                pagesByDay[day, default: DayCount()].add(read)
+            }
+            if counted.contains(day) {
+                booksByMonth[Day(number: day).month - 1] += 1
+                let isLatest = reading.id == book.readings.last?.id
+                let rating = ending.rating ?? (isLatest ? book.rating : nil)
+                if let rating { ratings.append(rating) }
+                finished.append(
+                    Finished(
+                        bookID: book.id, title: book.title, author: book.author, pages: book.pages,
+                        tags: book.tags, coverName: book.coverName,
+                        started: reading.started.map { Day(number: timeZone.day(of: $0)) },
+                        finished: Day(number: day), rating: rating,
+                        isReread: reading.id != book.readings.first?.id, format: reading.format ?? book.format))
             }
         }
     }
@@ -263,7 +334,7 @@ public struct ReadingStats: Equatable, Sendable {
         lastDay = Day(year: year, month: 12, day: 31)
         throughDay = Day(number: counter.counted.upperBound - 1)
         let counted = counter.counted
-        let pagesByDay = counter.pagesByDay
+        let pagesByDay = counter.pagesByDay.mapValues(\.pages)
         let booksByMonth = counter.booksByMonth
         finishedWithoutDate = counter.finishedWithoutDate
         ratings = counter.ratings
@@ -387,15 +458,24 @@ extension ReadingStats {
 /// How far one reading has gone, entry by entry, and what each entry adds to its day.
 private struct ReadingTally {
     let pages: Int?
+    /// The book's length, when the reading is heard.
+    let heardLength: Int?
     private var previousPage = 0
     private var furthestPage = 0
     private var previousFraction = 0.0
+    /// The furthest place listened to, in minutes.
+    var furthestPlace = 0
+    /// The entries counted.
+    var entries = 0
 
-    init(pages: Int?) {
-        self.pages = pages
+    init(_ book: Book, _ reading: Reading) {
+        pages = book.pages
+        heardLength = book.isHeard(reading) ? book.length : nil
     }
 
-    mutating func add(fraction: Double, page: Int?, day: Int, to pagesByDay: inout [Int: Int]) {
+    /// Moves to an entry's place: the pages it read when it moved forward (0 for a book without a page
+    /// count), `nil` when it did not.
+    mutating func advance(fraction: Double, page: Int?) -> Int? {
         let advanced: Bool
         var read = 0
         if let pages {
@@ -408,6 +488,27 @@ private struct ReadingTally {
             advanced = fraction > previousFraction
         }
         previousFraction = fraction
-        if advanced { pagesByDay[day, default: 0] += read }
+        return advanced ? read : nil
     }
+}
+
+/// A reading day's pages, and the entries that moved forward on it (an entry taken back takes the day
+/// with it when it was the day's only one).
+struct DayCount: Equatable, Sendable {
+    var pages = 0
+    var entries = 0
+
+    mutating func add(_ read: Int, entries: Int = 1) {
+        pages += read
+        self.entries += entries
+    }
+}
+
+/// What an entry added to the days and months, each in 32 bits (an entry's pages, places and minutes
+/// are checked far below): -1 pages when it made no reading day.
+private struct Added {
+    var day: Int32
+    var pages: Int32 = -1
+    var listened: Int32 = 0
+    var minutes: Int32 = 0
 }

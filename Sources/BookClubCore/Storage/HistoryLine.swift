@@ -69,9 +69,10 @@ enum HistoryLine {
     ///
     /// - Parameter readings: the readings the line is most likely of, each id as JSON writes it (quoted,
     ///   as `uuidString` spells it): one of them is found by its place, with no `UUID` made of it.
+    /// - Parameter leavingNote: the note is checked, not read.
     static func read(
         _ line: UnsafeRawBufferPointer, ofBook expected: Book.ID?, isPlain: Bool, readings: [[UInt8]] = [],
-        into fields: inout Fields
+        leavingNote: Bool = false, into fields: inout Fields
     ) -> Bool {
         var scanner = JSONScanner(bytes: line)
         guard scanner.take(literal: #"{"book":"#) else { return false }
@@ -85,8 +86,12 @@ enum HistoryLine {
         if scanner.take(literal: #","listened":"#), !scanner.read(&fields.entry.listened) { return false }
         if scanner.take(literal: #","minutes":"#), !scanner.read(&fields.entry.minutes) { return false }
         if scanner.take(literal: #","note":"#) {
-            fields.entry.note = scanner.string()
-            guard fields.entry.note != nil else { return false }
+            if leavingNote {
+                guard scanner.skipString() else { return false }
+            } else {
+                fields.entry.note = scanner.string()
+                guard fields.entry.note != nil else { return false }
+            }
         }
         if scanner.take(literal: #","page":"#), !scanner.read(&fields.entry.page) { return false }
         guard scanner.take(literal: #","progress":"#), scanner.read(&fields.entry.progress),

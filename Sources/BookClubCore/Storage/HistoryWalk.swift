@@ -180,7 +180,7 @@ private struct LineBooks {
 }
 
 /// The entries found for a run of books, book by book and reading by reading (no hashing of ids).
-private struct RunEntries {
+struct RunEntries {
     /// A book of the run, as each of its lines is compared with it.
     struct BookKey {
         let id: Book.ID
@@ -322,7 +322,7 @@ private struct HeldEntry {
 
 /// Each book's position in the library, looked up by the bytes of its id: the first pass over a
 /// history finds the books of a million lines without making a string of each id.
-private struct BookPositions {
+struct BookPositions {
     private let ids: [[UInt8]]
     /// Open addressing: a position plus one in the slot its id's hash leads to, or the next free one.
     private var slots: [Int32]

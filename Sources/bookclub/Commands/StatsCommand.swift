@@ -67,7 +67,7 @@ struct StatsCommand: Command {
         // No figure, chart or page reads an import's details.
         let walk = try session.storage.historyWalk(leavingDetails: true)
         var counter = ReadingStats.Counter(now: session.now(), timeZone: session.timeZone, year: year)
-        try walk.forEachBook { counter.count($0) }
+        try counter.count(walk)
         let stats = ReadingStats(counter, library: walk.library, goal: goal)
         if json {
             try session.writeJSON(StatsJSON(stats))
