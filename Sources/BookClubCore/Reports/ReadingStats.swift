@@ -213,27 +213,21 @@ public struct ReadingStats: Equatable, Sendable {
         public mutating func count(_ walk: HistoryWalk) throws {
             let books = walk.library.books
             let tallies = books.flatMap { book in book.readings.map { ReadingTally(book, $0) } }
-            let places = walk.readingPlaces
             var empty = self
             (empty.pagesByDay, empty.listenedByDay, empty.minutesByMonth) = ([:], [:], Array(repeating: 0, count: 12))
-            // What each entry added, to be taken back should its book's be counted again.
-            typealias Part = (counter: Counter, tallies: [ReadingTally], added: [[Added]])
-            let parts = try walk.forEachEntry(
-                (counter: empty, tallies: tallies, added: Array(repeating: [], count: tallies.count)) as Part
-            ) { part, place, entry in
-                if let added = part.counter.add(entry, to: &part.tallies[place]) { part.added[place].append(added) }
-            } takingBack: { part, book in
-                for place in places[book]..<places[book] + books[book].readings.count {
-                    for added in part.added[place] { part.counter.takeBack(added) }
-                    part.added[place] = []
-                    part.tallies[place] = tallies[place]
-                }
+            let parts = try walk.forEachEntry((counter: empty, tallies: tallies)) { part, place, entry in
+                part.counter.add(entry, to: &part.tallies[place])
+            } takingBack: { part, place, entries in
+                // What the entries added, counted again from the reading's start, is taken away.
+                var added = empty
+                var tally = tallies[place]
+                for entry in entries { added.add(entry, to: &tally) }
+                part.counter.takeAway(added)
+                part.tallies[place] = tallies[place]
             }
             guard let parts else { return try walk.forEachBook { count($0) } }
             for part in parts {
-                pagesByDay.merge(part.counter.pagesByDay) {
-                    DayCount(pages: $0.pages + $1.pages, entries: $0.entries + $1.entries)
-                }
+                pagesByDay.merge(part.counter.pagesByDay) { $0.adding($1) }
                 listenedByDay.merge(part.counter.listenedByDay, uniquingKeysWith: +)
                 for month in minutesByMonth.indices { minutesByMonth[month] += part.counter.minutesByMonth[month] }
             }
@@ -249,42 +243,37 @@ public struct ReadingStats: Equatable, Sendable {
             }
         }
 
-        /// Counts an entry of the reading `tally` follows; what it added to the days and months, if anything.
-        @discardableResult
-        private mutating func add(_ entry: ReadingProgress.Entry, to tally: inout ReadingTally) -> Added? {
+        /// Counts an entry of the reading `tally` follows.
+        private mutating func add(_ entry: ReadingProgress.Entry, to tally: inout ReadingTally) {
             let day = timeZone.day(of: entry.time)
-            var added = Added(day: Int32(clamping: day))
             if let length = tally.heardLength {
                 let place = entry.listened ?? Int((entry.progress * Double(length)).rounded())
                 if place > tally.furthestPlace, counted.contains(day) {
                     listenedByDay[day, default: 0] += place - tally.furthestPlace
-                    added.listened = Int32(clamping: place - tally.furthestPlace)
                 }
                 tally.furthestPlace = max(tally.furthestPlace, place)
             }
             if let read = tally.advance(fraction: entry.progress, page: entry.page) {
                 pagesByDay[day, default: DayCount()].add(read)
-                added.pages = Int32(clamping: read)
             }
             if let spent = entry.minutes, counted.contains(day) {
                 minutesByMonth[Day(number: day).month - 1] += spent
-                added.minutes = Int32(clamping: spent)
             }
             tally.entries += 1
-            return added.pages >= 0 || added.listened > 0 || added.minutes != 0 ? added : nil
         }
 
-        /// Takes back what an entry added.
-        private mutating func takeBack(_ added: Added) {
-            let day = Int(added.day)
-            if added.pages >= 0, var count = pagesByDay[day] {
-                count.add(-Int(added.pages), entries: -1)
-                pagesByDay[day] = count.entries > 0 ? count : nil
+        /// Takes away the days and minutes another counter counted, which this one counted too.
+        private mutating func takeAway(_ other: Counter) {
+            for (day, count) in other.pagesByDay {
+                let left = pagesByDay[day, default: DayCount()].adding(
+                    DayCount(pages: -count.pages, entries: -count.entries))
+                pagesByDay[day] = left.entries > 0 ? left : nil
             }
-            if added.listened > 0, let listened = listenedByDay[day] {
-                listenedByDay[day] = listened > Int(added.listened) ? listened - Int(added.listened) : nil
+            for (day, listened) in other.listenedByDay {
+                let left = listenedByDay[day, default: 0] - listened
+                listenedByDay[day] = left > 0 ? left : nil
             }
-            minutesByMonth[Day(number: day).month - 1] -= Int(added.minutes)
+            for month in minutesByMonth.indices { minutesByMonth[month] -= other.minutesByMonth[month] }
         }
 
         /// Counts how a reading ended, once its entries are.
@@ -492,23 +481,18 @@ private struct ReadingTally {
     }
 }
 
-/// A reading day's pages, and the entries that moved forward on it (an entry taken back takes the day
-/// with it when it was the day's only one).
+/// A reading day's pages, and the entries that moved forward on it: an entry taken away takes the
+/// day with it when it was the day's only one.
 struct DayCount: Equatable, Sendable {
     var pages = 0
     var entries = 0
 
-    mutating func add(_ read: Int, entries: Int = 1) {
+    mutating func add(_ read: Int) {
         pages += read
-        self.entries += entries
+        entries += 1
     }
-}
 
-/// What an entry added to the days and months, each in 32 bits (an entry's pages, places and minutes
-/// are checked far below): -1 pages when it made no reading day.
-private struct Added {
-    var day: Int32
-    var pages: Int32 = -1
-    var listened: Int32 = 0
-    var minutes: Int32 = 0
+    func adding(_ other: DayCount) -> DayCount {
+        DayCount(pages: pages + other.pages, entries: entries + other.entries)
+    }
 }

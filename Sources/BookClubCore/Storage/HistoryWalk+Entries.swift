@@ -15,16 +15,18 @@ extension HistoryWalk {
     /// A reading is named by its place among all the library's readings, book by book
     /// (`readingPlaces`).
     ///
-    /// A book whose lines are not in its entries' order (one logged backdated, or the book removed and
-    /// back again, the lines before no longer its history) is handed on as far as its lines are in
-    /// order; `takingBack` is then called with the book's place and the part it was handed to, and its
-    /// entries are handed on again, whole and in order, each book's found by following its chain. `nil`
-    /// when more than `mostTakenBack` books are, or a chain does not hold: `forEachBook` then goes
-    /// through them all.
+    /// Each reading's latest `reorderRoom` entries are held back, so that one logged backdated among
+    /// them is handed on in its place. A book whose lines are further out of its entries' order (one
+    /// logged backdated before those, or the book removed and back again, the lines before no longer
+    /// its history) is handed on as far as they are in order. Once the history is read, `takingBack`
+    /// is handed, reading by reading, the entries of the book that were handed on (to the same part),
+    /// and the book's entries are handed on again, whole and in order: both found by following its
+    /// chain. `nil` when more than `mostTakenBack` books are taken back, or a chain does not hold:
+    /// `forEachBook` then goes through them all.
     public func forEachEntry<Part>(
-        _ part: Part, mostTakenBack: Int = 16,
+        _ part: Part, reorderRoom: Int = 4, mostTakenBack: Int = 16,
         _ body: (inout Part, _ reading: Int, ReadingProgress.Entry) throws -> Void,
-        takingBack: (inout Part, _ book: Int) -> Void
+        takingBack: (inout Part, _ reading: Int, [ReadingProgress.Entry]) -> Void
     ) throws -> [Part]? {
         let books = library.books
         let keys = books.map(RunEntries.BookKey.init)
@@ -41,30 +43,27 @@ extension HistoryWalk {
             let first = heldPlaces.last?.upperBound ?? 0
             heldPlaces.append(first..<first + reading.progress.entries.count)
         }
-        func hand(_ entry: ReadingProgress.Entry, of position: Int, at place: Int, to part: inout Part) throws {
+        func handed(_ entry: ReadingProgress.Entry, of position: Int) -> ReadingProgress.Entry {
             var entry = Book.withDerivedFraction(entry, pages: bounds[position].pages, length: bounds[position].length)
             entry.note = nil
-            try body(&part, place, entry)
+            return entry
         }
         try storage.checkHistory(committedLength: length)
-        /// A part, the books it takes back, and where the last line of each of its books begins (-1: none).
-        typealias Read = (part: Part, takenBack: [Int], tails: [Int])
+        /// A part, the books it takes back, where the last line of each of its books begins and the last
+        /// one of what was handed on (-1: none), and how many entries of each reading were.
+        typealias Read = (part: Part, takenBack: [Int], tails: [Int], handedTails: [Int], handedCounts: [Int])
         func read(parity: Int) -> Result<Read, any Error> {
             Result {
                 var part = part
-                var started = Array(repeating: false, count: books.count)
                 var takenBack = Array(repeating: false, count: books.count)
                 var tails = Array(repeating: -1, count: books.count)
+                var handedTails = tails
                 var found = Array(repeating: false, count: held.count)
-                // The last entry handed on of each reading, which the next must not precede.
-                var last: [ReadingProgress.Entry?] = Array(repeating: nil, count: readings.count)
-                func handInOrder(_ entry: ReadingProgress.Entry, of position: Int, at place: Int) throws {
-                    if let before = last[place], ReadingProgress.Entry.precedes(entry, before) {
-                        takenBack[position] = true
-                        return
-                    }
-                    last[place] = entry
-                    try hand(entry, of: position, at: place, to: &part)
+                var latest = LatestEntries(readings: readings.count, room: reorderRoom)
+                /// Takes back a book: what was handed on of it lies in its lines up to `tail`.
+                func takeBack(_ position: Int, handedUpTo tail: Int) {
+                    takenBack[position] = true
+                    handedTails[position] = tail
                 }
                 try storage.forEachHistoryLine(in: 0..<length) { line, offset in
                     // A line in another form, or of a book no longer there, is read whole.
@@ -81,13 +80,10 @@ extension HistoryWalk {
                     try storage.checkEntry(
                         of: keys[position].id, progress: read.progress!, page: read.page, minutes: read.minutes,
                         listened: read.listened)
+                    let before = tails[position]
                     tails[position] = offset
                     guard !takenBack[position] else { return }
-                    if fields.previous == -1 && started[position] {
-                        takenBack[position] = true
-                        return
-                    }
-                    started[position] = true
+                    if fields.previous == -1 && before >= 0 { return takeBack(position, handedUpTo: before) }
                     guard
                         let reading = fields.knownReading
                             ?? keys[position].readingIDs.firstIndex(of: fields.reading!)
@@ -96,19 +92,30 @@ extension HistoryWalk {
                     let id = read.id!
                     guard withdrawn[place]?.contains(id) != true else { return }
                     for index in heldPlaces[place] where held[index].id == id { found[index] = true }
-                    try handInOrder(
-                        ReadingProgress.Entry(
-                            id: id, progress: read.progress!, page: read.page, time: read.time!,
-                            minutes: read.minutes, listened: read.listened), of: position, at: place)
+                    let entry = ReadingProgress.Entry(
+                        id: id, progress: read.progress!, page: read.page, time: read.time!, minutes: read.minutes,
+                        listened: read.listened)
+                    switch latest.take(entry, at: place) {
+                    case .held: break
+                    case .handOn(let first): try body(&part, place, handed(first, of: position))
+                    case .outOfOrder: takeBack(position, handedUpTo: before)
+                    }
                 }
+                // Every entry held back, with the snapshot's latest entries the history lacks.
                 for position in books.indices where position % 2 == parity && !takenBack[position] {
-                    for place in firstPlaces[position]..<firstPlaces[position] + books[position].readings.count {
-                        for index in heldPlaces[place] where !found[index] {
-                            try handInOrder(held[index], of: position, at: place)
+                    let places = firstPlaces[position]..<firstPlaces[position] + books[position].readings.count
+                    let missing = places.map { place in heldPlaces[place].filter { !found[$0] }.map { held[$0] } }
+                    if zip(places, missing).contains(where: { !latest.canFollow($1.first, at: $0) }) {
+                        takeBack(position, handedUpTo: tails[position])
+                        continue
+                    }
+                    for (place, missing) in zip(places, missing) {
+                        for entry in latest.handOnAll(at: place, with: missing) {
+                            try body(&part, place, handed(entry, of: position))
                         }
                     }
                 }
-                return (part, takenBack.indices.filter { takenBack[$0] }, tails)
+                return (part, takenBack.indices.filter { takenBack[$0] }, tails, handedTails, latest.handedCounts)
             }
         }
         var even: Result<Read, any Error>?
@@ -119,15 +126,29 @@ extension HistoryWalk {
         let takenBack = reads.flatMap(\.takenBack)
         guard takenBack.count <= mostTakenBack else { return nil }
         guard !takenBack.isEmpty else { return reads.map(\.part) }
+        // What was handed on of each book, then its whole history.
+        let handedChains = takenBack.filter { reads[$0 % 2].handedTails[$0] >= 0 }.map {
+            (book: books[$0].id, tail: reads[$0 % 2].handedTails[$0])
+        }
         let chains = takenBack.map { (book: books[$0].id, tail: reads[$0 % 2].tails[$0]) }
-        guard var history = try storage.history(following: chains, length: length) else { return nil }
+        guard var handedHistory = try storage.history(following: handedChains, length: length),
+            var history = try storage.history(following: chains, length: length)
+        else { return nil }
         for position in takenBack {
-            takingBack(&reads[position % 2].part, position)
+            for (reading, place) in zip(books[position].readings, firstPlaces[position]...) {
+                // The first entries in order, as many as were handed on.
+                let withdrawn = reading.progress.withdrawn
+                let entries = (handedHistory.removeValue(forKey: reading.id) ?? []).filter {
+                    !withdrawn.contains($0.id)
+                }
+                let count = reads[position % 2].handedCounts[place]
+                takingBack(&reads[position % 2].part, place, entries.prefix(count).map { handed($0, of: position) })
+            }
             var book = books[position]
             book.loadHistory(&history)
             for (reading, place) in zip(book.readings, firstPlaces[position]...) {
                 for entry in reading.progress.entries {
-                    try hand(entry, of: position, at: place, to: &reads[position % 2].part)
+                    try body(&reads[position % 2].part, place, handed(entry, of: position))
                 }
             }
         }
@@ -144,5 +165,100 @@ extension HistoryWalk {
             place += book.readings.count
         }
         return places
+    }
+}
+
+/// The latest entries of each reading, in order, held back until `room` later ones come, so that one
+/// logged backdated among them is handed on in its place: a ring of `room` entries a reading.
+private struct LatestEntries {
+    enum Taken {
+        case held
+        /// The entry to hand on now: the first of those held back, or the one taken.
+        case handOn(ReadingProgress.Entry)
+        /// It precedes one handed on.
+        case outOfOrder
+    }
+
+    let room: Int
+    private var ring: [ReadingProgress.Entry]
+    private var starts: [Int]
+    private var counts: [Int]
+    /// The last entry handed on of each reading, which no later one may precede.
+    private var last: [ReadingProgress.Entry?]
+    /// How many entries of each reading were handed on.
+    private(set) var handedCounts: [Int]
+
+    init(readings: Int, room: Int) {
+        self.room = room
+        let none = ReadingProgress.Entry(
+            id: UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)), progress: 0,
+            time: Date(timeIntervalSince1970: 0))
+        ring = Array(repeating: none, count: readings * room)
+        starts = Array(repeating: 0, count: readings)
+        counts = starts
+        last = Array(repeating: nil, count: readings)
+        handedCounts = starts
+    }
+
+    /// Whether `entry` (if any) may come after what was handed on of the reading at `place`.
+    func canFollow(_ entry: ReadingProgress.Entry?, at place: Int) -> Bool {
+        guard let entry, let before = last[place] else { return true }
+        return !ReadingProgress.Entry.precedes(entry, before)
+    }
+
+    mutating func take(_ entry: ReadingProgress.Entry, at place: Int) -> Taken {
+        guard canFollow(entry, at: place) else { return .outOfOrder }
+        let (base, start, count) = (place * room, starts[place], counts[place])
+        // Its place among those held back, looked for from the newest.
+        var index = count
+        while index > 0, ReadingProgress.Entry.precedes(entry, ring[base + (start + index - 1) % room]) { index -= 1 }
+        if count < room {
+            for at in stride(from: count, to: index, by: -1) {
+                ring[base + (start + at) % room] = ring[base + (start + at - 1) % room]
+            }
+            ring[base + (start + index) % room] = entry
+            counts[place] = count + 1
+            return .held
+        }
+        guard index > 0 else { return handedOn(entry, at: place) }
+        // The first held back is handed on, the entry put in its place among the others: the newest
+        // takes the first's slot.
+        let first = ring[base + start]
+        if index == count {
+            ring[base + start] = entry
+            starts[place] = (start + 1) % room
+        } else {
+            for at in 0..<index - 1 { ring[base + (start + at) % room] = ring[base + (start + at + 1) % room] }
+            ring[base + (start + index - 1) % room] = entry
+        }
+        return handedOn(first, at: place)
+    }
+
+    /// The entries held back of the reading at `place` and `others` (in order, none preceding one handed
+    /// on), merged in order, the held back first of equals; all handed on.
+    mutating func handOnAll(at place: Int, with others: [ReadingProgress.Entry]) -> [ReadingProgress.Entry] {
+        let base = place * room
+        let heldBack = (0..<counts[place]).map { ring[base + (starts[place] + $0) % room] }
+        counts[place] = 0
+        var merged: [ReadingProgress.Entry] = []
+        var (i, j) = (0, 0)
+        while i < heldBack.count || j < others.count {
+            if j == others.count || (i < heldBack.count && !ReadingProgress.Entry.precedes(others[j], heldBack[i])) {
+                merged.append(heldBack[i])
+                i += 1
+            } else {
+                merged.append(others[j])
+                j += 1
+            }
+        }
+        if let lastOne = merged.last { last[place] = lastOne }
+        handedCounts[place] += merged.count
+        return merged
+    }
+
+    private mutating func handedOn(_ entry: ReadingProgress.Entry, at place: Int) -> Taken {
+        last[place] = entry
+        handedCounts[place] += 1
+        return .handOn(entry)
     }
 }

@@ -5,8 +5,9 @@
 #endif
 
 /// The library as the store has it, each reading with its latest entry, and a way through its books
-/// with every entry, a few books at a time: `stats` and `export` over a history of a million entries
-/// hold tens of megabytes rather than the whole history.
+/// with every entry, a few books at a time (`export` over a history of a million entries holds tens
+/// of megabytes rather than the whole history), or through every entry in one read of the history
+/// (`stats`, which keeps none: `forEachEntry`).
 ///
 /// ```swift
 /// let walk = try storage.historyWalk()
