@@ -217,7 +217,7 @@ import Testing
     /// Every entry `forEachEntry` hands on, by the place of its reading, each part's put together, and
     /// the books it took back, each reading's entries taken back the ones it had handed on; `nil` when
     /// it hands on none.
-    func entriesHandedOn(_ walk: HistoryWalk, reorderRoom: Int = 8, mostTakenBack: Int = 16) throws -> (
+    func entriesHandedOn(_ walk: HistoryWalk, reorderRoom: Int = 4, mostTakenBack: Int = 16) throws -> (
         entries: [[ReadingProgress.Entry]], takenBack: [Int]
     )? {
         let places = walk.readingPlaces
@@ -359,6 +359,22 @@ import Testing
         try log(95, "m0000", at: at(10.5))
         try expectSameStats(takenBack: ["t0000"], "backdated before the latest")
 
+        // A line chained past the one before it (a hand edit, once the journal no longer carries the
+        // line): its chain leads through fewer lines than the book has, and the walk goes a few books
+        // at a time.
+        var read = try storage.readFiles(locked: true)
+        try read.settleCarried()
+        let history = try text(storage, storage.historyPath)
+        let chained = history.split(separator: "\n").filter { $0.contains(#""book":"t0000""#) }.map {
+            String($0[$0.range(of: #""previous":"#)!.upperBound...].prefix { $0 != "," })
+        }
+        #expect(chained.count == 11 && chained[2].count == chained[1].count)
+        try files.writeAtomically(
+            storage.historyPath,
+            Data(history.replacing(#""previous":\#(chained[2]),"#, with: #""previous":\#(chained[1]),"#).utf8))
+        try expectSameStats(takenBack: nil, "a line chained past one")
+        try files.writeAtomically(storage.historyPath, Data(history.utf8))
+
         // Removed, and back under the same id with a reading of its own, the lines before no longer its.
         try change { _ = $0.removeBook(id: "p0001") }
         var back = Fixture.book("ノルウェイの森", id: "p0001", pages: 300)
@@ -373,6 +389,55 @@ import Testing
         try change { $0.books += many.map(tenDays) }
         for book in many { try log(5, book, at: at(19.5)) }
         try expectSameStats(takenBack: nil, "many backdated")
+    }
+
+    /// `stats` reads every line of the history as a walk a few books at a time does: a line of a book
+    /// no longer there with a page out of bounds is refused, as every line is; the latest entry the
+    /// snapshot holds and the history lacks is counted after those the history holds.
+    @Test func statsReadEveryLineAndTheLatestEntriesTheHistoryLacks() throws {
+        let files = FileSystem.inMemory()
+        let storage = try shelf(3, files: files)
+        for page in [10, 20, 30] {
+            for book in ["b0000", "b0001", "b0002"] { try logProgress(storage, book: book, page: page) }
+        }
+        let store = try Store(persistence: storage.persistence(lockTimeout: 1))
+        store.update { _ = $0.removeBook(id: "b0001") }
+        try store.save()
+        func stats() throws -> ReadingStats {
+            let walk = try storage.historyWalk(leavingDetails: true)
+            var counter = ReadingStats.Counter(now: Fixture.now, timeZone: Fixture.utc, year: 2026)
+            try counter.count(walk)
+            return ReadingStats(counter, library: walk.library)
+        }
+        let whole = try Store(persistence: storage.persistence(lockTimeout: nil, scope: .everything.withHistory)).state
+        #expect(try stats() == ReadingStats(library: whole, now: Fixture.now, timeZone: Fixture.utc, year: 2026))
+        #expect(try stats().pages == 60)
+
+        // The last line, b0002's latest entry, of a book never in the library (a hand edit, once the
+        // journal no longer carries the line): the snapshot's entry counts.
+        var read = try storage.readFiles(locked: true)
+        try read.settleCarried()
+        let history = try text(storage, storage.historyPath)
+        let lines = history.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.dropLast().last?.contains(#""book":"b0002""#) == true)
+        let moved =
+            lines.dropLast(2).joined(separator: "\n") + "\n"
+            + lines.dropLast().last!.replacing(#""book":"b0002""#, with: #""book":"x0002""#) + "\n"
+        try files.writeAtomically(storage.historyPath, Data(moved.utf8))
+        let handed = try entriesHandedOn(storage.historyWalk())
+        #expect(handed?.entries.map(\.count) == [3, 3] && handed?.takenBack == [])
+        #expect(try storage.history(of: ["b0002"]).values.map(\.count) == [2])
+        #expect(try stats().pages == 60)
+
+        // A removed book's line with a page out of bounds.
+        let bad = lines.map { line in
+            line.contains(#""book":"b0001""#)
+                ? String(line).replacing(#""page":10,"#, with: #""page":-1,"#) : String(line)
+        }.joined(separator: "\n")
+        #expect(bad != history && bad.utf8.count == history.utf8.count)
+        try files.writeAtomically(storage.historyPath, Data(bad.utf8))
+        #expect(throws: BookClubError.self) { try storage.historyWalk().forEachBook { _ in } }
+        #expect(throws: BookClubError.self) { try stats() }
     }
 
     /// A run's books are handed on while the next run is read: an error thrown by `body` stops the walk

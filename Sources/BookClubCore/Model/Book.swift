@@ -75,8 +75,6 @@ public struct Book: Identifiable, Codable, Equatable, Sendable {
     /// The longest audiobook length taken, in minutes (a thousand hours).
     public static let lengths = 1...60_000
 
-    /// Derives the fraction of every entry logged as a page from its page and the page count, so
-    /// that a fraction is never left stale by a change of the page count.
     /// An entry with its fraction as `deriveFractions` sets it in a book of these pages and length.
     static func withDerivedFraction(_ entry: ReadingProgress.Entry, pages: Int?, length: Int?)
         -> ReadingProgress.Entry
@@ -89,6 +87,8 @@ public struct Book: Identifiable, Codable, Equatable, Sendable {
         return entry
     }
 
+    /// Derives the fraction of every entry logged as a page from its page and the page count, so
+    /// that a fraction is never left stale by a change of the page count.
     public mutating func deriveFractions() {
         if let pages, pages > 0 {
             for index in readings.indices { readings[index].progress.deriveFractions(pages: pages) }

@@ -8,10 +8,12 @@ extension HistoryWalk {
     /// Hands `body` every entry of the library's readings, each reading's in the order
     /// `forEachBook` gives them (with their fractions derived as a book derives them, and without their
     /// notes), reading the history once: a reader that keeps no entry (`stats`) goes through a history
-    /// of a million entries without counting each book's lines first, or holding any of them.
+    /// of a million entries without counting each book's lines first, holding only each reading's
+    /// latest few.
     ///
     /// The history is read on two threads at once, each handing on the entries of the books at even or
-    /// odd places in the library to `body` with a copy of `part` of its own; both copies are returned.
+    /// odd places in the library to `body` with a copy of `part` of its own (a value: the two threads
+    /// share nothing else); both copies are returned.
     /// A reading is named by its place among all the library's readings, book by book
     /// (`readingPlaces`).
     ///
@@ -21,8 +23,8 @@ extension HistoryWalk {
     /// its history) is handed on as far as they are in order. Once the history is read, `takingBack`
     /// is handed, reading by reading, the entries of the book that were handed on (to the same part),
     /// and the book's entries are handed on again, whole and in order: both found by following its
-    /// chain. `nil` when more than `mostTakenBack` books are taken back, or a chain does not hold:
-    /// `forEachBook` then goes through them all.
+    /// chain. `nil` when more than `mostTakenBack` books are taken back, or a chain does not hold or
+    /// leads through fewer lines than the book has: `forEachBook` then goes through them all.
     public func forEachEntry<Part>(
         _ part: Part, reorderRoom: Int = 4, mostTakenBack: Int = 16,
         _ body: (inout Part, _ reading: Int, ReadingProgress.Entry) throws -> Void,
@@ -50,8 +52,12 @@ extension HistoryWalk {
         }
         try storage.checkHistory(committedLength: length)
         /// A part, the books it takes back, where the last line of each of its books begins and the last
-        /// one of what was handed on (-1: none), and how many entries of each reading were.
-        typealias Read = (part: Part, takenBack: [Int], tails: [Int], handedTails: [Int], handedCounts: [Int])
+        /// one of what was handed on (-1: none), how many lines lead to each, and how many entries of each
+        /// reading were handed on.
+        typealias Read = (
+            part: Part, takenBack: [Int], tails: [Int], handedTails: [Int], lines: [Int], handedLines: [Int],
+            handedCounts: [Int]
+        )
         func read(parity: Int) -> Result<Read, any Error> {
             Result {
                 var part = part
@@ -60,17 +66,27 @@ extension HistoryWalk {
                 var handedTails = tails
                 var found = Array(repeating: false, count: held.count)
                 var latest = LatestEntries(readings: readings.count, room: reorderRoom)
+                // The lines of each book since its latest start, and of what was handed on of a book taken
+                // back: its chains must lead through as many.
+                var lines = Array(repeating: 0, count: books.count)
+                var handedLines = lines
                 /// Takes back a book: what was handed on of it lies in its lines up to `tail`.
                 func takeBack(_ position: Int, handedUpTo tail: Int) {
                     takenBack[position] = true
                     handedTails[position] = tail
+                    handedLines[position] = lines[position]
                 }
                 try storage.forEachHistoryLine(in: 0..<length) { line, offset in
                     // A line in another form, or of a book no longer there, is read whole.
-                    let position =
-                        try HistoryLine.bookID(line).flatMap(positions.position) ?? positions.position(
-                            of: storage.record(line).book) ?? -1
-                    guard position >= 0, position % 2 == parity else { return }
+                    // A line in another form, or of a book no longer there, is read whole (and checked, as
+                    // every line is).
+                    var position = HistoryLine.bookID(line).flatMap(positions.position)
+                    if position == nil {
+                        let record = try storage.record(line)
+                        position = positions.position(of: record.book)
+                        if position == nil { return try storage.check(record) }
+                    }
+                    guard let position, position % 2 == parity else { return }
                     var fields = HistoryLine.Fields()
                     let isRead = HistoryLine.read(
                         line, ofBook: keys[position].id, isPlain: keys[position].isPlain,
@@ -82,8 +98,10 @@ extension HistoryWalk {
                         listened: read.listened)
                     let before = tails[position]
                     tails[position] = offset
+                    let startsAgain = fields.previous == -1
+                    if startsAgain && before >= 0 && !takenBack[position] { takeBack(position, handedUpTo: before) }
+                    lines[position] = startsAgain ? 1 : lines[position] + 1
                     guard !takenBack[position] else { return }
-                    if fields.previous == -1 && before >= 0 { return takeBack(position, handedUpTo: before) }
                     guard
                         let reading = fields.knownReading
                             ?? keys[position].readingIDs.firstIndex(of: fields.reading!)
@@ -98,7 +116,10 @@ extension HistoryWalk {
                     switch latest.take(entry, at: place) {
                     case .held: break
                     case .handOn(let first): try body(&part, place, handed(first, of: position))
-                    case .outOfOrder: takeBack(position, handedUpTo: before)
+                    case .outOfOrder:
+                        lines[position] -= 1
+                        takeBack(position, handedUpTo: before)
+                        lines[position] += 1
                     }
                 }
                 // Every entry held back, with the snapshot's latest entries the history lacks.
@@ -115,7 +136,10 @@ extension HistoryWalk {
                         }
                     }
                 }
-                return (part, takenBack.indices.filter { takenBack[$0] }, tails, handedTails, latest.handedCounts)
+                return (
+                    part, takenBack.indices.filter { takenBack[$0] }, tails, handedTails, lines, handedLines,
+                    latest.handedCounts
+                )
             }
         }
         var even: Result<Read, any Error>?
@@ -126,22 +150,28 @@ extension HistoryWalk {
         let takenBack = reads.flatMap(\.takenBack)
         guard takenBack.count <= mostTakenBack else { return nil }
         guard !takenBack.isEmpty else { return reads.map(\.part) }
-        // What was handed on of each book, then its whole history.
-        let handedChains = takenBack.filter { reads[$0 % 2].handedTails[$0] >= 0 }.map {
-            (book: books[$0].id, tail: reads[$0 % 2].handedTails[$0])
+        /// The entries of a book's chain back from `tail`, by reading; `nil` unless it leads through `lines`
+        /// lines (a line copied further on, chained to one before, would skip those between).
+        func chain(of position: Int, from tail: Int, lines: Int) throws -> [UUID: [ReadingProgress.Entry]]? {
+            guard tail >= 0 else { return lines == 0 ? [:] : nil }
+            let found = try storage.history(following: [(books[position].id, tail)], length: length)
+            return found.flatMap { $0.values.reduce(0) { $0 + $1.count } == lines ? $0 : nil }
         }
-        let chains = takenBack.map { (book: books[$0].id, tail: reads[$0 % 2].tails[$0]) }
-        guard var handedHistory = try storage.history(following: handedChains, length: length),
-            var history = try storage.history(following: chains, length: length)
-        else { return nil }
         for position in takenBack {
+            let read = reads[position % 2]
+            // What was handed on of the book, then its whole history.
+            guard
+                var handedHistory = try chain(
+                    of: position, from: read.handedTails[position], lines: read.handedLines[position]),
+                var history = try chain(of: position, from: read.tails[position], lines: read.lines[position])
+            else { return nil }
             for (reading, place) in zip(books[position].readings, firstPlaces[position]...) {
                 // The first entries in order, as many as were handed on.
                 let withdrawn = reading.progress.withdrawn
                 let entries = (handedHistory.removeValue(forKey: reading.id) ?? []).filter {
                     !withdrawn.contains($0.id)
                 }
-                let count = reads[position % 2].handedCounts[place]
+                let count = read.handedCounts[place]
                 takingBack(&reads[position % 2].part, place, entries.prefix(count).map { handed($0, of: position) })
             }
             var book = books[position]
