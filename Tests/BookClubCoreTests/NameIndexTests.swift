@@ -22,6 +22,8 @@ import Testing
             for (index, title) in titles.enumerated() {
                 $0.addBook(Fixture.book(title, id: String(format: "b%04d", index)))
             }
+            // An id of several words, looked up as an id in the walk that looks for it as a title.
+            $0.addBook(Fixture.book("Spaced", id: "a b c"))
         }
         try store.save()
         return storage
@@ -76,6 +78,7 @@ import Testing
             #expect(scoped(storage, reference) == resolved(storage, reference), "\(reference)")
         }
         #expect(scoped(storage, "dune") == "b0000")
+        #expect(scoped(storage, "a b c") == "a b c" && resolved(storage, "a b c") == "a b c")
         #expect(scoped(storage, "ノルウェイの森") == "b0002")
         #expect(scoped(storage, "caf\u{E9}").hasPrefix("ambiguousBook"), "composed or not, the same title")
         #expect(scoped(storage, "c;d").hasPrefix("ambiguousBook"), "a title of other bytes that is the same text")

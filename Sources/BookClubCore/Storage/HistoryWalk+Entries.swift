@@ -77,7 +77,6 @@ extension HistoryWalk {
                     handedLines[position] = lines[position]
                 }
                 try storage.forEachHistoryLine(in: 0..<length) { line, offset in
-                    // A line in another form, or of a book no longer there, is read whole.
                     // A line in another form, or of a book no longer there, is read whole (and checked, as
                     // every line is).
                     var position = HistoryLine.bookID(line).flatMap(positions.position)

@@ -107,7 +107,7 @@ struct NameIndex {
     /// third rules of `Reference.matches`: the books whose ids start with it (four characters or
     /// more), and those whose lowercased title it is, each by its id and offset. `nil` when bytes
     /// cannot decide: the needle is not ASCII where a title of other bytes may still be the same text.
-    func books(named needle: String) -> (id: Entry?, prefixed: [Entry], titled: [Entry])? {
+    func books(named needle: String) -> (prefixed: [Entry], titled: [Entry])? {
         // A title looked up goes through every byte of the index, its seal and its lines: read whole,
         // that costs one copy, where faulting in the mapping's pages cost more than the checksum
         // itself (300 KB at 4,600 books). Read again, it is checked again.
@@ -115,7 +115,7 @@ struct NameIndex {
         return whole.lookUp(needle)
     }
 
-    private func lookUp(_ needle: String) -> (id: Entry?, prefixed: [Entry], titled: [Entry])? {
+    private func lookUp(_ needle: String) -> (prefixed: [Entry], titled: [Entry])? {
         guard isSealed else { return nil }
         let isASCII = needle.utf8.allSatisfy { $0 < 0x80 }
         // The only non-ASCII characters that are the same text as ASCII ones (canonical singletons).
@@ -133,12 +133,9 @@ struct NameIndex {
         let count =
             isASCII && !needle.utf8.contains(where: { $0 == UInt8(ascii: ";") || $0 == UInt8(ascii: "`") })
             ? nil : Array("\t\(needle.count)".utf8)
-        let field = needle.utf8.contains(where: { $0 == 0x09 || $0 == 0x0A }) ? nil : Array("\(needle)\t".utf8)
-        var id: Entry?
         var prefixed: [Entry] = []
         var titled: [Entry] = []
         let whole = forEachLine { line in
-            if id == nil, let field, Self.line(line, startsWith: field) { id = Self.entry(of: line) }
             if let prefix, Self.line(line, startsWith: prefix), let entry = Self.entry(of: line) {
                 prefixed.append(entry)
             }
@@ -159,7 +156,7 @@ struct NameIndex {
             if other == needle, let entry = Self.entry(of: line) { titled.append(entry) }
             return true
         }
-        return whole ? (id, prefixed, titled) : nil
+        return whole ? (prefixed, titled) : nil
     }
 
     /// A book as a line of the index gives it.
@@ -237,14 +234,10 @@ extension LibraryFiles {
             else { return nil }
             return Self.id(of: line) == entry.id ? line : nil
         }
-        // An id: the first rule, and a book's own. A needle of several words is looked for as an id in
-        // the walk that looks for it as a title, rather than in a walk of the index's mapping first.
+        // An id: the first rule, and a book's own.
         if let line = journalBooks[needle] { return line }
-        if !needle.contains(" "), let offset = index.offset(of: needle) {
-            return snapshotLine(.init(id: needle, offset: offset))
-        }
+        if let offset = index.offset(of: needle) { return snapshotLine(.init(id: needle, offset: offset)) }
         guard let named = index.books(named: needle) else { return nil }
-        if let id = named.id { return snapshotLine(id) }
         // The journal's books stand over the snapshot's.
         var journal: [(id: Book.ID, title: String)] = []
         for id in journalOrder {
