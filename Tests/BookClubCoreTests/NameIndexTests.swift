@@ -15,13 +15,14 @@ import Testing
     ]
 
     /// A store of these books, ids `b0000` ..., written in one save (a new snapshot, with its index).
-    func shelf(files: FileSystem = .inMemory()) throws -> LibraryStorage {
+    func shelf(files: FileSystem = .inMemory(), more: [(id: String, title: String)] = []) throws -> LibraryStorage {
         let storage = LibraryStorage(path: path, fileSystem: files)
         let store = try Store(persistence: storage.persistence(lockTimeout: 1))
         store.update {
             for (index, title) in titles.enumerated() {
                 $0.addBook(Fixture.book(title, id: String(format: "b%04d", index)))
             }
+            for (id, title) in more { $0.addBook(Fixture.book(title, id: id)) }
             // An id of several words, looked up as an id in the walk that looks for it as a title.
             $0.addBook(Fixture.book("Spaced", id: "a b c"))
         }
@@ -60,14 +61,40 @@ import Testing
         return try #require(Int(line.split(separator: "\t")[1]))
     }
 
+    /// The index with its buckets sealed again, and the line that says where they begin, as bookclub
+    /// would have written it: an index bookclub wrote wrong, or one forged.
+    func sealed(_ text: String) -> Data {
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).dropLast()
+        let titles = lines.removeLast().split(separator: #""titles":"#).last?.prefix { $0.isNumber } ?? ""
+        var data = Data((lines.removeFirst() + "\n").utf8)
+        var starts: [Int] = []
+        var bucket = Data()
+        for line in lines {
+            guard line.hasPrefix(#"{"bucket":"#) else {
+                bucket += Data((line + "\n").utf8)
+                continue
+            }
+            starts.append(data.count)
+            let object = Data((line.prefix { $0 != "," } + "}").utf8)
+            data += bucket + Seal.seal(object, covering: bucket) + Data("\n".utf8)
+            bucket = Data()
+        }
+        let directory = #"{"buckets":[\#(starts.map(String.init).joined(separator: ","))],"titles":\#(titles)}"#
+        return data + Seal.seal(Data(directory.utf8)) + Data("\n".utf8)
+    }
+
     @Test func theIndexFindsWhatTheSearchOfEveryBookFinds() throws {
         let storage = try shelf()
         let index = String(decoding: try #require(try storage.fileSystem.read(storage.namesPath)), as: UTF8.self)
         let snapshot = try #require(try storage.fileSystem.read(storage.path))
-        #expect(index.hasPrefix(#"{"lines":"id offset characters title","snapshot":""#))
-        #expect(index.contains("\nb0000\t16\t-\t\"dune\"\n"), "the first book, after `{` and `  \"books\" : [`")
-        #expect(index.contains("\nb0002\t\(try offset(index, "b0002"))\t7\t\"ノルウェイの森\"\n"))
-        #expect(index.contains("\nb0010\t\(try offset(index, "b0010"))\t-\t\"tab\\there\"\n"))
+        #expect(index.hasPrefix(#"{"lines":"id offset title","snapshot":""#))
+        #expect(index.contains("\nb0000\t16\t\"dune\"\n"), "the first book, after `{` and `  \"books\" : [`")
+        #expect(index.contains("\nb0002\t\(try offset(index, "b0002"))\t\"ノルウェイの森\"\n"))
+        #expect(index.contains("\nb0010\t\(try offset(index, "b0010"))\t\"tab\\there\"\n"))
+        // The same text as the same bytes: composed, and `;` for the Greek question mark.
+        #expect(index.contains("\nb0004\t\(try offset(index, "b0004"))\t\"caf\u{E9}\"\n"))
+        #expect(index.contains("\nb0012\t\(try offset(index, "b0012"))\t\"c;d\"\n"))
+        #expect(index.hasSuffix("\n") && sealed(index) == Data(index.utf8), "sealed as the test seals it")
         for id in ["b0000", "b0002", "b0010"] {
             let at = try offset(index, id)
             let book = try #require(
@@ -102,22 +129,87 @@ import Testing
         #expect(scoped(storage, "twin") == "b0009")
     }
 
-    /// A title is looked up in the index read again whole (a copy costs less than faulting in every
-    /// page of the mapping): what that read finds is checked as the first was.
-    @Test func aTitleIsLookedUpInTheIndexAsItIsWhenAsked() throws {
-        let storage = try shelf()
+    /// Books as a library of a few hundred holds them: ids of the same first characters, titles of
+    /// the same words, in several scripts, composed and not.
+    let many: [(id: String, title: String)] = (0..<400).map { number in
+        let id = String(format: "%04x", number % 97) + String(format: "%04x", number) + "aaaaaaaaaaaaaaaaaaaaaaaa"
+        let titles = ["Book \(number)", "ノルウェイの森 \(number % 50)", "Cafe\u{301} \(number % 30)", "كتاب \(number)"]
+        return (id, titles[number % titles.count])
+    }
+
+    @Test func aLibraryOfManyBooksIsFoundThroughItsBuckets() throws {
+        let storage = try shelf(more: many)
+        let index = String(decoding: try #require(try storage.fileSystem.read(storage.namesPath)), as: UTF8.self)
+        let lines = index.split(separator: "\n")
+        let books = titles.count + 1 + many.count
+        #expect(lines.filter { $0.hasPrefix(#"{"bucket":"#) }.count == books / 32 + 1 + (books + 31) / 32)
+        #expect(lines.last?.contains(#"],"titles":\#(books / 32 + 1),"crc":"#) == true)
+        // The buckets of ids, after those of titles: each book's id and offset, in order.
+        let ids = lines.filter { $0.split(separator: "\t").count == 2 }.map { String($0.prefix { $0 != "\t" }) }
+        #expect(ids == (many.map(\.id) + titles.indices.map { String(format: "b%04d", $0) } + ["a b c"]).sorted())
+        var references = references
+        for (number, book) in many.enumerated() where number % 7 == 0 {
+            references += [book.id, String(book.id.prefix(4)), String(book.id.prefix(8)), book.title.lowercased()]
+        }
+        references += ["caf\u{E9} 2", "caf\u{E9} 3", "ノルウェイの森 7", "book 399", "book 400", "0001", "0061"]
+        for reference in references {
+            #expect(scoped(storage, reference) == resolved(storage, reference), "\(reference)")
+        }
+        #expect(scoped(storage, "book 12") == many[12].id)
+        #expect(scoped(storage, String(many[13].id.prefix(8))) == many[13].id)
+        #expect(scoped(storage, "cafe\u{301} 2").hasPrefix("ambiguousBook"), "composed or not, the same title")
+    }
+
+    /// A lookup checks the seals of the buckets it reads, and no others: a bucket damaged leaves the
+    /// books it holds to the search of every book, which the save after it writes the index again for.
+    @Test func aLookupChecksTheBucketsItReads() throws {
+        let storage = try shelf(more: many)
         let files = storage.fileSystem
         let text = try #require(try files.read(storage.namesPath))
         let header = Data(text.prefix { $0 != 0x0A })
         let index = try #require(NameIndex(reading: storage.namesPath, header: header, fileSystem: files))
-        #expect(index.books(named: "dune")?.titled.map(\.id) == ["b0000"])
-        #expect(index.offset(of: "b0002") != nil)
-        // Cut meanwhile, then replaced by the index of another snapshot.
-        try files.replace(storage.namesPath, Data(text.dropLast(10)))
-        #expect(index.books(named: "dune").map { $0.titled.map(\.id) } == nil, "its seal fails")
-        try files.replace(storage.namesPath, Data("{}".utf8) + text.drop { $0 != 0x0A })
-        #expect(index.books(named: "dune").map { $0.titled.map(\.id) } == nil, "of another snapshot")
-        #expect(index.offset(of: "b0002") != nil, "an id is looked up in the index as it was mapped")
+        #expect(index.isSealed)
+        #expect(index.books(named: "book 12")?.titled.map(\.id) == [many[12].id])
+        #expect(index.books(named: String(many[13].id.prefix(8)))?.prefixed.map(\.id) == [many[13].id])
+        // A title changed in its bucket, not sealed again.
+        let damaged = String(decoding: text, as: UTF8.self).replacing("\t\"book 12\"\n", with: "\t\"book 21\"\n")
+        try files.replace(storage.namesPath, Data(damaged.utf8))
+        let read = try #require(NameIndex(reading: storage.namesPath, header: header, fileSystem: files))
+        #expect(!read.isSealed)
+        #expect(read.books(named: "book 12") == nil, "its bucket's seal fails")
+        let elsewhere = try #require(
+            many.indices.first { number in
+                read.books(named: many[number].title.lowercased()) != nil
+            })
+        #expect(
+            read.books(named: many[elsewhere].title.lowercased())?.titled.map(\.id).contains(many[elsewhere].id) == true
+        )
+        #expect(read.offset(of: many[12].id) != nil, "an id is checked against the snapshot, not the seal")
+        #expect(scoped(storage, "book 12") == many[12].id)
+        // An id's offset changed in its bucket of ids: an id prefix found there is not trusted.
+        let at13 = try offset(String(decoding: text, as: UTF8.self), many[13].id)
+        let moved = String(decoding: text, as: UTF8.self).replacing(
+            "\n\(many[13].id)\t\(at13)\n", with: "\n\(many[13].id)\t\(at13 + 1)\n")
+        try files.replace(storage.namesPath, Data(moved.utf8))
+        let again = try #require(NameIndex(reading: storage.namesPath, header: header, fileSystem: files))
+        #expect(again.books(named: String(many[13].id.prefix(8))) == nil)
+        #expect(again.books(named: "book 12")?.titled.map(\.id) == [many[12].id])
+        #expect(scoped(storage, String(many[13].id.prefix(8))) == many[13].id)
+        // A bucket of ids that the halving reads on its way (the middle one, the seventh of 13) is
+        // checked too: damaged, its first id could lead the search away from an id prefix.
+        let ids = (many.map(\.id) + titles.indices.map { String(format: "b%04d", $0) } + ["a b c"]).sorted()
+        let passedBy = ids[(ids.count + 31) / 32 / 2 * 32 + 1]
+        let at = try offset(String(decoding: text, as: UTF8.self), passedBy)
+        let passed = String(decoding: text, as: UTF8.self).replacing(
+            "\n\(passedBy)\t\(at)\n", with: "\n\(passedBy)\t\(at + 1)\n")
+        try files.replace(storage.namesPath, Data(passed.utf8))
+        let halved = try #require(NameIndex(reading: storage.namesPath, header: header, fileSystem: files))
+        #expect(halved.books(named: String(ids[0].prefix(6))) == nil)
+        #expect(scoped(storage, String(ids[0].prefix(6))) == resolved(storage, String(ids[0].prefix(6))))
+        // The last line, damaged: no index.
+        try files.replace(storage.namesPath, Data(text.dropLast(3)) + Data("0\"}\n".utf8))
+        #expect(NameIndex(reading: storage.namesPath, header: header, fileSystem: files) == nil)
+        #expect(scoped(storage, "book 12") == many[12].id)
     }
 
     @Test func anIndexIsNeverTrustedOverTheBooksItIndexes() throws {
@@ -128,9 +220,10 @@ import Testing
             offset(index, "b0000"), offset(index, "b0001"), offset(index, "b0003"), offset(index, "b0005")
         )
         // An index that says another book is "dune", and has no line for the real one.
-        let forged = index.replacing("\nb0000\t\(at0)\t-\t\"dune\"\n", with: "\n").replacing(
-            "\nb0003\t\(at3)\t4\t\"caf\u{E9}\"\n", with: "\nb0003\t\(at3)\t-\t\"dune\"\n"
+        let forged = index.replacing("\nb0000\t\(at0)\t\"dune\"\n", with: "\n").replacing(
+            "\nb0003\t\(at3)\t\"caf\u{E9}\"\n", with: "\nb0003\t\(at3)\t\"dune\"\n"
         ).replacing("\nb0001\t\(at1)\t", with: "\nb0001\t\(at5)\t")
+        #expect(forged != index)
         try files.replace(storage.namesPath, Data(forged.utf8))
         #expect(scoped(storage, "dune") == "b0000", "an index that fails its checksum is passed over")
         for reference in references {
@@ -138,16 +231,9 @@ import Testing
         }
         // Sealed again, as if bookclub had written it wrong: an offset or a title that is not the
         // book's is found out against the book's own line.
-        func sealed(_ text: String) -> Data {
-            let body = Data(text.prefix { _ in true }.utf8)
-            let lines = body.split(separator: 0x0A, omittingEmptySubsequences: false)
-            let kept = Data(lines.dropLast(2).joined(separator: [0x0A])) + Data("\n".utf8)
-            let count = lines.dropLast(2).count - 1
-            return kept + Seal.seal(Data(#"{"books":\#(count)}"#.utf8), covering: kept) + Data("\n".utf8)
-        }
         let at8 = try offset(index, "b0008")
-        let misplaced = index.replacing("\nb0001\t\(at1)\t-\t\"dune messiah\"", with: "\nb0001\t\(at5)\t-\t\"x\"")
-            .replacing("\nb0008\t\(at8)\t-\t\"twin\"", with: "\nb0008\t\(at8)\t-\t\"dune messiah\"")
+        let misplaced = index.replacing("\nb0001\t\(at1)\t\"dune messiah\"", with: "\nb0001\t\(at5)\t\"x\"")
+            .replacing("\nb0008\t\(at8)\t\"twin\"", with: "\nb0008\t\(at8)\t\"dune messiah\"")
         #expect(misplaced != index)
         try files.replace(storage.namesPath, sealed(misplaced))
         #expect(scoped(storage, "b0001") == "b0001")
@@ -159,7 +245,7 @@ import Testing
         try files.replace(
             storage.namesPath, sealed(index.replacing("\nb0001\t\(at1)\t", with: "\nb0001\t\(at1 + 40)\t")))
         #expect(scoped(storage, "dune messiah") == "b0001")
-        try files.replace(storage.namesPath, sealed(index.replacing("\nb0000\t\(at0)\t-\t\"dune\"", with: "")))
+        try files.replace(storage.namesPath, sealed(index.replacing("\nb0000\t\(at0)\t\"dune\"", with: "")))
         #expect(scoped(storage, "dune messiah") == "b0001")
         for reference in references {
             #expect(scoped(storage, reference) == resolved(storage, reference), "\(reference)")
@@ -213,7 +299,7 @@ import Testing
 
         // Damaged under a first line that still names the snapshot: written again too.
         let header = try #require(written?.prefix { $0 != 0x0A })
-        try files.replace(storage.namesPath, header + Data("\nb0000\t0\t-\t\"dune\"\n".utf8))
+        try files.replace(storage.namesPath, header + Data("\nb0000\t0\t\"dune\"\n".utf8))
         try progress(20)
         #expect(try files.read(storage.namesPath) == written)
     }

@@ -269,15 +269,8 @@ extension ReaderImport {
     static func digest(_ parts: String...) -> String { digest(parts) }
 
     static func digest(_ parts: [String]) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for part in parts {
-            for byte in part.utf8 {
-                hash ^= UInt64(byte)
-                hash = hash &* 0x100_0000_01b3
-            }
-            hash ^= 0xFF  // between parts
-            hash = hash &* 0x100_0000_01b3
-        }
+        // A byte 0xFF between parts.
+        let hash = parts.reduce(FNV1a.start) { FNV1a.hash([0xFF], from: FNV1a.hash($1.utf8, from: $0)) }
         let hex = String(hash, radix: 16)
         return String(repeating: "0", count: 16 - hex.count) + hex
     }

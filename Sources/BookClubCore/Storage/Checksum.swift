@@ -52,6 +52,22 @@ enum CRC32C {
     }
 }
 
+/// FNV-1a, 64 bits: a short hash of bytes, the same on every machine (names of paths, ids derived
+/// from text, the buckets of the index of names).
+enum FNV1a {
+    static let start: UInt64 = 0xcbf2_9ce4_8422_2325
+
+    /// The hash of `bytes` following those a running hash `value` has seen (`start` to start).
+    static func hash(_ bytes: some Sequence<UInt8>, from value: UInt64 = start) -> UInt64 {
+        var value = value
+        for byte in bytes {
+            value ^= UInt64(byte)
+            value = value &* 0x100_0000_01b3
+        }
+        return value
+    }
+}
+
 /// A JSON Lines record that carries its own checksum: `{…}` sealed is `{…,"crc":"1a2b3c4d"}`, the
 /// CRC-32C of what the record covers before it (a journal's transaction) and of the record up to `,"crc"`.
 /// A record without the key is one of an earlier bookclub, taken as it is.

@@ -9,154 +9,232 @@
 /// or reading every book of the snapshot. Derived data, never trusted over
 /// what it indexes: it serves only the snapshot it names (its generation, size and time of change),
 /// a book it finds is checked against the book's own line, and a reference it cannot settle (no
-/// match, several, text it cannot compare byte for byte) is left to the full search, which says what
-/// is wrong. Written with each new snapshot, by a save that found it missing or out of date, and by
+/// match, several, a bucket whose seal fails) is left to the full search, which says what is wrong.
+/// Written with each new snapshot, by a save that found it missing or out of date, and by
 /// `doctor --fix`; a store without one works as before.
 ///
 /// ```text
-/// {"lines":"id offset characters title","snapshot":"4f0c… 2051733 1764182400123456"}
-/// 00000000000000000000000000000002	17	-	"book 00002"
-/// 00000000000000000000000000000004	1283	12	"ノルウェイの森 00003"
-/// {"books":3000,"crc":"1a2b3c4d"}
+/// {"lines":"id offset title","snapshot":"4f0c… 2051733 1764182400123456"}
+/// 00000000000000000000000000000004	1283	"ノルウェイの森 00003"
+/// {"bucket":0,"crc":"5e0d2c11"}
+/// 00000000000000000000000000000002	17	"book 00002"
+/// {"bucket":1,"crc":"1a2b3c4d"}
+/// 00000000000000000000000000000002	17
+/// 00000000000000000000000000000004	1283
+/// {"bucket":2,"crc":"0b1c2d3e"}
+/// {"buckets":[96,176,234],"titles":2,"crc":"0f1e2d3c"}
 /// ```
 ///
-/// A line is a book's id, the byte offset in the snapshot of the line `    {` that opens the book,
-/// the number of characters of its title when the title is not ASCII (`-` when it is), and its
-/// lowercased title as a JSON string, separated by tabs. The last line seals the others with their
-/// checksum. The index cannot say that it lists every book (only splitting the snapshot could):
-/// written by bookclub from the snapshot it names, it does.
+/// The lines are in buckets of about 32, each sealed by its last line with its checksum, and the last
+/// line says where each bucket begins, sealed too: a lookup reads and checks a few buckets, not the
+/// whole index. First the buckets of titles (as many as the last line says): a book's line there is
+/// its id, the byte offset in the snapshot of the line `    {` that opens the book, and its
+/// lowercased title in Unicode's composed form (`form(_:)`) as a JSON string, separated by tabs, in
+/// the bucket of its title (FNV-1a of its bytes, modulo the number of buckets). Then the buckets of
+/// ids: each book's id and offset, in the order of the ids' bytes, so that an id or an id prefix is
+/// found by halving. The index cannot say that it lists every book (only splitting the snapshot
+/// could): written by bookclub from the snapshot it names, it does.
 struct NameIndex {
-    /// The index's lines, from the line break that ends its first line.
-    private let lines: Data
-    /// The index whole, its last line (the seal) from `last`, the line break before it.
+    /// The index whole.
     private let data: Data
-    private let last: Data.Index
-    private let header: Data
-    /// The index read again, whole, for a lookup that goes through every byte of it.
-    private let reread: () -> Data?
+    /// Where each bucket begins, from the start of `data`, then where the last line does.
+    private let bounds: [Int]
+    /// How many of the buckets are of titles, before those of ids.
+    private let titles: Int
 
     /// The first line of the index of a snapshot of this generation, size and time of change.
     static func header(generation: String, size: Int, modified: Date?) -> Data {
         let micros = Int(((modified?.timeIntervalSince1970 ?? 0) * 1_000_000).rounded())
         var writer = JSONWriter(compact: true)
         writer.object { w in
-            w.field("lines", "id offset characters title")
+            w.field("lines", "id offset title")
             w.field("snapshot", "\(generation) \(size) \(micros)")
         }
         return writer.take()
     }
 
+    /// A lowercased title or reference as the index holds it: in Unicode's composed form (NFC), the
+    /// form in which `String` compares text, so that the same text is the same bytes (`é` written as
+    /// `e` and an accent, or `;` as the Greek question mark, U+037E).
+    static func form(_ lowercased: String) -> String {
+        lowercased.utf8.allSatisfy { $0 < 0x80 }
+            ? lowercased : String(decoding: lowercased._nfcCodeUnits, as: UTF8.self)
+    }
+
     /// The index of these books (id, offset in the snapshot and title), or `nil` when an id is not
     /// ASCII (which a byte comparison could not stand for).
-    static func contents(header: Data, books: some Sequence<(id: Book.ID, offset: Int, title: String)>) -> Data? {
-        var data = header
+    static func contents(header: Data, books: [(id: Book.ID, offset: Int, title: String)]) -> Data? {
+        let titles = books.count / 32 + 1
+        var buckets = [Data](repeating: Data(), count: titles)
         var writer = JSONWriter(compact: true)
-        var count = 0
         for (id, offset, title) in books {
             guard id.utf8.allSatisfy({ $0 < 0x80 && $0 != 0x09 && $0 != 0x0A }) else { return nil }
-            let lowered = title.lowercased()
-            writer.string(lowered)
-            let characters = lowered.utf8.allSatisfy { $0 < 0x80 } ? "-" : String(lowered.count)
-            data += Data(utf8: "\n\(id)\t\(offset)\t\(characters)\t") + writer.take()
-            count += 1
+            let title = form(title.lowercased())
+            writer.string(title)
+            buckets[bucket(title: title, of: titles)] +=
+                Data(utf8: "\(id)\t\(offset)\t") + writer.take() + Data(utf8: "\n")
         }
-        data += Data(utf8: "\n")
-        writer.object { w in w.field("books", count) }
-        return data + Seal.seal(writer.take(), covering: data) + Data(utf8: "\n")
+        let byID = books.sorted { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }
+        for first in stride(from: 0, to: byID.count, by: 32) {
+            buckets.append(
+                Data(byID[first..<min(first + 32, byID.count)].map { "\($0.id)\t\($0.offset)\n" }.joined().utf8))
+        }
+        var data = header + Data(utf8: "\n")
+        var starts: [Int] = []
+        for (number, lines) in buckets.enumerated() {
+            starts.append(data.count)
+            data += lines + Seal.seal(Data(utf8: #"{"bucket":\#(number)}"#), covering: lines) + Data(utf8: "\n")
+        }
+        let directory = #"{"buckets":[\#(starts.map(String.init).joined(separator: ","))],"titles":\#(titles)}"#
+        return data + Seal.seal(Data(utf8: directory)) + Data(utf8: "\n")
     }
 
-    /// The index at `path` when it is of the snapshot `header` describes. Whether it is whole is
-    /// asked apart (`isSealed`), by what needs every book: a book's line found by its id is checked
-    /// against the snapshot anyway, and a `progress` by id need not checksum the index.
+    /// The bucket of a title in the index's form.
+    private static func bucket(title: String, of count: Int) -> Int {
+        Int(FNV1a.hash(title.utf8) % UInt64(count))
+    }
+
+    /// The index at `path` when it is of the snapshot `header` describes and its last line, which
+    /// says where its buckets begin, is whole. Whether every bucket is whole is asked apart
+    /// (`isSealed`), by what needs every book; a lookup checks the buckets it reads, but for a book
+    /// found by its id, which is checked against the snapshot anyway.
     init?(reading path: String, header: Data, fileSystem: FileSystem) {
         guard let data = try? fileSystem.map(path) else { return nil }
-        self.init(data, header: header, reread: { try? fileSystem.read(path) })
+        self.init(data, header: header)
     }
 
-    private init?(_ data: Data, header: Data, reread: @escaping () -> Data?) {
+    private init?(_ data: Data, header: Data) {
         guard data.starts(with: header + Data(utf8: "\n")), data.last == 0x0A,
-            let last = data.dropLast().lastIndex(of: 0x0A), last >= data.startIndex + header.count
+            let last = data.dropLast().lastIndex(of: 0x0A)
+        else { return nil }
+        let directory = last + 1 - data.startIndex
+        let read = data.withUnsafeBytes { bytes in
+            Self.directory(UnsafeRawBufferPointer(rebasing: bytes[directory..<(bytes.count - 1)]))
+        }
+        // Each bucket holds at least its seal, the first after the header, the last before this line.
+        guard let (starts, titles) = read, (1...starts.count).contains(titles), starts.first == header.count + 1,
+            zip(starts, starts.dropFirst() + [directory]).allSatisfy({ $0 < $1 })
         else { return nil }
         self.data = data
-        self.last = last
-        self.header = header
-        self.reread = reread
-        lines = data[(data.startIndex + header.count)...last]
+        self.titles = titles
+        bounds = starts + [directory]
     }
 
-    /// Whether the last line seals the rest with its CRC-32C (`Seal`): an index damaged or cut says
-    /// nothing of which books have a name.
+    /// The buckets' starts and the number of buckets of titles, as the last line gives them, when its
+    /// seal holds.
+    private static func directory(_ line: UnsafeRawBufferPointer) -> (starts: [Int], titles: Int)? {
+        let open = Array(#"{"buckets":["#.utf8)
+        let then = Array(#"],"titles":"#.utf8)
+        guard line.count > open.count + then.count + Seal.sealLength, line.starts(with: open),
+            Seal.check(line, covering: UnsafeRawBufferPointer(start: nil, count: 0)) == true
+        else { return nil }
+        var numbers: [Int] = []
+        var number: Int?
+        var isLast = false
+        var at = open.count
+        while at < line.count - Seal.sealLength {
+            let byte = line[at]
+            at += 1
+            if byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") {
+                guard (number ?? 0) < Int.max / 20 else { return nil }
+                number = (number ?? 0) * 10 + Int(byte - UInt8(ascii: "0"))
+                continue
+            }
+            // A comma between the starts, then `],"titles":` and the last number.
+            guard let found = number, !isLast else { return nil }
+            numbers.append(found)
+            number = nil
+            if byte == UInt8(ascii: "]") {
+                guard line[(at - 1)...].starts(with: then) else { return nil }
+                at += then.count - 1
+                isLast = true
+            } else if byte != UInt8(ascii: ",") {
+                return nil
+            }
+        }
+        guard isLast, let titles = number else { return nil }
+        return (numbers, titles)
+    }
+
+    /// Whether every bucket's seal holds: an index damaged or cut says nothing of which books have a name.
     var isSealed: Bool {
-        Seal.check(data[(last + 1)..<(data.endIndex - 1)], covering: data[...last]) == true
+        (0..<(bounds.count - 1)).allSatisfy { withLines(ofBucket: $0, checked: true) { _ in () } != nil }
     }
 
     /// Where the book of this id begins in the snapshot, as the index says.
     func offset(of id: Book.ID) -> Int? {
         guard !id.utf8.contains(where: { $0 == 0x09 || $0 == 0x0A }) else { return nil }
         let field = Array("\(id)\t".utf8)
-        var found: Int?
-        _ = forEachLine { line in
-            guard Self.line(line, startsWith: field) else { return true }
-            found = Self.entry(of: line)?.offset
-            return false
-        }
-        return found
+        guard let bucket = bucket(ofID: Array(id.utf8), checked: false) else { return nil }
+        return withLines(ofBucket: bucket, checked: false) { lines in
+            var found: Int?
+            Self.forEachLine(in: lines) { line in
+                guard Self.line(line, startsWith: field) else { return true }
+                found = Self.entry(of: line)?.offset
+                return false
+            }
+            return found
+        } ?? nil
     }
 
-    /// What the index says `needle` (a reference, lowercased and trimmed) names by the second and
-    /// third rules of `Reference.matches`: the books whose ids start with it (four characters or
-    /// more), and those whose lowercased title it is, each by its id and offset. `nil` when bytes
-    /// cannot decide: the needle is not ASCII where a title of other bytes may still be the same text.
+    /// What the index says `needle` (a reference, lowercased, trimmed and in the index's `form`)
+    /// names by the second and third rules of `Reference.matches`: the books whose ids start with it
+    /// (four characters or more), and those whose lowercased title it is, each by its id and offset.
+    /// `nil` when a bucket it reads is damaged.
     func books(named needle: String) -> (prefixed: [Entry], titled: [Entry])? {
-        // A title looked up goes through every byte of the index, its seal and its lines: read whole,
-        // that costs one copy, where faulting in the mapping's pages cost more than the checksum
-        // itself (300 KB at 4,600 books). Read again, it is checked again.
-        guard let whole = reread().flatMap({ NameIndex($0, header: header, reread: { nil }) }) else { return nil }
-        return whole.lookUp(needle)
-    }
-
-    private func lookUp(_ needle: String) -> (prefixed: [Entry], titled: [Entry])? {
-        guard isSealed else { return nil }
-        let isASCII = needle.utf8.allSatisfy { $0 < 0x80 }
-        // The only non-ASCII characters that are the same text as ASCII ones (canonical singletons).
-        if !isASCII, needle.unicodeScalars.contains(where: { [0x037E, 0x1FEF, 0x212A].contains($0.value) }) {
-            return nil
+        var prefixed: [Entry] = []
+        if needle.utf8.allSatisfy({ $0 < 0x80 && $0 != 0x09 }), needle.count >= 4 {
+            let prefix = Array(needle.utf8)
+            guard var bucket = bucket(ofID: prefix, checked: true) else { return nil }
+            // The ids in order: those that start with the prefix are together, from the bucket where
+            // the ids from the prefix on begin.
+            var after = false
+            while !after && bucket < bounds.count - 1 {
+                let read: Void? = withLines(ofBucket: bucket, checked: true) { lines in
+                    Self.forEachLine(in: lines) { line in
+                        if Self.line(line, startsWith: prefix) {
+                            if let entry = Self.entry(of: line) { prefixed.append(entry) }
+                        } else if prefix.lexicographicallyPrecedes(line.prefix { $0 != 0x09 }) {
+                            after = true
+                        }
+                        return !after
+                    }
+                }
+                guard read != nil else { return nil }
+                bucket += 1
+            }
         }
-        let prefix = isASCII && needle.count >= 4 && !needle.utf8.contains(0x09) ? Array(needle.utf8) : nil
         var writer = JSONWriter(compact: true)
         writer.string(needle)
         let title = Array("\t".utf8) + writer.take()
-        // A title of other bytes may be the same text (composed or not): those of as many characters
-        // are compared as text. An ASCII needle can be the same text as one only through the two
-        // singletons that stand for ASCII characters, `;` and `` ` `` (the third, the Kelvin sign, is
-        // lowercased to `k`).
-        let count =
-            isASCII && !needle.utf8.contains(where: { $0 == UInt8(ascii: ";") || $0 == UInt8(ascii: "`") })
-            ? nil : Array("\t\(needle.count)".utf8)
-        var prefixed: [Entry] = []
         var titled: [Entry] = []
-        let whole = forEachLine { line in
-            if let prefix, Self.line(line, startsWith: prefix), let entry = Self.entry(of: line) {
-                prefixed.append(entry)
-            }
-            if Self.line(line, endsWith: title) {
-                if let entry = Self.entry(of: line) { titled.append(entry) }
+        let read: Void? = withLines(ofBucket: Self.bucket(title: needle, of: titles), checked: true) { lines in
+            Self.forEachLine(in: lines) { line in
+                if Self.line(line, endsWith: title), let entry = Self.entry(of: line) { titled.append(entry) }
                 return true
             }
-            // The title's tab is the line's last: a JSON string holds none.
-            guard let count, let tab = line.lastIndex(of: 0x09), Self.line(line[..<tab], endsWith: count) else {
-                return true
-            }
-            let raw = UnsafeRawBufferPointer(rebasing: line[(tab + 1)...])
-            var scanner = JSONScanner(bytes: raw)
-            // A title the scanner leaves to the decoder, and that the decoder cannot read: undecided.
-            guard let other = scanner.string() ?? JSONCoding.decodeLine(String.self, from: Data(raw)) else {
-                return false
-            }
-            if other == needle, let entry = Self.entry(of: line) { titled.append(entry) }
-            return true
         }
-        return whole ? (prefixed, titled) : nil
+        return read == nil ? nil : (prefixed, titled)
+    }
+
+    /// The bucket of ids where `key` is, or those from it on begin: the last whose first id is not
+    /// after it, found by halving, each bucket it reads checked if asked. `nil` when there is no
+    /// bucket of ids (no book), or one read is damaged.
+    private func bucket(ofID key: [UInt8], checked: Bool) -> Int? {
+        var (low, high) = (titles, bounds.count - 1)
+        guard low < high else { return nil }
+        while high - low > 1 {
+            let middle = (low + high) / 2
+            guard
+                let first = withLines(
+                    ofBucket: middle, checked: checked,
+                    { lines in
+                        Array(lines.prefix { $0 != 0x09 && $0 != 0x0A })
+                    })
+            else { return nil }
+            if key.lexicographicallyPrecedes(first) { high = middle } else { low = middle }
+        }
+        return low
     }
 
     /// A book as a line of the index gives it.
@@ -166,28 +244,45 @@ struct NameIndex {
         var offset: Int?
     }
 
-    /// Calls `body` with each line of the index, without its line break, until it returns `false`;
-    /// `false` then. A walk from one line break to the next: searching the index for a needle, by
-    /// any byte of it, stops on every line or more (ids, numbers, tabs and titles of the same words),
-    /// and a title looked for took four searches of 9,000 to 14,000 stops each at 4,600 books.
-    private func forEachLine(_ body: (Slice<UnsafeRawBufferPointer>) -> Bool) -> Bool {
-        lines.withUnsafeBytes { bytes in
-            guard let base = bytes.baseAddress else { return true }
-            // After the line break that ends the header.
-            var start = 1
-            while start < bytes.count, let end = firstByte(0x0A, at: base + start, count: bytes.count - start) {
-                let next = base.distance(to: end)
-                guard body(bytes[start..<next]) else { return false }
-                start = next + 1
+    /// `body` of the lines of a bucket, before its seal; `nil` when `checked` and the seal does not
+    /// hold (or is not the bucket's).
+    private func withLines<T>(ofBucket number: Int, checked: Bool, _ body: (UnsafeRawBufferPointer) -> T) -> T? {
+        data.withUnsafeBytes { bytes in
+            let section = bytes[bounds[number]..<bounds[number + 1]]
+            // The seal is the bucket's last line; the line before it ends the bucket's lines.
+            guard section.last == 0x0A else { return nil }
+            let end = section.dropLast().lastIndex(of: 0x0A).map { $0 + 1 } ?? section.startIndex
+            let lines = UnsafeRawBufferPointer(rebasing: bytes[section.startIndex..<end])
+            if checked {
+                let seal = UnsafeRawBufferPointer(rebasing: bytes[end..<(section.endIndex - 1)])
+                let object = Array(#"{"bucket":\#(number)"#.utf8)
+                guard seal.count == object.count + Seal.sealLength, seal.starts(with: object),
+                    Seal.check(seal, covering: lines) == true
+                else { return nil }
             }
-            return true
+            return body(lines)
+        }
+    }
+
+    /// Calls `body` with each line of `lines`, without its line break, until it returns `false`. A
+    /// walk from one line break to the next: searching for a needle, by any byte of it, stops on
+    /// every line or more (ids, numbers, tabs and titles of the same words).
+    private static func forEachLine(
+        in lines: UnsafeRawBufferPointer, _ body: (Slice<UnsafeRawBufferPointer>) -> Bool
+    ) {
+        guard let base = lines.baseAddress else { return }
+        var start = 0
+        while start < lines.count, let end = firstByte(0x0A, at: base + start, count: lines.count - start) {
+            let next = base.distance(to: end)
+            guard body(lines[start..<next]) else { return }
+            start = next + 1
         }
     }
 
     /// The book of a line of the index; `nil` when the line is not of the index's shape.
     private static func entry(of line: Slice<UnsafeRawBufferPointer>) -> Entry? {
         guard let tab = line.firstIndex(of: 0x09),
-            let next = line[(tab + 1)...].firstIndex(of: 0x09),
+            case let next = line[(tab + 1)...].firstIndex(of: 0x09) ?? line.endIndex,
             let offset = Int(String(decoding: UnsafeRawBufferPointer(rebasing: line[(tab + 1)..<next]), as: UTF8.self))
         else { return nil }
         return Entry(
@@ -226,6 +321,8 @@ extension LibraryFiles {
     /// own line; `nil` when they cannot settle it.
     func indexedLine(named needle: String, in index: NameIndex) -> Data? {
         guard !needle.isEmpty else { return nil }
+        // The same text as the same bytes; `String` compares the forms alike.
+        let needle = NameIndex.form(needle)
         /// The snapshot's book at the entry's offset, when it is the book of this id and no change
         /// replaced it.
         func snapshotLine(_ entry: NameIndex.Entry) -> Data? {

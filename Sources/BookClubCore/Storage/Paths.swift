@@ -66,12 +66,7 @@ public struct Paths: Equatable, Sendable {
 
     /// FNV-1a, 64 bits, in hexadecimal: a short stable name for a path.
     static func hash(_ text: String) -> String {
-        var value: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 {
-            value ^= UInt64(byte)
-            value = value &* 0x100_0000_01b3
-        }
-        let hex = String(value, radix: 16)
+        let hex = String(FNV1a.hash(text.utf8), radix: 16)
         return hex.zeroPadded(to: 16)
     }
 }
