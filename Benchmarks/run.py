@@ -433,8 +433,8 @@ def main():
     for label in AFTER:
         times, untouched = batch[label], batch[label + " (untouched)"]
         print(f"- progress {label}, each of {len(times)} writes the median of 3 rounds: median "
-              f"{statistics.median(times):.1f} ms, max {max(times):.1f} ms; on a copy left alone, after the same "
-              f"change on another: {statistics.median(untouched):.1f} and {max(untouched):.1f} ms; the slowest "
+              f"{statistics.median(times):.1f} ms, max {max(times):.1f} ms; on a copy left alone, write for write "
+              f"between them: {statistics.median(untouched):.1f} and {max(untouched):.1f} ms; the slowest "
               f"against the write at the same place: {slowest_against_untouched(batch, label):.2f}")
     if any(batches for _, batches, _ in built.values()):
         print("[real] stores: batches of lines by title, as many as needed of at most 100,000 lines:")
@@ -785,10 +785,11 @@ def measure_batch(binary, env, folder, lines):
 
 def writes_after(binary, env, copy, changes, rounds=3, count=30):
     """The `count` `progress` writes after each of `changes`, against the same writes on a copy of the
-    store that the change left alone, made after the same change on a third copy: on this machine the
-    first process after any large one is slower, whatever it does (1.1 to 1.5 times the next, after a
-    process of another program that touches 300 MB on two cores), and what is asked is what the
-    change leaves in the store. Both copies start with three writes (a new copy's first one builds what
+    store that the change left alone, each first write made after the same change on a copy of its
+    own: on this machine the first process after any large one is slower, whatever it does (1.1 to
+    1.5 times the next, after a process of another program that touches 300 MB on two cores), and
+    what is asked is what the change leaves in the store. The two copies' writes alternate, place by
+    place, so that a busy moment of the machine falls on both. Both copies start with three writes (a new copy's first one builds what
     a generated store lacks), and the untouched one with one more, as the change's own undo record,
     so that both set their undo log aside at the same place. Each place is the median of `rounds`."""
     def write(path):
@@ -807,9 +808,18 @@ def writes_after(binary, env, copy, changes, rounds=3, count=30):
             for _ in range(4):
                 write(other)
             change(path)
-            changed.append([write(path) for _ in range(count)])
-            change(copy())
-            untouched.append([write(other) for _ in range(count)])
+            pairs = []
+            for place in range(count):
+                # Each first write follows the change made on a copy of its own; then the two
+                # copies' writes alternate, so that a moment of the machine falls on both alike.
+                if place == 0:
+                    change(copy())
+                first = write(path)
+                if place == 0:
+                    change(copy())
+                pairs.append((first, write(other)))
+            changed.append([a for a, _ in pairs])
+            untouched.append([b for _, b in pairs])
         result[label] = [statistics.median(run[i] for run in changed) for i in range(count)]
         result[label + " (untouched)"] = [statistics.median(run[i] for run in untouched) for i in range(count)]
     return result
