@@ -112,7 +112,7 @@ struct NameIndex {
             Self.directory(UnsafeRawBufferPointer(rebasing: bytes[directory..<(bytes.count - 1)]))
         }
         // Each bucket holds at least its seal, the first after the header, the last before this line.
-        guard let (starts, titles) = read, (1...starts.count).contains(titles), starts.first == header.count + 1,
+        guard let (starts, titles) = read, titles >= 1, titles <= starts.count, starts.first == header.count + 1,
             zip(starts, starts.dropFirst() + [directory]).allSatisfy({ $0 < $1 })
         else { return nil }
         self.data = data
