@@ -432,7 +432,7 @@ def main():
               f"{statistics.median(times) * 1000 / batch_lines:.1f} µs a line")
     for label in AFTER:
         times, untouched = batch[label], batch[label + " (untouched)"]
-        print(f"- progress {label}, each of {len(times)} writes the median of 3 rounds: median "
+        print(f"- progress {label}, each of {len(times)} writes the median of {AFTER_ROUNDS} rounds: median "
               f"{statistics.median(times):.1f} ms, max {max(times):.1f} ms; on a copy left alone, write for write "
               f"between them: {statistics.median(untouched):.1f} and {max(untouched):.1f} ms; the slowest "
               f"against the write at the same place: {slowest_against_untouched(batch, label):.2f}")
@@ -783,7 +783,11 @@ def measure_batch(binary, env, folder, lines):
     return result
 
 
-def writes_after(binary, env, copy, changes, rounds=3, count=30):
+# The rounds of the writes after a change: each place's time is the median of as many.
+AFTER_ROUNDS = 5
+
+
+def writes_after(binary, env, copy, changes, rounds=AFTER_ROUNDS, count=30):
     """The `count` `progress` writes after each of `changes`, against the same writes on a copy of the
     store that the change left alone, each first write made after the same change on a copy of its
     own: on this machine the first process after any large one is slower, whatever it does (1.1 to

@@ -151,13 +151,24 @@ import Testing
         for (number, book) in many.enumerated() where number % 7 == 0 {
             references += [book.id, String(book.id.prefix(4)), String(book.id.prefix(8)), book.title.lowercased()]
         }
-        references += ["caf\u{E9} 2", "caf\u{E9} 3", "ノルウェイの森 7", "book 399", "book 400", "0001", "0061"]
+        references += [
+            "caf\u{E9} 2", "caf\u{E9} 3", "ノルウェイの森 7", "book 399", "book 400", "0001", "0061", "0006", "000c",
+        ]
         for reference in references {
             #expect(scoped(storage, reference) == resolved(storage, reference), "\(reference)")
         }
         #expect(scoped(storage, "book 12") == many[12].id)
         #expect(scoped(storage, String(many[13].id.prefix(8))) == many[13].id)
         #expect(scoped(storage, "cafe\u{301} 2").hasPrefix("ambiguousBook"), "composed or not, the same title")
+        // Ids of the same prefix over two buckets of ids.
+        let header = Data(index.utf8.prefix { $0 != 0x0A })
+        let read = try #require(NameIndex(reading: storage.namesPath, header: header, fileSystem: storage.fileSystem))
+        for prefix in ["0006", "000c"] {
+            #expect(read.books(named: prefix)?.prefixed.map(\.id) == ids.filter { $0.hasPrefix(prefix) })
+        }
+        // A title of other bytes that is the same text, found by the index, not by the search.
+        #expect(read.books(named: NameIndex.form("c\u{37E}d"))?.titled.map(\.id) == ["b0011", "b0012"])
+
     }
 
     /// A lookup checks the seals of the buckets it reads, and no others: a bucket damaged leaves the
@@ -206,10 +217,75 @@ import Testing
         let halved = try #require(NameIndex(reading: storage.namesPath, header: header, fileSystem: files))
         #expect(halved.books(named: String(ids[0].prefix(6))) == nil)
         #expect(scoped(storage, String(ids[0].prefix(6))) == resolved(storage, String(ids[0].prefix(6))))
-        // The last line, damaged: no index.
+        // The last line, cut or with another checksum: no index.
         try files.replace(storage.namesPath, Data(text.dropLast(3)) + Data("0\"}\n".utf8))
         #expect(NameIndex(reading: storage.namesPath, header: header, fileSystem: files) == nil)
+        let crc = text.dropLast(4).last == UInt8(ascii: "0") ? "1" : "0"
+        try files.replace(storage.namesPath, Data(text.dropLast(4)) + Data("\(crc)\"}\n".utf8))
+        #expect(NameIndex(reading: storage.namesPath, header: header, fileSystem: files) == nil)
         #expect(scoped(storage, "book 12") == many[12].id)
+    }
+
+    /// A short id is the first rule over a title the same as it: when the index misses the id (its
+    /// bucket damaged), it does not answer with the title.
+    @Test func anIdTheIndexMissesIsNotAnsweredByATitle() throws {
+        let storage = try shelf(more: [("v", "Other"), ("x1", "V"), ("r1", "Re\u{301}sume\u{301} too")])
+        let files = storage.fileSystem
+        let text = String(decoding: try #require(try files.read(storage.namesPath)), as: UTF8.self)
+        #expect(scoped(storage, "v") == "v" && resolved(storage, "v") == "v")
+        // A title written decomposed, found by the index in the composed form.
+        let header = Data(text.utf8.prefix { $0 != 0x0A })
+        let index = try #require(NameIndex(reading: storage.namesPath, header: header, fileSystem: files))
+        #expect(index.books(named: NameIndex.form("r\u{E9}sum\u{E9} too"))?.titled.map(\.id) == ["r1"])
+        let at = try offset(text, "v")
+        try files.replace(storage.namesPath, Data(text.replacing("\nv\t\(at)\n", with: "\nw\t\(at)\n").utf8))
+        #expect(scoped(storage, "v") == "v")
+        // The command's save, a change appended to the journal, writes the index again.
+        let progress = try Store(
+            persistence: storage.persistence(
+                lockTimeout: 1, recording: ("progress", Fixture.now), scope: .book(named: "v")))
+        try progress.update {
+            _ = try $0.logProgress(.page(5), note: nil, at: Fixture.now, bookID: "v", reference: "v")
+        }
+        try progress.save()
+        #expect(try files.read(storage.namesPath) == Data(text.utf8))
+        // Sealed again with an offset that is no number: the id's line is there, and says nothing.
+        try files.replace(storage.namesPath, sealed(text.replacing("\nv\t\(at)\n", with: "\nv\t-\(at)\n")))
+        let forged = try #require(NameIndex(reading: storage.namesPath, header: header, fileSystem: files))
+        #expect(forged.isSealed && forged.offset(of: "v") == nil && forged.books(named: "v") == nil)
+        #expect(scoped(storage, "v") == "v")
+        // Nor does it answer a removed book's id with a title.
+        let store = try Store(persistence: storage.persistence(lockTimeout: 1))
+        store.update { _ = $0.removeBook(id: "v") }
+        try store.save()
+        #expect(scoped(storage, "v") == resolved(storage, "v"))
+        #expect(scoped(storage, "v") == "x1")
+    }
+
+    /// The index of a few books, of none, and of one more than a bucket of ids holds: every id, id
+    /// prefix and title is found, and what no book has is found to be no book's.
+    @Test func anIndexOfAnyNumberOfBooksFindsEachOne() throws {
+        let files = FileSystem.inMemory()
+        let header = Data(#"{"lines":"id offset title","snapshot":"g 1 2"}"#.utf8)
+        for count in [0, 1, 31, 32, 33, 65] {
+            let books = (0..<count).map {
+                (id: String(format: "id%02d", $0 * 7 % count), offset: 100 + $0, title: "T \($0)")
+            }
+            let data = try #require(NameIndex.contents(header: header, books: books))
+            try files.replace("/names", data)
+            let index = try #require(NameIndex(reading: "/names", header: header, fileSystem: files))
+            #expect(index.isSealed)
+            for book in books {
+                #expect(index.offset(of: book.id) == book.offset, "\(count): \(book.id)")
+                #expect(index.books(named: "t \(book.offset - 100)")?.titled.map(\.id) == [book.id])
+            }
+            let prefixed = index.books(named: "id0")?.prefixed.map(\.id) ?? ["?"]
+            #expect(prefixed.isEmpty, "three characters are no id prefix")
+            let tens = try #require(index.books(named: "id1_")?.prefixed)
+            #expect(tens.isEmpty)
+            #expect(index.offset(of: "id99") == nil && index.books(named: "id99").map { $0.prefixed.count } == 0)
+            #expect(index.books(named: "nothing").map { $0.prefixed.isEmpty && $0.titled.isEmpty } == true)
+        }
     }
 
     @Test func anIndexIsNeverTrustedOverTheBooksItIndexes() throws {

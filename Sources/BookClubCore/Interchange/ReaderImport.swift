@@ -271,7 +271,6 @@ extension ReaderImport {
     static func digest(_ parts: [String]) -> String {
         // A byte 0xFF between parts.
         let hash = parts.reduce(FNV1a.start) { FNV1a.hash([0xFF], from: FNV1a.hash($1.utf8, from: $0)) }
-        let hex = String(hash, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
+        return String(hash, radix: 16).zeroPadded(to: 16)
     }
 }

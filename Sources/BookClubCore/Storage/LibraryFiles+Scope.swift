@@ -36,7 +36,12 @@ extension LibraryFiles {
             let index = nameIndex
             // Written again by this command's save, if it saves.
             if index == nil, nameIndexHeader != nil { nameIndexIsUnusable = true }
-            if let line = index.flatMap({ indexedLine(named: id, in: $0) }) ?? line(of: id) {
+            if let line = index.flatMap({ indexedLine(named: id, in: $0) }) {
+                return try library([line])
+            }
+            if let line = line(of: id) {
+                // A book its id names that the index did not find: the index is damaged.
+                if index != nil { nameIndexIsUnusable = true }
                 return try library([line])
             }
             if index?.isSealed == false { nameIndexIsUnusable = true }

@@ -15,25 +15,25 @@
 ///
 /// ```text
 /// {"lines":"id offset title","snapshot":"4f0c… 2051733 1764182400123456"}
-/// 00000000000000000000000000000004	1283	"ノルウェイの森 00003"
-/// {"bucket":0,"crc":"5e0d2c11"}
 /// 00000000000000000000000000000002	17	"book 00002"
-/// {"bucket":1,"crc":"1a2b3c4d"}
+/// 00000000000000000000000000000004	1283	"ノルウェイの森 00003"
+/// {"bucket":0,"crc":"4cc31e8e"}
 /// 00000000000000000000000000000002	17
 /// 00000000000000000000000000000004	1283
-/// {"bucket":2,"crc":"0b1c2d3e"}
-/// {"buckets":[96,176,234],"titles":2,"crc":"0f1e2d3c"}
+/// {"bucket":1,"crc":"83080c08"}
+/// {"buckets":[74,221],"titles":1,"crc":"283e46b5"}
 /// ```
 ///
-/// The lines are in buckets of about 32, each sealed by its last line with its checksum, and the last
-/// line says where each bucket begins, sealed too: a lookup reads and checks a few buckets, not the
-/// whole index. First the buckets of titles (as many as the last line says): a book's line there is
-/// its id, the byte offset in the snapshot of the line `    {` that opens the book, and its
-/// lowercased title in Unicode's composed form (`form(_:)`) as a JSON string, separated by tabs, in
-/// the bucket of its title (FNV-1a of its bytes, modulo the number of buckets). Then the buckets of
-/// ids: each book's id and offset, in the order of the ids' bytes, so that an id or an id prefix is
-/// found by halving. The index cannot say that it lists every book (only splitting the snapshot
-/// could): written by bookclub from the snapshot it names, it does.
+/// The lines are in buckets, each sealed by its last line with its checksum, and the last line says
+/// where each bucket begins, sealed too: a lookup reads and checks a few buckets, not the whole
+/// index. First the buckets of titles, one for each 32 books and one more (as many as the last line
+/// says): a book's line there is its id, the byte offset in the snapshot of the line `    {` that
+/// opens the book, and its lowercased title in Unicode's composed form (`form(_:)`) as a JSON
+/// string, separated by tabs, in the bucket its title falls in (FNV-1a of its bytes, modulo the
+/// number of buckets of titles). Then the buckets of ids, 32 lines each: each book's id and offset,
+/// in the order of the ids' bytes, so that an id or an id prefix is found by halving. The index
+/// cannot say that it lists every book (only splitting the snapshot could): written by bookclub
+/// from the snapshot it names, it does.
 struct NameIndex {
     /// The index whole.
     private let data: Data
@@ -62,7 +62,7 @@ struct NameIndex {
     }
 
     /// The index of these books (id, offset in the snapshot and title), or `nil` when an id is not
-    /// ASCII (which a byte comparison could not stand for).
+    /// ASCII (which a byte comparison could not stand for) or holds a tab or a line break.
     static func contents(header: Data, books: [(id: Book.ID, offset: Int, title: String)]) -> Data? {
         let titles = books.count / 32 + 1
         var buckets = [Data](repeating: Data(), count: titles)
@@ -178,32 +178,39 @@ struct NameIndex {
     }
 
     /// What the index says `needle` (a reference, lowercased, trimmed and in the index's `form`)
-    /// names by the second and third rules of `Reference.matches`: the books whose ids start with it
-    /// (four characters or more), and those whose lowercased title it is, each by its id and offset.
-    /// `nil` when a bucket it reads is damaged.
+    /// names by the second and third rules of `Reference.matches`, from buckets whose seals hold: the
+    /// books whose ids start with it (four characters or more), else those whose lowercased title it
+    /// is, each by its id and offset. `nil` when a bucket it reads is damaged, or when the needle is a
+    /// book's id, which `offset(of:)`, reading its buckets unchecked, did not find.
     func books(named needle: String) -> (prefixed: [Entry], titled: [Entry])? {
         var prefixed: [Entry] = []
-        if needle.utf8.allSatisfy({ $0 < 0x80 && $0 != 0x09 }), needle.count >= 4 {
-            let prefix = Array(needle.utf8)
-            guard var bucket = bucket(ofID: prefix, checked: true) else { return nil }
-            // The ids in order: those that start with the prefix are together, from the bucket where
-            // the ids from the prefix on begin.
-            var after = false
+        // The ids in order, from the bucket where those from the needle on begin: the needle as an
+        // id first, then the ids it starts.
+        if needle.utf8.allSatisfy({ $0 < 0x80 && $0 != 0x09 }), titles < bounds.count - 1 {
+            let key = Array(needle.utf8)
+            let exact = key + [0x09]
+            let isPrefix = needle.count >= 4
+            guard var bucket = bucket(ofID: key, checked: true) else { return nil }
+            var (after, isID) = (false, false)
             while !after && bucket < bounds.count - 1 {
                 let read: Void? = withLines(ofBucket: bucket, checked: true) { lines in
                     Self.forEachLine(in: lines) { line in
-                        if Self.line(line, startsWith: prefix) {
+                        if Self.line(line, startsWith: exact) {
+                            isID = true
+                        } else if isPrefix, Self.line(line, startsWith: key) {
                             if let entry = Self.entry(of: line) { prefixed.append(entry) }
-                        } else if prefix.lexicographicallyPrecedes(line.prefix { $0 != 0x09 }) {
+                        } else if key.lexicographicallyPrecedes(line.prefix { $0 != 0x09 }) {
                             after = true
                         }
-                        return !after
+                        return !after && !isID
                     }
                 }
-                guard read != nil else { return nil }
+                guard read != nil, !isID else { return nil }
                 bucket += 1
             }
         }
+        // The rule of id prefixes comes first: the titles cannot change what it found.
+        guard prefixed.isEmpty else { return (prefixed, []) }
         var writer = JSONWriter(compact: true)
         writer.string(needle)
         let title = Array("\t".utf8) + writer.take()
@@ -214,12 +221,12 @@ struct NameIndex {
                 return true
             }
         }
-        return read == nil ? nil : (prefixed, titled)
+        return read == nil ? nil : ([], titled)
     }
 
     /// The bucket of ids where `key` is, or those from it on begin: the last whose first id is not
     /// after it, found by halving, each bucket it reads checked if asked. `nil` when there is no
-    /// bucket of ids (no book), or one read is damaged.
+    /// bucket of ids (no book), or one it reads is damaged.
     private func bucket(ofID key: [UInt8], checked: Bool) -> Int? {
         var (low, high) = (titles, bounds.count - 1)
         guard low < high else { return nil }
@@ -281,10 +288,11 @@ struct NameIndex {
 
     /// The book of a line of the index; `nil` when the line is not of the index's shape.
     private static func entry(of line: Slice<UnsafeRawBufferPointer>) -> Entry? {
-        guard let tab = line.firstIndex(of: 0x09),
-            case let next = line[(tab + 1)...].firstIndex(of: 0x09) ?? line.endIndex,
-            let offset = Int(String(decoding: UnsafeRawBufferPointer(rebasing: line[(tab + 1)..<next]), as: UTF8.self))
-        else { return nil }
+        guard let tab = line.firstIndex(of: 0x09) else { return nil }
+        // Digits only, and few enough: a line read unchecked may say anything.
+        let digits = line[(tab + 1)..<(line[(tab + 1)...].firstIndex(of: 0x09) ?? line.endIndex)]
+        guard (1...18).contains(digits.count), digits.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+        let offset = digits.reduce(0) { $0 * 10 + Int($1 - 0x30) }
         return Entry(
             id: String(decoding: UnsafeRawBufferPointer(rebasing: line[..<tab]), as: UTF8.self), offset: offset)
     }
