@@ -96,8 +96,7 @@ struct NameIndex {
 
     /// The index at `path` when it is of the snapshot `header` describes and its last line, which
     /// says where its buckets begin, is whole. Whether every bucket is whole is asked apart
-    /// (`isSealed`), by what needs every book; a lookup checks the buckets it reads, but for a book
-    /// found by its id, which is checked against the snapshot anyway.
+    /// (`isSealed`), by what needs every book; a lookup checks the buckets it reads.
     init?(reading path: String, header: Data, fileSystem: FileSystem) {
         guard let data = try? fileSystem.map(path) else { return nil }
         self.init(data, header: header)
@@ -158,86 +157,68 @@ struct NameIndex {
 
     /// Whether every bucket's seal holds: an index damaged or cut says nothing of which books have a name.
     var isSealed: Bool {
-        (0..<(bounds.count - 1)).allSatisfy { withLines(ofBucket: $0, checked: true) { _ in () } != nil }
-    }
-
-    /// Where the book of this id begins in the snapshot, as the index says.
-    func offset(of id: Book.ID) -> Int? {
-        guard !id.utf8.contains(where: { $0 == 0x09 || $0 == 0x0A }) else { return nil }
-        let field = Array("\(id)\t".utf8)
-        guard let bucket = bucket(ofID: Array(id.utf8), checked: false) else { return nil }
-        return withLines(ofBucket: bucket, checked: false) { lines in
-            var found: Int?
-            Self.forEachLine(in: lines) { line in
-                guard Self.line(line, startsWith: field) else { return true }
-                found = Self.entry(of: line)?.offset
-                return false
-            }
-            return found
-        } ?? nil
+        (0..<(bounds.count - 1)).allSatisfy { withLines(ofBucket: $0) { _ in () } != nil }
     }
 
     /// What the index says `needle` (a reference, lowercased, trimmed and in the index's `form`)
-    /// names by the second and third rules of `Reference.matches`, from buckets whose seals hold: the
-    /// books whose ids start with it (four characters or more), else those whose lowercased title it
-    /// is, each by its id and offset. `nil` when a bucket it reads is damaged, or when the needle is a
-    /// book's id, which `offset(of:)`, reading its buckets unchecked, did not find.
-    func books(named needle: String) -> (prefixed: [Entry], titled: [Entry])? {
+    /// names by the first three rules of `Reference.matches`, from buckets whose seals hold: the book
+    /// whose id it is, else the books whose ids start with it (four characters or more), else those
+    /// whose lowercased title it is, each by its id and offset. `nil` when a bucket it reads is
+    /// damaged, or the line of the needle's id says no offset.
+    func books(named needle: String) -> (id: Entry?, prefixed: [Entry], titled: [Entry])? {
         var prefixed: [Entry] = []
         // The ids in order, from the bucket where those from the needle on begin: the needle as an
         // id first, then the ids it starts.
-        if needle.utf8.allSatisfy({ $0 < 0x80 && $0 != 0x09 }), titles < bounds.count - 1 {
+        if needle.utf8.allSatisfy({ $0 < 0x80 && $0 != 0x09 && $0 != 0x0A }), titles < bounds.count - 1 {
             let key = Array(needle.utf8)
             let exact = key + [0x09]
             let isPrefix = needle.count >= 4
-            guard var bucket = bucket(ofID: key, checked: true) else { return nil }
-            var (after, isID) = (false, false)
-            while !after && bucket < bounds.count - 1 {
-                let read: Void? = withLines(ofBucket: bucket, checked: true) { lines in
+            guard var bucket = bucket(ofID: key) else { return nil }
+            var after = false
+            var id: Entry??
+            while !after && id == nil && bucket < bounds.count - 1 {
+                let read: Void? = withLines(ofBucket: bucket) { lines in
                     Self.forEachLine(in: lines) { line in
                         if Self.line(line, startsWith: exact) {
-                            isID = true
+                            id = .some(Self.entry(of: line))
                         } else if isPrefix, Self.line(line, startsWith: key) {
                             if let entry = Self.entry(of: line) { prefixed.append(entry) }
                         } else if key.lexicographicallyPrecedes(line.prefix { $0 != 0x09 }) {
                             after = true
                         }
-                        return !after && !isID
+                        return !after && id == nil
                     }
                 }
-                guard read != nil, !isID else { return nil }
+                guard read != nil else { return nil }
                 bucket += 1
             }
+            if let id { return id.map { ($0, [], []) } }
         }
         // The rule of id prefixes comes first: the titles cannot change what it found.
-        guard prefixed.isEmpty else { return (prefixed, []) }
+        guard prefixed.isEmpty else { return (nil, prefixed, []) }
         var writer = JSONWriter(compact: true)
         writer.string(needle)
         let title = Array("\t".utf8) + writer.take()
         var titled: [Entry] = []
-        let read: Void? = withLines(ofBucket: Self.bucket(title: needle, of: titles), checked: true) { lines in
+        let read: Void? = withLines(ofBucket: Self.bucket(title: needle, of: titles)) { lines in
             Self.forEachLine(in: lines) { line in
                 if Self.line(line, endsWith: title), let entry = Self.entry(of: line) { titled.append(entry) }
                 return true
             }
         }
-        return read == nil ? nil : ([], titled)
+        return read == nil ? nil : (nil, [], titled)
     }
 
     /// The bucket of ids where `key` is, or those from it on begin: the last whose first id is not
-    /// after it, found by halving, each bucket it reads checked if asked. `nil` when there is no
-    /// bucket of ids (no book), or one it reads is damaged.
-    private func bucket(ofID key: [UInt8], checked: Bool) -> Int? {
+    /// after it, found by halving. `nil` when there is no bucket of ids (no book), or one it reads is
+    /// damaged.
+    private func bucket(ofID key: [UInt8]) -> Int? {
         var (low, high) = (titles, bounds.count - 1)
         guard low < high else { return nil }
         while high - low > 1 {
             let middle = (low + high) / 2
             guard
-                let first = withLines(
-                    ofBucket: middle, checked: checked,
-                    { lines in
-                        Array(lines.prefix { $0 != 0x09 && $0 != 0x0A })
-                    })
+                let first = withLines(ofBucket: middle, { lines in Array(lines.prefix { $0 != 0x09 && $0 != 0x0A }) })
             else { return nil }
             if key.lexicographicallyPrecedes(first) { high = middle } else { low = middle }
         }
@@ -251,22 +232,20 @@ struct NameIndex {
         var offset: Int?
     }
 
-    /// `body` of the lines of a bucket, before its seal; `nil` when `checked` and the seal does not
-    /// hold (or is not the bucket's).
-    private func withLines<T>(ofBucket number: Int, checked: Bool, _ body: (UnsafeRawBufferPointer) -> T) -> T? {
+    /// `body` of the lines of a bucket, before its seal; `nil` when the seal does not hold (or is not
+    /// the bucket's).
+    private func withLines<T>(ofBucket number: Int, _ body: (UnsafeRawBufferPointer) -> T) -> T? {
         data.withUnsafeBytes { bytes in
             let section = bytes[bounds[number]..<bounds[number + 1]]
             // The seal is the bucket's last line; the line before it ends the bucket's lines.
             guard section.last == 0x0A else { return nil }
             let end = section.dropLast().lastIndex(of: 0x0A).map { $0 + 1 } ?? section.startIndex
             let lines = UnsafeRawBufferPointer(rebasing: bytes[section.startIndex..<end])
-            if checked {
-                let seal = UnsafeRawBufferPointer(rebasing: bytes[end..<(section.endIndex - 1)])
-                let object = Array(#"{"bucket":\#(number)"#.utf8)
-                guard seal.count == object.count + Seal.sealLength, seal.starts(with: object),
-                    Seal.check(seal, covering: lines) == true
-                else { return nil }
-            }
+            let seal = UnsafeRawBufferPointer(rebasing: bytes[end..<(section.endIndex - 1)])
+            let object = Array(#"{"bucket":\#(number)"#.utf8)
+            guard seal.count == object.count + Seal.sealLength, seal.starts(with: object),
+                Seal.check(seal, covering: lines) == true
+            else { return nil }
             return body(lines)
         }
     }
@@ -289,7 +268,7 @@ struct NameIndex {
     /// The book of a line of the index; `nil` when the line is not of the index's shape.
     private static func entry(of line: Slice<UnsafeRawBufferPointer>) -> Entry? {
         guard let tab = line.firstIndex(of: 0x09) else { return nil }
-        // Digits only, and few enough: a line read unchecked may say anything.
+        // Digits only, and few enough: a line bookclub did not write may say anything.
         let digits = line[(tab + 1)..<(line[(tab + 1)...].firstIndex(of: 0x09) ?? line.endIndex)]
         guard (1...18).contains(digits.count), digits.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
         let offset = digits.reduce(0) { $0 * 10 + Int($1 - 0x30) }
@@ -341,8 +320,8 @@ extension LibraryFiles {
         }
         // An id: the first rule, and a book's own.
         if let line = journalBooks[needle] { return line }
-        if let offset = index.offset(of: needle) { return snapshotLine(.init(id: needle, offset: offset)) }
         guard let named = index.books(named: needle) else { return nil }
+        if let entry = named.id { return snapshotLine(entry) }
         // The journal's books stand over the snapshot's.
         var journal: [(id: Book.ID, title: String)] = []
         for id in journalOrder {
