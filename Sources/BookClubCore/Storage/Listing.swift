@@ -233,31 +233,36 @@ extension LibraryFiles {
             changed.append(book)
             return BookRow(book)
         }
-        var rows = listed
-        if !journalBooks.isEmpty {
-            // As `everyBook` orders them: a changed book in its place, a new one after the others.
-            rows = []
-            rows.reserveCapacity(listed.count + journalOrder.count)
-            for row in listed {
-                switch journalBooks[row.id] {
-                case .none: rows.append(row)
-                case .some(.some(let line)):
-                    guard let row = read(line) else { return nil }
-                    rows.append(row)
-                case .some(.none): break
-                }
+        // One pass, as `everyBook` orders them: a changed book in its place, a new one after the
+        // others; only the rows of these statuses kept (thousands of rows, moved or copied once more,
+        // cost a `list` more than the journal's few books).
+        var rows: [BookRow] = []
+        rows.reserveCapacity(listed.count + journalOrder.count)
+        var books = 0
+        var found = Set<Book.ID>()
+        let kept = Book.Status.allCases.map(statuses.contains)
+        func add(_ row: BookRow) {
+            books += 1
+            if kept[row.status.index] { rows.append(row) }
+        }
+        for row in listed {
+            guard !journalBooks.isEmpty, let change = journalBooks[row.id] else {
+                add(row)
+                continue
             }
-            let ids = Set(listed.map(\.id))
-            for id in journalOrder where !ids.contains(id) {
-                guard case .some(.some(let line)) = journalBooks[id] else { continue }
+            found.insert(row.id)
+            if let line = change {
                 guard let row = read(line) else { return nil }
-                rows.append(row)
+                add(row)
             }
+        }
+        for id in journalOrder where !found.contains(id) {
+            guard case .some(.some(let line)) = journalBooks[id] else { continue }
+            guard let row = read(line) else { return nil }
+            add(row)
         }
         // The check of every load, of what the listing's own check, as it was written, did not see.
         guard (try? library(books: changed)) != nil else { return nil }
-        let books = rows.count
-        rows.removeAll { !statuses.contains($0.status) }
         return (rows, books)
     }
 
