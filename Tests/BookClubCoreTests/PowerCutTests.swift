@@ -104,6 +104,61 @@ import Testing
             "the history, the undo log and the journal are written")
     }
 
+    /// A `progress` that syncs syncs one file more than one that does not: this machine's log, once its
+    /// operation is appended (the state must never count more of the log than is durable). The sync
+    /// state is added to its file unsynced. On every disk a power cut during the command may leave,
+    /// the next `sync` works, keeps this machine's id, and this machine's log then holds each page the
+    /// store holds, once, and no other.
+    @Test func aSyncedProgressSyncsItsLogAndAddsItsStateUnsynced() throws {
+        let home = try Self.newHome(after: ["add Dune --pages 412", "progress dune 100"])
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let store = home + "/.local/share/bookclub/store.json"
+        try Self.run(["sync", "init", home + "/shared"], home: home)
+        try Self.run(["progress", "dune", "110"], home: home)
+        let device = try #require(try SyncState.load(path: store + ".sync", fileSystem: .live)).device
+        let log = home + "/shared/devices/\(device).jsonl"
+        let recorder = PowerCut.Recorder(root: home)
+        let result = InProcess.run(["progress", "dune", "120"], home: home, fileSystem: recorder.fileSystem)
+        try #require(result.code == 0, "\(result.stderr)")
+        recorder.acknowledge()
+        let synced = recorder.operations.compactMap { operation -> Int? in
+            switch operation {
+            case .syncFile(let inode): inode
+            case .syncFolder: -1
+            default: nil
+            }
+        }
+        #expect(
+            synced == [".journal"].compactMap { recorder.initialInodes[store + $0] } + [recorder.initialInodes[log]!],
+            "the journal, then the log: \(recorder.operations)")
+        let state = try #require(recorder.initialInodes[store + ".sync"])
+        #expect(
+            recorder.operations.contains { if case .write(state, _, _) = $0 { true } else { false } },
+            "the state is written in place")
+
+        let space = PowerCut.Space(recorder)
+        var checked = Set<PowerCut.Disk>()
+        for (prefix, count) in space.counts().enumerated() {
+            for number in Set([0, count / 2, count - 1]) where count > 0 {
+                let disk = space.disk(after: space.crash(prefix: prefix, number: number))
+                guard checked.insert(disk).inserted else { continue }
+                try disk.write(to: home)
+                let sync = InProcess.run(["sync"], home: home)
+                let name = "crash after \(prefix) of \(space.operations.count) operations"
+                #expect(sync.code == 0, "\(name): \(sync.stdout)\(sync.stderr)")
+                #expect(try SyncState.load(path: store + ".sync", fileSystem: .live)?.device == device, "\(name)")
+                let pages = try #require(try Self.observe(store).library.books.first?.readings.first?.progress)
+                    .entries.map(\.page)
+                let logged = try String(contentsOfFile: log, encoding: .utf8)
+                for page in [100, 110, 120] {
+                    let times = logged.components(separatedBy: "\"page\":\(page),").count - 1
+                    #expect(times == (pages.contains(page) ? 1 : 0), "\(name): page \(page) logged \(times) times")
+                }
+            }
+        }
+        #expect(checked.count >= 10, "\(checked.count) crash states")
+    }
+
     /// A save that sets the undo log aside syncs the log, the folder after the rename and after the new
     /// log is created, and the journal: it no longer first commits a change that carries nothing.
     @Test func aSaveThatSetsTheLogAsideSyncsFourTimes() throws {

@@ -142,7 +142,8 @@ import Testing
                 state.problems = ["/f/devices/b.jsonl": .init(file: "/f/devices/b.jsonl", line: 2, detail: "not JSON")]
             }
             try state.save(path: "/s.sync", fileSystem: files)
-            let written = try #require(try files.read("/s.sync"))
+            let file = try #require(try files.read("/s.sync"))
+            let written = try #require(SyncState.record(in: file))
             #expect(SyncState.scan(written) == state, "read in place")
             #expect(try JSONCoding.decode(SyncState.self, from: written, path: "/s.sync") == state, "by Foundation")
             // A state Foundation's encoder wrote (an earlier bookclub) is read by its decoder.
@@ -152,6 +153,60 @@ import Testing
         }
         #expect(SyncState.scan(Data(#"{"device":"x","folder":"/f","device":"y"}"#.utf8)) == nil, "a key twice")
         #expect(SyncState.scan(Data(#"{"folder":"/f"}"#.utf8)) == nil)
+    }
+
+    /// A command's state is added to the file as a sealed line, and the last whole line is the state:
+    /// after a power cut tore the last (cut, zeroed, garbage), the one before it. A file an earlier
+    /// bookclub wrote, or one that does not end in a whole line, or one grown past its bound, is
+    /// written whole again, as one line.
+    @Test func theSyncStateIsItsLastWholeLine() throws {
+        let files = FileSystem.inMemory()
+        var state = SyncState(device: String(repeating: "b", count: 32), folder: "/home/ana/同期 📚")
+        state.captured = "1 2 3"
+        try state.save(path: "/s.sync", fileSystem: files, durably: true)
+        var states = [state]
+        for page in 1...3 {
+            state.captured = "\(page) 2 3"
+            state.names = [state.device: "ノート \(page)"]
+            try state.append(path: "/s.sync", fileSystem: files)
+            states.append(state)
+        }
+        let whole = try #require(try files.read("/s.sync"))
+        #expect(whole.split(separator: 0x0A).count == 4, "one line a state")
+        #expect(try SyncState.load(path: "/s.sync", fileSystem: files) == states[3])
+        let last = whole.dropLast().lastIndex(of: 0x0A)! + 1
+        for (torn, name) in [
+            (whole[..<(whole.endIndex - 5)], "cut"), (whole[..<last] + Data(count: whole.endIndex - last), "zeroed"),
+            (whole[..<last] + Data("{\"captured\":\"3 2 3\",\"crc\":\"00000000\"}\n".utf8), "a wrong checksum"),
+            (whole + Data(count: 700), "zeros after it"),
+        ] {
+            try files.writeAtomically("/s.sync", Data(torn))
+            let read = try SyncState.load(path: "/s.sync", fileSystem: files)
+            #expect(read == (name == "zeros after it" ? states[3] : states[2]), "\(name)")
+            // The next state does not follow a torn line: the file is written whole, as one line.
+            try state.append(path: "/s.sync", fileSystem: files)
+            let again = try #require(try files.read("/s.sync"))
+            #expect(again.split(separator: 0x0A).count == 1 || name == "a wrong checksum", "\(name)")
+            #expect(try SyncState.load(path: "/s.sync", fileSystem: files) == state, "\(name)")
+        }
+        // Every line torn: the state is not made up.
+        try files.writeAtomically("/s.sync", Data(#"{"device":"x","crc":"00000000"}"#.utf8))
+        #expect(throws: BookClubError.self) { try SyncState.load(path: "/s.sync", fileSystem: files) }
+        // An earlier bookclub's state, Foundation's pretty JSON: read, then written whole.
+        try files.writeAtomically("/s.sync", try JSONCoding.encoder().encode(states[0]))
+        #expect(try SyncState.load(path: "/s.sync", fileSystem: files) == states[0])
+        try state.append(path: "/s.sync", fileSystem: files)
+        #expect(try files.read("/s.sync")?.split(separator: 0x0A).count == 1)
+        #expect(try SyncState.load(path: "/s.sync", fileSystem: files) == state)
+        // Past its bound, written whole again.
+        var appended = 1
+        while try files.read("/s.sync")!.split(separator: 0x0A).count == appended {
+            try state.append(path: "/s.sync", fileSystem: files)
+            appended += 1
+        }
+        #expect(try files.read("/s.sync")!.split(separator: 0x0A).count == 1)
+        #expect(appended * state.line.count > SyncState.appendedBytes - state.line.count, "\(appended) lines")
+        #expect(try SyncState.load(path: "/s.sync", fileSystem: files) == state)
     }
 
     /// A log that grows without end is read up to a bound, then reported at the line past it; what

@@ -110,7 +110,9 @@ public struct StoreSync {
         if let change, !change.diff.isEmpty, change.opened == state.captured {
             var state = try Sync.record(change.diff, folder: folder, state: state, now: now)
             state.captured = current
-            try state.save(path: storage.syncStatePath, fileSystem: storage.fileSystem)
+            // Unsynced: a state lost to a power cut counts a store other than this one, which the next
+            // command mends by reading the logs again.
+            try state.append(path: storage.syncStatePath, fileSystem: storage.fileSystem)
             return nil
         }
         release()

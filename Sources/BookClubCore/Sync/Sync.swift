@@ -47,12 +47,20 @@ public enum Sync {
         report.problems = unopened
         var reads: [(log: SyncFolder.Log, read: SyncFolder.Read)] = []
         for log in logs { reads.append((log, try folder.read(log))) }
-        var own = reads.first { $0.log.device == state.device && !$0.log.isCopy }?.read ?? SyncFolder.Read()
-        if let problem = own.problem {
-            throw BookClubError.corruptFile(
-                path: folder.logPath(of: state.device), detail: "line \(problem.line): \(problem.detail)")
-        }
         let ownName = state.device + ".jsonl"
+        let ownIndex = reads.firstIndex { $0.log.device == state.device && !$0.log.isCopy }
+        if let ownIndex, let problem = reads[ownIndex].read.problem {
+            // Past what the state counts: an append of this machine that a power cut tore before its
+            // sync, which no other machine can have read. Cut, as the next append would cut it.
+            let length = reads[ownIndex].read.length
+            guard let mark = state.files[ownName], length >= mark.length else {
+                throw BookClubError.corruptFile(
+                    path: folder.logPath(of: state.device), detail: "line \(problem.line): \(problem.detail)")
+            }
+            try folder.append(encoded: Data(), device: state.device, at: length)
+            (reads[ownIndex].read.problem, reads[ownIndex].read.size) = (nil, length)
+        }
+        var own = ownIndex.map { reads[$0].read } ?? SyncFolder.Read()
         var capture = capture
         if let mark = state.files[ownName], let newDevice, SyncLine.isDeviceID(newDevice) {
             // Operations it did not write: what this device wrote is known; what follows is the other's.

@@ -87,20 +87,69 @@ public struct SyncState: Codable, Equatable, Sendable {
     /// Reads the state at `path`; `nil` when there is none.
     public static func load(path: String, fileSystem: FileSystem) throws -> SyncState? {
         guard let data = try fileSystem.read(path) else { return nil }
-        let state = try scan(data) ?? JSONCoding.decode(SyncState.self, from: data, path: path)
+        guard let record = record(in: data) else {
+            throw BookClubError.corruptFile(path: path, detail: "no line of the state is whole")
+        }
+        let state = try scan(record) ?? JSONCoding.decode(SyncState.self, from: record, path: path)
         guard SyncLine.isDeviceID(state.device) else {
             throw BookClubError.corruptFile(path: path, detail: "at `device`: expected 32 hexadecimal digits")
         }
         return state
     }
 
-    /// Writes the state whole. Unless `durably`, its folder is not synced: after a power cut it is as it
-    /// was or as written, and one as it was only makes the next command read the logs again. A new
-    /// state (`sync init`) is written durably.
+    /// The state a file holds: the object of its last line whose seal holds, the seal taken off; the
+    /// whole file when no line is sealed (a state an earlier bookclub wrote, or one written by hand);
+    /// `nil` when lines are sealed and none holds.
+    static func record(in data: Data) -> Data? {
+        var end = data.endIndex
+        var sealed = false
+        while end > data.startIndex {
+            let start = data[..<end].lastIndex(of: 0x0A).map { $0 + 1 } ?? data.startIndex
+            let line = data[start..<end]
+            switch Seal.check(line) {
+            case true?: return Data(line.dropLast(Seal.sealLength)) + Data(utf8: "}")
+            case false?: sealed = true
+            case nil: break
+            }
+            end = max(data.startIndex, start - 1)
+        }
+        return sealed ? nil : data
+    }
+
+    /// Writes the state whole, as one sealed line. Unless `durably`, its folder is not synced: after a
+    /// power cut it is as it was or as written, and one as it was only makes the next command read the
+    /// logs again. A new state (`sync init`) is written durably.
     public func save(path: String, fileSystem: FileSystem, durably: Bool = false) throws {
+        let line = self.line
+        try durably ? fileSystem.writeAtomically(path, line) : fileSystem.replace(path, line)
+    }
+
+    /// Adds the state after the others, as one sealed line, unsynced: a command that syncs writes it
+    /// after every change, and a file made and synced each time cost more than the rest of the sync.
+    /// After a power cut it is as written, or an earlier state of the file: the state of a command's
+    /// change, which the store holds, so the next command, finding a store the state does not count,
+    /// reads the logs again. The file is written whole (`save`) when it has grown past a bound, or
+    /// does not end in a whole line (an earlier bookclub's, or one a power cut cut).
+    func append(path: String, fileSystem: FileSystem) throws {
+        let line = self.line
+        if let size = try fileSystem.size(path), size + line.count <= max(Self.appendedBytes, 4 * line.count),
+            size > Seal.sealLength,
+            let tail = try fileSystem.readRange(path, size - Seal.sealLength - 1, Seal.sealLength + 1),
+            tail.starts(with: Seal.key), tail.suffix(3).elementsEqual(Data(utf8: "\"}\n"))
+        {
+            try fileSystem.write(path, line, size)
+        } else {
+            try save(path: path, fileSystem: fileSystem)
+        }
+    }
+
+    /// The bytes of states the file may hold before it is written whole again.
+    static let appendedBytes = 64 * 1024
+
+    /// The state as one sealed line of its file.
+    var line: Data {
         var writer = JSONWriter(compact: true)
         writer.syncState(self)
-        let data = writer.take()
-        try durably ? fileSystem.writeAtomically(path, data) : fileSystem.replace(path, data)
+        return Seal.seal(writer.take()) + Data(utf8: "\n")
     }
 }
