@@ -37,7 +37,14 @@ public struct KindleClippings {
     private var bookIndex: [String: Int] = [:]
     /// Books by the bytes of their title line, as indexes into `file.books`: a file holds many
     /// entries of each book, whose title line is read once.
-    private var bookByTitleLine: [[UInt8]: Int] = [:]
+    private var bookByTitleLine: [TitleLine: Int] = [:]
+
+    /// The bytes of a title line as a key, hashed at once: an array of bytes hashes a byte at a time,
+    /// some 50 calls a clipping.
+    private struct TitleLine: Hashable {
+        var bytes: [UInt8]
+        func hash(into hasher: inout Hasher) { bytes.withUnsafeBytes { hasher.combine(bytes: $0) } }
+    }
     /// Notes, by book, put with their highlight at the end.
     private var notes: [Int: [Clipping]] = [:]
     /// Where each highlight is, by book and id.
@@ -188,7 +195,7 @@ public struct KindleClippings {
             file.problems.append(.init(place: "line \(header.number)", reason: "a highlight with no text"))
             return
         }
-        let titleLine = Array(entryBytes[title.bytes])
+        let titleLine = TitleLine(bytes: Array(entryBytes[title.bytes]))
         guard let index = bookByTitleLine[titleLine] ?? book(titleLine, line: title.number) else { return }
         let clipping = Clipping(
             kind: parsed.kind, page: parsed.page, location: parsed.location, time: parsed.time, text: text,
@@ -202,8 +209,8 @@ public struct KindleClippings {
 
     /// The book of a title line not met before, added when it is new to the file (a title line that
     /// differs only in case or spaces names the same book); `nil`, and a problem, for no title.
-    private mutating func book(_ titleLine: [UInt8], line: Int) -> Int? {
-        let (name, author) = Self.titleAndAuthor(String(decoding: titleLine, as: UTF8.self))
+    private mutating func book(_ titleLine: TitleLine, line: Int) -> Int? {
+        let (name, author) = Self.titleAndAuthor(String(decoding: titleLine.bytes, as: UTF8.self))
         guard !name.isEmpty else {
             file.problems.append(.init(place: "line \(line)", reason: "an entry with no title"))
             return nil
