@@ -159,6 +159,49 @@ import Testing
         #expect(checked.count >= 10, "\(checked.count) crash states")
     }
 
+    /// A line of this machine's log that cannot be read is cut only when it lies past what the state
+    /// counts and no whole line after it is an operation: what a torn append leaves, which no other
+    /// machine can have applied. A hand edit of a line the state counts, or one followed by an
+    /// operation, is refused (exit 65) and the log left as it is.
+    @Test func aDamagedLineOfThisMachinesLogIsCutOnlyWhenNoOneCanHaveReadIt() throws {
+        let home = try Self.newHome(after: ["add Dune --pages 412", "progress dune 100"])
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let store = home + "/.local/share/bookclub/store.json"
+        try Self.run(["sync", "init", home + "/shared"], home: home)
+        try Self.run(["progress", "dune", "110"], home: home)
+        let stale = try Data(contentsOf: URL(fileURLWithPath: store + ".sync"))
+        try Self.run(["progress", "dune", "120"], home: home)
+        let device = try #require(try SyncState.load(path: store + ".sync", fileSystem: .live)).device
+        let log = home + "/shared/devices/\(device).jsonl"
+        let written = try Data(contentsOf: URL(fileURLWithPath: log))
+        let last = written.dropLast().lastIndex(of: 0x0A)! + 1
+        let (counted, latest) = (written[..<last], written[last...])
+        let garbage = Data(#"{"book":"0000","c":0,"dev"#.utf8)
+        for (name, contents, staleState, cut) in [
+            ("a line the state counts, edited", counted + garbage + Data("\n".utf8), false, false),
+            ("past the state, an operation after it", counted + garbage + Data("\n".utf8) + latest, true, false),
+            ("past the state, a torn append", counted + garbage, true, true),
+            ("past the state, a torn append of zeros", counted + Data(count: latest.count), true, true),
+        ] {
+            try contents.write(to: URL(fileURLWithPath: log))
+            if staleState { try stale.write(to: URL(fileURLWithPath: store + ".sync")) }
+            let sync = InProcess.run(["sync"], home: home)
+            let now = try Data(contentsOf: URL(fileURLWithPath: log))
+            if cut {
+                #expect(sync.code == 0, "\(name): \(sync.stdout)\(sync.stderr)")
+                #expect(!sync.stderr.contains("Warning"), "\(name): \(sync.stderr)")
+                // The entry of the torn line sent again, with the number it would have had.
+                #expect(now.starts(with: counted) && now.count > counted.count, "\(name)")
+                let pages = String(decoding: now, as: UTF8.self).components(separatedBy: "\"page\":120,").count - 1
+                #expect(pages == 1, "\(name): \(String(decoding: now, as: UTF8.self))")
+                #expect(try SyncState.load(path: store + ".sync", fileSystem: .live)?.device == device, "\(name)")
+            } else {
+                #expect(sync.code == 65, "\(name): \(sync.stdout)\(sync.stderr)")
+                #expect(now == contents, "\(name): the log left as it was")
+            }
+        }
+    }
+
     /// A save that sets the undo log aside syncs the log, the folder after the rename and after the new
     /// log is created, and the journal: it no longer first commits a change that carries nothing.
     @Test func aSaveThatSetsTheLogAsideSyncsFourTimes() throws {

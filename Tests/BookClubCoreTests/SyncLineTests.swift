@@ -192,12 +192,21 @@ import Testing
         // Every line torn: the state is not made up.
         try files.writeAtomically("/s.sync", Data(#"{"device":"x","crc":"00000000"}"#.utf8))
         #expect(throws: BookClubError.self) { try SyncState.load(path: "/s.sync", fileSystem: files) }
-        // An earlier bookclub's state, Foundation's pretty JSON: read, then written whole.
-        try files.writeAtomically("/s.sync", try JSONCoding.encoder().encode(states[0]))
-        #expect(try SyncState.load(path: "/s.sync", fileSystem: files) == states[0])
-        try state.append(path: "/s.sync", fileSystem: files)
-        #expect(try files.read("/s.sync")?.split(separator: 0x0A).count == 1)
-        #expect(try SyncState.load(path: "/s.sync", fileSystem: files) == state)
+        // An earlier bookclub's state (Foundation's pretty JSON; its own, a line that ends as a sealed
+        // one does but holds no seal; one with `,"crc"` in its text): read, then written whole.
+        var earlier = states[0]
+        earlier.hidden = [#"a,"crc":"b"#]
+        var compact = JSONWriter(compact: true)
+        compact.syncState(earlier)
+        for (file, was) in [
+            (try JSONCoding.encoder().encode(states[0]), states[0]), (compact.take() + Data("\n".utf8), earlier),
+        ] {
+            try files.writeAtomically("/s.sync", file)
+            #expect(try SyncState.load(path: "/s.sync", fileSystem: files) == was)
+            try state.append(path: "/s.sync", fileSystem: files)
+            #expect(try files.read("/s.sync")?.split(separator: 0x0A).count == 1)
+            #expect(try SyncState.load(path: "/s.sync", fileSystem: files) == state)
+        }
         // Past its bound, written whole again.
         var appended = 1
         while try files.read("/s.sync")!.split(separator: 0x0A).count == appended {

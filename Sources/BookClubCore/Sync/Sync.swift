@@ -27,7 +27,9 @@ public enum Sync {
     /// log holds operations it did not write while it has nothing unrecorded; this device then goes on
     /// as `newDevice` (the core makes no ids), and its old log is read as the other's. So it does when
     /// its log is shorter than it wrote, and writes again what the lost lines held: a number other
-    /// devices may have read is never used twice.
+    /// devices may have read is never used twice. What follows the log's last readable line is cut
+    /// only when it is a torn append (`SyncFolder.isTornTail`) past what the state counts: no line
+    /// of it is one another device can have read.
     ///
     /// - Parameters:
     ///   - name: a name this device now goes by, written to its log.
@@ -49,22 +51,28 @@ public enum Sync {
         for log in logs { reads.append((log, try folder.read(log))) }
         let ownName = state.device + ".jsonl"
         let ownIndex = reads.firstIndex { $0.log.device == state.device && !$0.log.isCopy }
+        // A line that cannot be read past what the state counts, in what an append of this machine
+        // that a power cut tore before its sync left: cut, as the next append would cut it. Anything
+        // else is refused, for a hand to mend.
+        var cutTear = false
         if let ownIndex, let problem = reads[ownIndex].read.problem {
-            // Past what the state counts: an append of this machine that a power cut tore before its
-            // sync, which no other machine can have read. Cut, as the next append would cut it.
             let length = reads[ownIndex].read.length
-            guard let mark = state.files[ownName], length >= mark.length else {
+            guard let mark = state.files[ownName], length >= mark.length,
+                try folder.isTornTail(of: state.device, after: length)
+            else {
                 throw BookClubError.corruptFile(
                     path: folder.logPath(of: state.device), detail: "line \(problem.line): \(problem.detail)")
             }
             try folder.append(encoded: Data(), device: state.device, at: length)
             (reads[ownIndex].read.problem, reads[ownIndex].read.size) = (nil, length)
+            cutTear = true
         }
         var own = ownIndex.map { reads[$0].read } ?? SyncFolder.Read()
         var capture = capture
         if let mark = state.files[ownName], let newDevice, SyncLine.isDeviceID(newDevice) {
             // Operations it did not write: what this device wrote is known; what follows is the other's.
-            let copied = !capture && own.operations.count > mark.operations
+            // (Lines before a torn append are this machine's, whose state the power cut took.)
+            let copied = !capture && !cutTear && own.operations.count > mark.operations
             // Less than it wrote (a file-sync tool put back an older copy, a hand edit): the next
             // operation must not take the number of one that other devices may have read, and what the
             // lost lines held is sent again.

@@ -170,6 +170,26 @@ public struct SyncFolder {
         return read
     }
 
+    /// Whether what follows `length` in this device's log is an append a power cut tore: less than
+    /// `tornTailBound` bytes in which no whole line is an operation (nor a line of a later bookclub).
+    /// Other machines read no line past one they cannot read, and none of these can be read: cut, no
+    /// operation anyone can have applied is lost.
+    func isTornTail(of device: String, after length: Int) throws -> Bool {
+        let path = logPath(of: device)
+        guard let size = try fileSystem.plainSize(path), size > length, size - length <= Self.tornTailBound,
+            let tail = try fileSystem.readPlainRange(path, length, size - length)
+        else { return false }
+        var start = tail.startIndex
+        while let end = tail[start...].firstIndex(of: UInt8(ascii: "\n")) {
+            if (try? SyncLine.decode(Data(tail[start..<end]))) != nil { return false }
+            start = end + 1
+        }
+        return true
+    }
+
+    /// The most bytes of a torn append that are cut: more is not taken for one.
+    static let tornTailBound = 64 << 20
+
     /// Appends operations to this device's log, synced before it returns. The log and its folder are
     /// created when missing, readable by their owner only (they hold the reader's notes). Anything but
     /// a plain file where the log belongs is refused, never written through.
