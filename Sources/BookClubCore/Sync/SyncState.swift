@@ -87,8 +87,7 @@ public struct SyncState: Codable, Equatable, Sendable {
     /// Reads the state at `path`; `nil` when there is none.
     public static func load(path: String, fileSystem: FileSystem) throws -> SyncState? {
         guard let data = try fileSystem.read(path) else { return nil }
-        // No line whole: an earlier bookclub's state that holds `,"crc"` in its text, or none.
-        let record = record(in: data) ?? data
+        let record = record(in: data)
         let state = try scan(record) ?? JSONCoding.decode(SyncState.self, from: record, path: path)
         guard SyncLine.isDeviceID(state.device) else {
             throw BookClubError.corruptFile(path: path, detail: "at `device`: expected 32 hexadecimal digits")
@@ -96,23 +95,17 @@ public struct SyncState: Codable, Equatable, Sendable {
         return state
     }
 
-    /// The state a file holds: the object of its last line whose seal holds, the seal taken off; the
-    /// whole file when no line is sealed (a state an earlier bookclub wrote, or one written by hand);
-    /// `nil` when lines are sealed and none holds.
-    static func record(in data: Data) -> Data? {
+    /// The state a file holds: the object of its last line whose seal holds, the seal taken off; else
+    /// the whole file (a state an earlier bookclub wrote, or one written by hand).
+    static func record(in data: Data) -> Data {
         var end = data.endIndex
-        var sealed = false
         while end > data.startIndex {
             let start = data[..<end].lastIndex(of: 0x0A).map { $0 + 1 } ?? data.startIndex
             let line = data[start..<end]
-            switch Seal.check(line) {
-            case true?: return Data(line.dropLast(Seal.sealLength)) + Data(utf8: "}")
-            case false?: sealed = true
-            case nil: break
-            }
+            if Seal.check(line) == true { return Data(line.dropLast(Seal.sealLength)) + Data(utf8: "}") }
             end = max(data.startIndex, start - 1)
         }
-        return sealed ? nil : data
+        return data
     }
 
     /// Writes the state whole, as one sealed line. Unless `durably`, its folder is not synced: after a
