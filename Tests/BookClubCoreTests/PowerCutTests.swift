@@ -110,11 +110,9 @@ import Testing
     /// the next `sync` works, keeps this machine's id, and this machine's log then holds each page the
     /// store holds, once, and no other.
     @Test func aSyncedProgressSyncsItsLogAndAddsItsStateUnsynced() throws {
-        let home = try Self.newHome(after: ["add Dune --pages 412", "progress dune 100"])
+        let home = try Self.syncedHome()
         defer { try? FileManager.default.removeItem(atPath: home) }
         let store = home + "/.local/share/bookclub/store.json"
-        try Self.run(["sync", "init", home + "/shared"], home: home)
-        try Self.run(["progress", "dune", "110"], home: home)
         let device = try #require(try SyncState.load(path: store + ".sync", fileSystem: .live)).device
         let log = home + "/shared/devices/\(device).jsonl"
         let recorder = PowerCut.Recorder(root: home)
@@ -164,11 +162,9 @@ import Testing
     /// machine can have applied. A hand edit of a line the state counts, or one followed by an
     /// operation, is refused (exit 65) and the log left as it is.
     @Test func aDamagedLineOfThisMachinesLogIsCutOnlyWhenNoOneCanHaveReadIt() throws {
-        let home = try Self.newHome(after: ["add Dune --pages 412", "progress dune 100"])
+        let home = try Self.syncedHome()
         defer { try? FileManager.default.removeItem(atPath: home) }
         let store = home + "/.local/share/bookclub/store.json"
-        try Self.run(["sync", "init", home + "/shared"], home: home)
-        try Self.run(["progress", "dune", "110"], home: home)
         let stale = try Data(contentsOf: URL(fileURLWithPath: store + ".sync"))
         try Self.run(["progress", "dune", "120"], home: home)
         let device = try #require(try SyncState.load(path: store + ".sync", fileSystem: .live)).device
@@ -602,6 +598,14 @@ import Testing
     static func newHome(after setup: [String]) throws -> String {
         let home = newHome()
         for line in setup { try run(line.split(separator: " ").map(String.init), home: home) }
+        return home
+    }
+
+    /// A new home whose store syncs through `HOME/shared`: Dune, at pages 100 and 110, the second sent.
+    static func syncedHome() throws -> String {
+        let home = try newHome(after: ["add Dune --pages 412", "progress dune 100"])
+        try run(["sync", "init", home + "/shared"], home: home)
+        try run(["progress", "dune", "110"], home: home)
         return home
     }
 
